@@ -1,0 +1,65 @@
+#pragma once
+/// \file
+/// Derivatives of a discrete Lagrangian and of the constraints, by forward-mode AD.
+///
+/// One evaluation of Ld on a jet of jets, with q0 seeded in the outer level and q1 in the inner
+/// level, yields at once D1 Ld(q0, q1) (the residual of the momentum-form DEL equation) and
+/// D12 Ld(q0, q1) (its exact Jacobian with respect to q1, 000 eq. 4.14).
+
+#include "mechint/core/autodiff.hpp"
+#include "mechint/discrete/discrete_system.hpp"
+
+namespace mechint {
+
+/// Computes D1 Ld(q0, q1) and the mixed second derivative D12 Ld(q0, q1)_{ij} = ∂²Ld/∂q0_i∂q1_j.
+template <DiscreteMechanicalSystem S>
+void discrete_lagrangian_d1_d12(const S& system, const VecD<S::kDim>& q0, const VecD<S::kDim>& q1,
+                                double h, VecD<S::kDim>& d1, Mat<S::kDim, S::kDim>& d12) {
+  constexpr int n = S::kDim;
+  const Jet2<n> ld =
+      system.template discrete_lagrangian<Jet2<n>>(seed_outer<n>(q0), seed_inner<n>(q1), h);
+  for (int i = 0; i < n; ++i) {
+    d1[i] = ld.v[i].a;
+    d12.row(i) = ld.v[i].v.transpose();
+  }
+}
+
+/// D1 Ld(q0, q1): derivative in the first slot.
+template <DiscreteMechanicalSystem S>
+VecD<S::kDim> discrete_lagrangian_d1(const S& system, const VecD<S::kDim>& q0,
+                                     const VecD<S::kDim>& q1, double h) {
+  constexpr int n = S::kDim;
+  const Jet<n> ld = system.template discrete_lagrangian<Jet<n>>(seed_gradient<n>(q0),
+                                                                lift_constant<Jet<n>, n>(q1), h);
+  return ld.v;
+}
+
+/// D2 Ld(q0, q1): derivative in the second slot, the discrete Legendre transform p1 = D2 Ld.
+template <DiscreteMechanicalSystem S>
+VecD<S::kDim> discrete_lagrangian_d2(const S& system, const VecD<S::kDim>& q0,
+                                     const VecD<S::kDim>& q1, double h) {
+  constexpr int n = S::kDim;
+  const Jet<n> ld = system.template discrete_lagrangian<Jet<n>>(lift_constant<Jet<n>, n>(q0),
+                                                                seed_gradient<n>(q1), h);
+  return ld.v;
+}
+
+/// g(q) and its Jacobian Dg(q) (k × n) for any scalar-templated constraint function.
+template <DiscreteMechanicalSystem S>
+void constraints_and_jacobian(const S& system, const VecD<S::kDim>& q,
+                              VecD<S::kNumConstraints>& g,
+                              Mat<S::kNumConstraints, S::kDim>& dg) {
+  constexpr int n = S::kDim;
+  constexpr int k = S::kNumConstraints;
+  if constexpr (k > 0) {
+    const Vec<Jet<n>, k> gj = system.template constraints<Jet<n>>(seed_gradient<n>(q));
+    for (int r = 0; r < k; ++r) {
+      g[r] = gj[r].a;
+      dg.row(r) = gj[r].v.transpose();
+    }
+  } else {
+    (void)system, (void)q, (void)g, (void)dg;
+  }
+}
+
+}  // namespace mechint

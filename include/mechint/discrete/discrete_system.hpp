@@ -1,0 +1,55 @@
+#pragma once
+/// \file
+/// A discrete mechanical system: a discrete Lagrangian Ld(q0, q1, h) and holonomic constraints g(q)
+/// on the same coordinates, plus the continuous model used for starts and diagnostics.
+///
+/// This is the interface the Newton solver and the integrators are written against
+/// (`DiscreteMechanicalSystem`). `DiscreteSystem<Model, Rule>` builds one from a model and a
+/// quadrature rule; `ChartedDiscreteSystem` (chart.hpp) builds the generalized-coordinate
+/// formulation of 000 §4.2 from a constrained model and a chart.
+
+#include <concepts>
+
+#include "mechint/discrete/discrete_lagrangians.hpp"
+#include "mechint/model/lagrangian_model.hpp"
+
+namespace mechint {
+
+template <class S>
+concept DiscreteMechanicalSystem =
+    requires(const S& s, const Vec<double, S::kDim>& q) {
+      { S::kDim } -> std::convertible_to<int>;
+      { S::kNumConstraints } -> std::convertible_to<int>;
+      { s.template discrete_lagrangian<double>(q, q, 0.1) } -> std::convertible_to<double>;
+      { s.template constraints<double>(q) };
+      { s.continuous_model() };
+    } && LagrangianModel<std::remove_cvref_t<decltype(std::declval<const S&>().continuous_model())>>;
+
+/// Ld = Rule applied to the model's Lagrangian; constraints are the model's own (000 eqs. 4.4–4.6).
+template <LagrangianModel Model, class Rule>
+class DiscreteSystem {
+ public:
+  static constexpr int kDim = Model::kDim;
+  static constexpr int kNumConstraints = Model::kNumConstraints;
+  using ContinuousModel = Model;
+  using QuadratureRule = Rule;
+
+  explicit DiscreteSystem(Model model) : model_(std::move(model)) {}
+
+  template <class T>
+  T discrete_lagrangian(const Vec<T, kDim>& q0, const Vec<T, kDim>& q1, double h) const {
+    return Rule::evaluate(model_, q0, q1, h);
+  }
+
+  template <class T>
+  Vec<T, kNumConstraints> constraints(const Vec<T, kDim>& q) const {
+    return model_constraints<Model, T>(model_, q);
+  }
+
+  const Model& continuous_model() const { return model_; }
+
+ private:
+  Model model_;
+};
+
+}  // namespace mechint

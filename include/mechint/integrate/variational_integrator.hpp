@@ -1,0 +1,227 @@
+#pragma once
+/// \file
+/// The variational integrator: discrete Euler–Lagrange equations with holonomic constraints,
+/// stepped in position form or momentum form (DESIGN §1, 000 §4, 004 §III-A).
+///
+/// State after step k: q_k, the discrete momentum p_k = D2 Ld(q_{k−1}, q_k), the multipliers λ_{k−1}
+/// of the step just taken. One step solves
+///
+///     p_k + D1 Ld(q_k, q_{k+1}) + Dg(q_k)^T λ_k = 0,   g(q_{k+1}) = 0      (000 eqs. 4.4–4.6)
+///
+/// by Newton (solve/del_newton.hpp) from the extrapolated guess 2q_k − q_{k−1}, then sets
+/// p_{k+1} = D2 Ld(q_k, q_{k+1}) (discrete Legendre transform). In position form p_k is not carried
+/// but recomputed from (q_{k−1}, q_k) at the start of every step, which is the DEL equation
+/// D2 Ld(q_{k−1}, q_k) + D1 Ld(q_k, q_{k+1}) + Dg(q_k)^T λ_k = 0 as 000 writes it.
+///
+/// `step()` never allocates; failure to converge throws `NewtonFailure` naming the step, the time,
+/// the residual and the iteration count, and leaves the state at the last good step.
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "mechint/analysis/legendre.hpp"
+#include "mechint/core/format.hpp"
+#include "mechint/solve/del_newton.hpp"
+
+namespace mechint {
+
+/// Thrown by the start functions when the initial data are unusable.
+class InvalidStart : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Which variables the integrator carries from step to step.
+enum class DelForm {
+  kMomentum,  ///< (q_k, p_k), p_{k+1} = D2 Ld(q_k, q_{k+1})
+  kPosition,  ///< (q_{k−1}, q_k), p_k recomputed each step
+};
+
+template <DiscreteMechanicalSystem S>
+class VariationalIntegrator {
+ public:
+  static constexpr int n = S::kDim;
+  static constexpr int k = S::kNumConstraints;
+  using Config = VecD<n>;
+  using Model = std::remove_cvref_t<decltype(std::declval<const S&>().continuous_model())>;
+
+  /// Largest |g(q0)| and |Dg(q0) q̇0| (∞-norm) accepted from a start.
+  static constexpr double kManifoldTolerance = 1e-9;
+
+  VariationalIntegrator(S system, double h, NewtonOptions options = {},
+                        DelForm form = DelForm::kMomentum)
+      : system_(std::move(system)), h_(h), form_(form), solver_(options) {
+    if (!(h > 0.0) || !std::isfinite(h))
+      throw std::invalid_argument("step size h must be positive and finite, got " +
+                                  format_number(h));
+  }
+
+  // ---- starts -------------------------------------------------------------------------------
+
+  /// Start from (q0, q̇0): p0 = ∂L/∂q̇(q0, q̇0) (DESIGN §1).
+  void start_from_velocity(const Config& q0, const Config& qdot0, double t0 = 0.0) {
+    check_finite(q0, "q0");
+    check_finite(qdot0, "initial velocity");
+    check_on_manifold(q0);
+    if constexpr (k > 0) {
+      const double vres = (model_constraint_jacobian(model(), q0) * qdot0)
+                              .template lpNorm<Eigen::Infinity>();
+      if (vres > kManifoldTolerance)
+        throw InvalidStart("initial velocity is not tangent to the constraint manifold: |Dg(q0) q̇0| = " +
+                           format_number(vres));
+    }
+    reset(q0, lagrangian_dv(model(), q0, qdot0), q0 - h_ * qdot0, t0);
+  }
+
+  /// Start from (q0, p0), p0 the canonical momentum ∂L/∂q̇.
+  void start_from_momentum(const Config& q0, const Config& p0, double t0 = 0.0) {
+    check_finite(q0, "q0");
+    check_finite(p0, "initial momentum");
+    check_on_manifold(q0);
+    reset(q0, p0, q0 - h_ * velocity_from_momentum(model(), q0, p0), t0);
+  }
+
+  /// Start from two points (q_{−1}, q_0) one step apart, as the position form of 000 does;
+  /// t0 is the time of q_0.
+  void start_from_two_points(const Config& q_prev, const Config& q0, double t0 = 0.0) {
+    check_finite(q_prev, "q_{-1}");
+    check_finite(q0, "q0");
+    check_on_manifold(q_prev);
+    check_on_manifold(q0);
+    reset(q0, discrete_lagrangian_d2(system_, q_prev, q0, h_), q_prev, t0);
+  }
+
+  /// The start 000 §5.1 uses for its tables: an explicit Euler step q0 + h_f q̇0 at a fine step h_f
+  /// (projected back onto the constraint manifold along Dg^T), then the integrator itself at h_f up
+  /// to t0 + h, which gives the second point for the step h. h must be a multiple of h_f.
+  void start_source_procedure(const Config& q0, const Config& qdot0, double fine_h, double t0 = 0.0) {
+    if (!(fine_h > 0.0) || fine_h > h_)
+      throw InvalidStart("fine start step must be in (0, h]");
+    const long fine_steps = std::lround(h_ / fine_h);
+    if (std::abs(fine_steps * fine_h - h_) > 1e-9 * h_)
+      throw InvalidStart("h must be an integer multiple of the fine start step");
+    check_finite(q0, "q0");
+    check_finite(qdot0, "initial velocity");
+    check_on_manifold(q0);
+    VariationalIntegrator fine(system_, fine_h, solver_.options(), DelForm::kPosition);
+    Config q_euler = project_to_manifold(q0 + fine_h * qdot0);
+    fine.reset(q_euler, discrete_lagrangian_d2(system_, q0, q_euler, fine_h), q0, t0 + fine_h);
+    for (long i = 1; i < fine_steps; ++i) fine.step();
+    start_from_two_points(q0, fine.q(), t0 + h_);
+    // The state now is the second point at t0 + h; step index 1.
+    step_index_ = 1;
+  }
+
+  // ---- stepping -----------------------------------------------------------------------------
+
+  /// Advances one step of size h. Throws NewtonFailure if the DEL equations cannot be solved.
+  void step() {
+    if (form_ == DelForm::kPosition) p_ = discrete_lagrangian_d2(system_, q_prev_, q_, h_);
+    constraints_and_jacobian(system_, q_, g_k_, dg_k_);
+    q_next_ = 2.0 * q_ - q_prev_;
+    stats_ = solver_.solve(system_, h_, q_, p_, dg_k_, q_next_, lambda_);
+    if (!stats_.converged || !q_next_.allFinite())
+      throw NewtonFailure(step_index_ + 1, t_ + h_, stats_.residual_norm, stats_.iterations);
+    q_prev_ = q_;
+    q_ = q_next_;
+    if (form_ == DelForm::kMomentum) p_ = discrete_lagrangian_d2(system_, q_prev_, q_, h_);
+    ++step_index_;
+    t_ = t0_ + step_index_ * h_;
+    total_iterations_ += stats_.iterations;
+  }
+
+  // ---- state and diagnostics ----------------------------------------------------------------
+
+  const Config& q() const { return q_; }
+  const Config& q_previous() const { return q_prev_; }
+  /// Discrete momentum p_k = D2 Ld(q_{k−1}, q_k) (computed on demand in position form).
+  Config p() const {
+    return form_ == DelForm::kPosition && step_index_ > 0
+               ? Config(discrete_lagrangian_d2(system_, q_prev_, q_, h_))
+               : p_;
+  }
+  /// Multipliers λ_{k−1} of the last step (000 eq. 4.6).
+  const VecD<k>& lambda() const { return lambda_; }
+  double time() const { return t_; }
+  double step_size() const { return h_; }
+  long step_index() const { return step_index_; }
+  const NewtonStats& last_newton_stats() const { return stats_; }
+  long total_newton_iterations() const { return total_iterations_; }
+  DelForm form() const { return form_; }
+  const S& system() const { return system_; }
+  const Model& model() const { return system_.continuous_model(); }
+
+  /// Velocity tangent to the constraint manifold recovered from p_k.
+  Config velocity() const { return velocity_from_momentum(model(), q_, p(), (q_ - q_prev_) / h_); }
+  /// Energy E(q_k, v_k).
+  double energy() const { return mechint::energy(model(), q_, velocity()); }
+  /// Discrete Noether momentum ⟨p_k, ξ_i(q_k)⟩, conserved to round-off (000 §3.3).
+  double momentum(int i) const { return noether_momentum(model(), i, q_, p()); }
+  /// g(q_k).
+  VecD<k> constraint_residual() const {
+    VecD<k> g;
+    Mat<k, n> dg;
+    constraints_and_jacobian(system_, q_, g, dg);
+    return g;
+  }
+
+  /// Newton projection of x onto g = 0 along Dg(x)^T (minimum-norm correction).
+  Config project_to_manifold(Config x) const {
+    if constexpr (k > 0) {
+      VecD<k> g;
+      Mat<k, n> dg;
+      for (int it = 0; it < 50; ++it) {
+        constraints_and_jacobian(system_, x, g, dg);
+        if (g.template lpNorm<Eigen::Infinity>() < 1e-15) break;
+        const Mat<k, k> gram = dg * dg.transpose();
+        x -= dg.transpose() * gram.partialPivLu().solve(g);
+      }
+    }
+    return x;
+  }
+
+ private:
+  void reset(const Config& q0, const Config& p0, const Config& q_prev, double t0) {
+    q_ = q0;
+    p_ = p0;
+    q_prev_ = q_prev;
+    lambda_.setZero();
+    t0_ = t0;
+    t_ = t0;
+    step_index_ = 0;
+    total_iterations_ = 0;
+    stats_ = {};
+  }
+
+  static void check_finite(const Config& x, const char* what) {
+    if (!x.allFinite()) throw InvalidStart(std::string(what) + " contains NaN or infinity");
+  }
+
+  void check_on_manifold(const Config& q) const {
+    if constexpr (k > 0) {
+      VecD<k> g;
+      Mat<k, n> dg;
+      constraints_and_jacobian(system_, q, g, dg);
+      const double res = g.template lpNorm<Eigen::Infinity>();
+      if (!(res <= kManifoldTolerance))
+        throw InvalidStart("start is off the constraint manifold: |g(q0)| = " + format_number(res) +
+                           " > 1e-9");
+    }
+  }
+
+  S system_;
+  double h_;
+  DelForm form_;
+  DelNewtonSolver<S> solver_;
+  Config q_ = Config::Zero(), q_prev_ = Config::Zero(), p_ = Config::Zero(), q_next_;
+  VecD<k> lambda_ = VecD<k>::Zero();
+  VecD<k> g_k_;
+  Mat<k, n> dg_k_;
+  NewtonStats stats_;
+  double t0_ = 0.0, t_ = 0.0;
+  long step_index_ = 0;
+  long total_iterations_ = 0;
+};
+
+}  // namespace mechint

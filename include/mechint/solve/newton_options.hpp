@@ -1,0 +1,59 @@
+#pragma once
+/// \file
+/// Options, statistics and the typed failure of the Newton solver of the DEL equations.
+
+#include <stdexcept>
+#include <string>
+
+#include "mechint/core/format.hpp"
+
+namespace mechint {
+
+/// Stopping rules of Newton's method on the (row-scaled) DEL system.
+struct NewtonOptions {
+  /// Converged when the scaled residual ‖R‖∞ ≤ residual_tolerance · (1 + ‖h·p_k‖∞) ...
+  double residual_tolerance = 1e-14;
+  /// ... or when the last update ‖Δq‖∞ ≤ step_tolerance · (1 + ‖q‖∞). Newton converges
+  /// quadratically, so after an update of 1e-10 the residual is at round-off.
+  double step_tolerance = 1e-10;
+  /// Iterations before giving up with `NewtonFailure`.
+  int max_iterations = 25;
+};
+
+/// What one solve did.
+struct NewtonStats {
+  int iterations = 0;
+  /// ‖R‖∞ of the scaled residual at the last evaluation.
+  double residual_norm = 0.0;
+  bool converged = false;
+};
+
+/// Thrown when the DEL equations cannot be solved at a step: the step is too large for Newton to
+/// converge, the Jacobian is singular, or the iterates left the domain of the model.
+class NewtonFailure : public std::runtime_error {
+ public:
+  NewtonFailure(long step_index, double time, double residual_norm, int iterations)
+      : std::runtime_error(describe(step_index, time, residual_norm, iterations)),
+        step_index_(step_index),
+        time_(time),
+        residual_norm_(residual_norm),
+        iterations_(iterations) {}
+
+  long step_index() const { return step_index_; }
+  double time() const { return time_; }
+  double residual_norm() const { return residual_norm_; }
+  int iterations() const { return iterations_; }
+
+ private:
+  static std::string describe(long step, double t, double res, int it) {
+    return "Newton did not converge at step " + std::to_string(step) + " (t = " + format_number(t) +
+           "): residual " + format_number(res) + " after " + std::to_string(it) +
+           " iterations; reduce the step size";
+  }
+  long step_index_;
+  double time_;
+  double residual_norm_;
+  int iterations_;
+};
+
+}  // namespace mechint
