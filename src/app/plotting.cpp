@@ -1,0 +1,21 @@
+#include "app/plotting.hpp"
+
+#include <cstdlib>
+
+namespace mechint::app {
+
+bool draw_figures(const std::string& script, const std::filesystem::path& dir, std::ostream& log) {
+  const std::filesystem::path path = std::filesystem::path(MECHINT_SOURCE_DIR) / "scripts" / "plots" / script;
+  if (std::system("python3 -c 'import matplotlib' >/dev/null 2>&1") != 0) {
+    log << "  figures skipped: python3 with matplotlib is not available (tables and CSV written)\n";
+    return false;
+  }
+  const std::string command = "python3 '" + path.string() + "' '" + dir.string() + "'";
+  if (std::system(command.c_str()) != 0) {
+    log << "  figures failed: " << command << "\n";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace mechint::app

@@ -1,0 +1,62 @@
+#include <cmath>
+#include <stdexcept>
+
+#include "app/simulation.hpp"
+#include "experiments/experiments.hpp"
+#include "systems/entries.hpp"
+
+namespace mechint::app {
+
+const std::vector<SystemEntry>& all_systems() {
+  static const std::vector<SystemEntry> entries = {
+      systems::harmonic_oscillator_entry(),
+      systems::kepler_entry(),
+      systems::spherical_pendulum_entry(),
+      systems::pendulum_chain_entry(),
+  };
+  return entries;
+}
+
+const std::vector<MethodEntry>& all_methods() {
+  static const std::vector<MethodEntry> entries = {
+      {"vi-midpoint", "variational integrator, midpoint discrete Lagrangian (000 eq. 4.1), order 2"},
+      {"vi-trapezoid", "variational integrator, trapezoid discrete Lagrangian (004 eq. 16), order 2"},
+      {"vi-first-order", "variational integrator, right-endpoint discrete Lagrangian (000 eq. 4.20), order 1"},
+  };
+  return entries;
+}
+
+const std::vector<ExperimentEntry>& all_experiments() {
+  static const std::vector<ExperimentEntry> entries = {
+      experiments::core_convergence_entry(),
+  };
+  return entries;
+}
+
+const SystemEntry& find_system(const std::string& name) {
+  for (const auto& e : all_systems())
+    if (e.name == name) return e;
+  std::string known;
+  for (const auto& e : all_systems()) known += (known.empty() ? "" : ", ") + e.name;
+  throw std::invalid_argument("unknown system '" + name + "' (known: " + known + ")");
+}
+
+const ExperimentEntry& find_experiment(const std::string& name) {
+  for (const auto& e : all_experiments())
+    if (e.name == name) return e;
+  std::string known = "all";
+  for (const auto& e : all_experiments()) known += ", " + e.name;
+  throw std::invalid_argument("unknown experiment '" + name + "' (known: " + known + ")");
+}
+
+long steps_to_reach(double t_end, double h) {
+  // A t_end that is a multiple of h up to round-off gives exactly that many steps.
+  return static_cast<long>(std::ceil(t_end / h - 1e-9));
+}
+
+long output_stride(double output_every, double h) {
+  if (output_every <= 0.0) return 1;
+  return std::max(1L, std::lround(output_every / h));
+}
+
+}  // namespace mechint::app

@@ -1,0 +1,12 @@
+#pragma once
+/// \file
+/// The experiments of `mechint reproduce`, one function per experiment, each in its own file.
+
+#include "app/simulation.hpp"
+
+namespace mechint::experiments {
+
+/// Orders of convergence, momentum and energy behaviour and symplecticity on Kepler.
+app::ExperimentEntry core_convergence_entry();
+
+}  // namespace mechint::experiments
