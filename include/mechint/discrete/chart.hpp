@@ -10,6 +10,7 @@
 ///   template <class T> Vec<T, n> embed_velocity(const Vec<T, m>& theta,
 ///                                                const Vec<T, m>& theta_dot) const;       // Dψ(θ) θ̇
 ///   VecD<m> coordinates_of(const VecD<n>& x) const;                                       // ψ⁻¹(x)
+///   void wrap_periodic(VecD<m>& prev, VecD<m>& cur) const;   // optional: shift angles by 2π
 ///
 /// `ChartedDiscreteSystem` uses the restricted discrete Lagrangian 𝕃^c(θ0, θ1) = Ld(ψ(θ0), ψ(θ1))
 /// of 000 eq. 4.9 — not a quadrature of the Lagrangian written in θ — so that by Theorem 4.3.1 its
@@ -94,6 +95,13 @@ class ChartedDiscreteSystem {
 
   const ContinuousModel& continuous_model() const { return chart_model_; }
   const Chart& chart() const { return chart_model_.chart(); }
+
+  /// Moves a pair of consecutive points to the canonical representatives of a periodic chart
+  /// (if the chart declares `wrap_periodic`); called by the integrator after each step.
+  void wrap_periodic(VecD<kDim>& previous, VecD<kDim>& current) const {
+    if constexpr (requires { chart().wrap_periodic(previous, current); })
+      chart().wrap_periodic(previous, current);
+  }
 
  private:
   ContinuousModel chart_model_;

@@ -125,6 +125,7 @@ class VariationalIntegrator {
       throw NewtonFailure(step_index_ + 1, t_ + h_, stats_.residual_norm, stats_.iterations);
     q_prev_ = q_;
     q_ = q_next_;
+    if constexpr (requires { system_.wrap_periodic(q_prev_, q_); }) system_.wrap_periodic(q_prev_, q_);
     if (form_ == DelForm::kMomentum) p_ = discrete_lagrangian_d2(system_, q_prev_, q_, h_);
     ++step_index_;
     t_ = t0_ + step_index_ * h_;

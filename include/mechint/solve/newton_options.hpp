@@ -12,7 +12,7 @@ namespace mechint {
 /// Stopping rules of Newton's method on the (row-scaled) DEL system.
 struct NewtonOptions {
   /// Converged when the scaled residual ‖R‖∞ ≤ residual_tolerance · (1 + ‖h·p_k‖∞) ...
-  double residual_tolerance = 1e-14;
+  double residual_tolerance = 1e-15;
   /// ... or when the last update ‖Δq‖∞ ≤ step_tolerance · (1 + ‖q‖∞). Newton converges
   /// quadratically, so after an update of 1e-10 the residual is at round-off.
   double step_tolerance = 1e-10;

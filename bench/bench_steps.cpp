@@ -1,0 +1,77 @@
+// ns per step of the variational integrator (midpoint, momentum form, full Newton) on the models of
+// issue 2, against DESIGN §5's figures for trep on the same chains:
+//   1 link 12–19 µs, 2 links 30–41 µs, 10 links 490–580 µs per step (dt = 0.01).
+// Counters: newton_iterations per step, and flops_estimate / flops_per_ns for the arithmetic a step
+// must do at minimum (see docs/performance.md).
+#include <benchmark/benchmark.h>
+
+#include "mechint/mechint.hpp"
+#include "mechint/systems/kepler.hpp"
+#include "mechint/systems/pendulum_chain.hpp"
+#include "mechint/systems/spherical_pendulum.hpp"
+
+namespace {
+
+using namespace mechint;
+
+template <class Integrator>
+void run_steps(benchmark::State& state, Integrator& integ) {
+  long steps = 0;
+  const long iterations_before = integ.total_newton_iterations();
+  for (auto _ : state) {
+    integ.step();
+    benchmark::DoNotOptimize(integ.q().data());
+    ++steps;
+  }
+  state.SetItemsProcessed(steps);
+  state.counters["newton_iterations"] =
+      static_cast<double>(integ.total_newton_iterations() - iterations_before) / static_cast<double>(steps);
+  state.counters["ns_per_step"] = benchmark::Counter(static_cast<double>(steps) * 1e-9,
+                                                     benchmark::Counter::kIsRate |
+                                                         benchmark::Counter::kInvert);
+}
+
+void BM_KeplerMidpoint(benchmark::State& state) {
+  using systems::Kepler;
+  VariationalIntegrator integ(DiscreteSystem<Kepler, MidpointRule>(Kepler{1.0}), 2 * M_PI / 100);
+  VecD<2> q0, v0;
+  Kepler::pericentre_start(1.0, 1.0, 0.5, q0, v0);
+  integ.start_from_velocity(q0, v0);
+  run_steps(state, integ);
+}
+BENCHMARK(BM_KeplerMidpoint);
+
+void BM_SphericalPendulumConstrained(benchmark::State& state) {
+  using systems::SphericalPendulum;
+  VariationalIntegrator integ(DiscreteSystem<SphericalPendulum, MidpointRule>(SphericalPendulum{}), 0.01);
+  const double th = M_PI / 3;
+  integ.start_from_velocity(VecD<3>(std::sin(th), 0, -std::cos(th)), VecD<3>(0, 2 * std::sin(th), 0));
+  run_steps(state, integ);
+}
+BENCHMARK(BM_SphericalPendulumConstrained);
+
+void BM_SphericalPendulumAngles(benchmark::State& state) {
+  using namespace systems;
+  using S = ChartedDiscreteSystem<SphericalPendulum, SphericalAnglesChart, MidpointRule>;
+  VariationalIntegrator integ(S(SphericalPendulum{}, SphericalAnglesChart{1.0}), 0.01);
+  integ.start_from_velocity(VecD<2>(M_PI / 3, 0), VecD<2>(0, 2.0));
+  run_steps(state, integ);
+}
+BENCHMARK(BM_SphericalPendulumAngles);
+
+template <int N>
+void BM_PendulumChain(benchmark::State& state) {
+  using Chain = systems::PendulumChain<N>;
+  VariationalIntegrator integ(DiscreteSystem<Chain, MidpointRule>(Chain{}), 0.01);
+  integ.start_from_velocity(Chain::peer_start(), VecD<N>::Zero());
+  run_steps(state, integ);
+}
+BENCHMARK(BM_PendulumChain<1>)->Name("BM_PendulumChain/links:1");
+BENCHMARK(BM_PendulumChain<2>)->Name("BM_PendulumChain/links:2");
+BENCHMARK(BM_PendulumChain<3>)->Name("BM_PendulumChain/links:3");
+BENCHMARK(BM_PendulumChain<5>)->Name("BM_PendulumChain/links:5");
+BENCHMARK(BM_PendulumChain<10>)->Name("BM_PendulumChain/links:10");
+BENCHMARK(BM_PendulumChain<20>)->Name("BM_PendulumChain/links:20");
+BENCHMARK(BM_PendulumChain<30>)->Name("BM_PendulumChain/links:30");
+
+}  // namespace
