@@ -1,0 +1,79 @@
+// A step of the variational integrator never touches the heap: global operator new is replaced by
+// a counting version and the count must not change across many steps.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "mechint/mechint.hpp"
+#include "mechint/systems/kepler.hpp"
+#include "mechint/systems/pendulum_chain.hpp"
+#include "mechint/systems/spherical_pendulum.hpp"
+
+namespace {
+std::atomic<long> g_allocations{0};
+}
+
+void* operator new(std::size_t size) {
+  ++g_allocations;
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) { return operator new(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace mechint {
+namespace {
+
+template <class Integrator>
+long allocations_during_steps(Integrator& integ, int steps) {
+  integ.step();  // warm-up outside the count
+  const long before = g_allocations.load();
+  for (int k = 0; k < steps; ++k) {
+    integ.step();
+  }
+  return g_allocations.load() - before;
+}
+
+TEST(NoAllocation, CountingAllocatorSeesAnAllocation) {
+  const long before = g_allocations.load();
+  // A direct call of the allocation function cannot be elided, unlike a new-expression.
+  void* p = ::operator new(64);
+  ::operator delete(p);
+  EXPECT_EQ(g_allocations.load() - before, 1);
+}
+
+TEST(NoAllocation, KeplerStep) {
+  VariationalIntegrator integ(DiscreteSystem<systems::Kepler, MidpointRule>(systems::Kepler{}), 0.05);
+  integ.start_from_velocity(VecD<2>(1, 0), VecD<2>(0, 1.2));
+  EXPECT_EQ(allocations_during_steps(integ, 1000), 0);
+}
+
+TEST(NoAllocation, ConstrainedSphericalPendulumStep) {
+  using systems::SphericalPendulum;
+  VariationalIntegrator integ(DiscreteSystem<SphericalPendulum, TrapezoidRule>(SphericalPendulum{}), 0.01);
+  integ.start_from_velocity(VecD<3>(0.6, 0, -0.8), VecD<3>(0, 1.0, 0));
+  EXPECT_EQ(allocations_during_steps(integ, 1000), 0);
+}
+
+TEST(NoAllocation, ChartAndPositionFormStep) {
+  using namespace systems;
+  using S = ChartedDiscreteSystem<SphericalPendulum, SphericalAnglesChart, MidpointRule>;
+  VariationalIntegrator integ(S(SphericalPendulum{}, SphericalAnglesChart{1.0}), 0.01, {}, DelForm::kPosition);
+  integ.start_from_velocity(VecD<2>(1.0, 0.0), VecD<2>(0.0, 2.0));
+  EXPECT_EQ(allocations_during_steps(integ, 1000), 0);
+}
+
+TEST(NoAllocation, TenLinkChainStep) {
+  using Chain = systems::PendulumChain<10>;
+  VariationalIntegrator integ(DiscreteSystem<Chain, MidpointRule>(Chain{}), 0.01);
+  integ.start_from_velocity(Chain::peer_start(), VecD<10>::Zero());
+  EXPECT_EQ(allocations_during_steps(integ, 100), 0);
+}
+
+}  // namespace
+}  // namespace mechint
