@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian packages mechint needs, only those missing. Run as root on Debian 12.
+set -euo pipefail
+
+packages=(
+  cmake g++ make
+  libeigen3-dev        # linear algebra
+  libceres-dev         # ceres/jet.h: forward-mode automatic differentiation
+  libboost-dev         # Boost.Odeint baselines
+  libcli11-dev         # command line
+  nlohmann-json3-dev   # results.json
+  libgtest-dev         # tests
+  libbenchmark-dev     # bench/
+  python3 python3-matplotlib python3-numpy  # figures
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
