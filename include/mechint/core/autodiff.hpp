@@ -6,9 +6,16 @@
 /// `Jet<N>` carries a value and a gradient of length `N`; `Jet2<N>` is a jet of jets, used to get
 /// mixed second derivatives `∂²f/∂x_i∂y_j` of a function of two vector arguments in one pass:
 /// seed `x` in the outer level and `y` in the inner level (see `seed_outer`, `seed_inner`).
-/// docs/autodiff.md records why ceres::Jet was chosen over Eigen's AutoDiffScalar.
+///
+/// The Jacobian of the DEL equations, evaluated at every Newton iteration, uses `Hessian2<N>`
+/// instead: Eigen's AutoDiffScalar nested the same way, measured 1.1–2.2× faster than the jet of
+/// jets for this one computation (bench/bench_autodiff.cpp, figures in docs/autodiff.md). A model
+/// therefore compiles for both families: write it with `using std::sin;`-style calls, `dot` and
+/// `squared_norm` below, and no `pow` (x*x instead; Eigen's nested AutoDiff has no pow).
 
+#include <Eigen/Core>
 #include <ceres/jet.h>
+#include <unsupported/Eigen/AutoDiff>
 
 #include <type_traits>
 
@@ -80,6 +87,45 @@ inline double scalar_value(double x) { return x; }
 template <class T, int N>
 double scalar_value(const ceres::Jet<T, N>& x) {
   return scalar_value(x.a);
+}
+
+/// Value part of an Eigen AutoDiffScalar of any nesting depth.
+template <class D>
+double scalar_value(const Eigen::AutoDiffScalar<D>& x) {
+  return scalar_value(x.value());
+}
+
+/// First derivatives with Eigen's AutoDiff (fixed size, no heap).
+template <int N>
+using AutoDiff1 = Eigen::AutoDiffScalar<Eigen::Matrix<double, N, 1>>;
+
+/// Nested Eigen AutoDiff: mixed second derivatives of the DEL Jacobian (see the file comment).
+template <int N>
+using Hessian2 = Eigen::AutoDiffScalar<Eigen::Matrix<AutoDiff1<N>, N, 1>>;
+
+/// x seeded in the outer level of a Hessian2 (∂/∂x is read from `.derivatives()[i].value()`).
+template <int N>
+Vec<Hessian2<N>, N> hessian_seed_outer(const VecD<N>& x) {
+  using D = Eigen::Matrix<double, N, 1>;
+  Vec<Hessian2<N>, N> out;
+  for (int i = 0; i < N; ++i) {
+    out[i].value() = AutoDiff1<N>(x[i], D::Zero());
+    out[i].derivatives().setConstant(AutoDiff1<N>(0.0, D::Zero()));
+    out[i].derivatives()[i] = AutoDiff1<N>(1.0, D::Zero());
+  }
+  return out;
+}
+
+/// y seeded in the inner level of a Hessian2 (∂/∂y is read from `.value().derivatives()`).
+template <int N>
+Vec<Hessian2<N>, N> hessian_seed_inner(const VecD<N>& y) {
+  using D = Eigen::Matrix<double, N, 1>;
+  Vec<Hessian2<N>, N> out;
+  for (int i = 0; i < N; ++i) {
+    out[i].value() = AutoDiff1<N>(y[i], N, i);
+    out[i].derivatives().setConstant(AutoDiff1<N>(0.0, D::Zero()));
+  }
+  return out;
 }
 
 /// Lifts a vector of doubles to jets whose gradient is the unit vector of each component

@@ -5,11 +5,15 @@
 /// Convention: `Ld(q0, q1, h)` includes the factor h and takes the earlier point first (000 writes
 /// 𝕃(y, x) without h, later point first). Each rule is a stateless type with
 ///   `evaluate(model, q0, q1, h)`  templated on the scalar type,
-///   `kOrder` (the order of the integrator it induces) and `kName` (the CLI method name).
+///   `kOrder` (the order of the integrator it induces) and `kName` (the CLI method name),
+/// and, for models with hand-written derivatives of L (model/lagrangian_derivatives.hpp),
+///   `derivatives(model, q0, q1, h, d1, d2, d12)`: D1 Ld, D2 Ld and D12 Ld built from them by the
+///   chain rule (the formulas are derived in docs/conventions.md).
 
 #include <string_view>
 
 #include "mechint/core/autodiff.hpp"
+#include "mechint/model/lagrangian_derivatives.hpp"
 #include "mechint/model/lagrangian_model.hpp"
 
 namespace mechint {
@@ -28,6 +32,18 @@ struct MidpointRule {
     }
     return h * model.template lagrangian<T>(q_mid, v);
   }
+
+  template <HasLagrangianDerivatives M, int n = M::kDim>
+  static void derivatives(const M& model, const VecD<n>& q0, const VecD<n>& q1, double h,
+                          VecD<n>& d1, VecD<n>& d2, Mat<n, n>& d12) {
+    LagrangianDerivatives<n> l;
+    model.lagrangian_derivatives(0.5 * (q0 + q1), (q1 - q0) / h, l);
+    // Ld = h L(q̄, v): D1 = h/2 L_q − L_v, D2 = h/2 L_q + L_v,
+    // D12 = h/4 L_qq + ½ L_qv − ½ L_qvᵀ − L_vv / h.
+    d1 = 0.5 * h * l.q - l.v;
+    d2 = 0.5 * h * l.q + l.v;
+    d12 = 0.25 * h * l.qq + 0.5 * (l.qv - l.qv.transpose()) - l.vv / h;
+  }
 };
 
 /// Trapezoid rule, 004 eq. 16: Ld = h/2·[L(q0, v) + L(q1, v)], v = (q1−q0)/h. Second order; for a
@@ -42,6 +58,20 @@ struct TrapezoidRule {
     for (int i = 0; i < M::kDim; ++i) v[i] = (q1[i] - q0[i]) * (1.0 / h);
     return (0.5 * h) * (model.template lagrangian<T>(q0, v) + model.template lagrangian<T>(q1, v));
   }
+
+  template <HasLagrangianDerivatives M, int n = M::kDim>
+  static void derivatives(const M& model, const VecD<n>& q0, const VecD<n>& q1, double h,
+                          VecD<n>& d1, VecD<n>& d2, Mat<n, n>& d12) {
+    LagrangianDerivatives<n> a, b;
+    const VecD<n> v = (q1 - q0) / h;
+    model.lagrangian_derivatives(q0, v, a);
+    model.lagrangian_derivatives(q1, v, b);
+    // Ld = h/2 [L(q0, v) + L(q1, v)]: D1 = h/2 L_q(a) − ½ (L_v(a) + L_v(b)),
+    // D2 = h/2 L_q(b) + ½ (L_v(a) + L_v(b)), D12 = ½ L_qv(a) − ½ L_qv(b)ᵀ − (L_vv(a) + L_vv(b)) / (2h).
+    d1 = 0.5 * h * a.q - 0.5 * (a.v + b.v);
+    d2 = 0.5 * h * b.q + 0.5 * (a.v + b.v);
+    d12 = 0.5 * a.qv - 0.5 * b.qv.transpose() - (a.vv + b.vv) / (2.0 * h);
+  }
 };
 
 /// Right-endpoint rule, 000 eq. 4.20: Ld = h·L(q1, (q1−q0)/h). First order; with a constant mass
@@ -55,6 +85,17 @@ struct FirstOrderRule {
     Vec<T, M::kDim> v;
     for (int i = 0; i < M::kDim; ++i) v[i] = (q1[i] - q0[i]) * (1.0 / h);
     return h * model.template lagrangian<T>(q1, v);
+  }
+
+  template <HasLagrangianDerivatives M, int n = M::kDim>
+  static void derivatives(const M& model, const VecD<n>& q0, const VecD<n>& q1, double h,
+                          VecD<n>& d1, VecD<n>& d2, Mat<n, n>& d12) {
+    LagrangianDerivatives<n> b;
+    model.lagrangian_derivatives(q1, (q1 - q0) / h, b);
+    // Ld = h L(q1, v): D1 = −L_v, D2 = h L_q + L_v, D12 = −L_qvᵀ − L_vv / h.
+    d1 = -b.v;
+    d2 = h * b.q + b.v;
+    d12 = -b.qv.transpose() - b.vv / h;
   }
 };
 

@@ -48,6 +48,14 @@ class DiscreteSystem {
 
   const Model& continuous_model() const { return model_; }
 
+  /// D1 Ld, D2 Ld and D12 Ld from the model's hand-written derivatives, when it has them.
+  void discrete_lagrangian_derivatives(const VecD<kDim>& q0, const VecD<kDim>& q1, double h,
+                                       VecD<kDim>& d1, VecD<kDim>& d2, Mat<kDim, kDim>& d12) const
+    requires HasLagrangianDerivatives<Model>
+  {
+    Rule::derivatives(model_, q0, q1, h, d1, d2, d12);
+  }
+
  private:
   Model model_;
 };
