@@ -65,6 +65,14 @@ void BM_PendulumChain(benchmark::State& state) {
   VariationalIntegrator integ(DiscreteSystem<Chain, MidpointRule>(Chain{}), 0.01);
   integ.start_from_velocity(Chain::peer_start(), VecD<N>::Zero());
   run_steps(state, integ);
+  // Arithmetic a step must do with the O(N²) derivatives (docs/performance.md): per Newton
+  // iteration ~22N² for L's gradient and Hessian in relative angles, ~4N² to form the residual and
+  // the Jacobian of the rule, 2N³/3 + 2N² for LU and solve; plus one derivative evaluation for p.
+  const double n = N, it = state.counters["newton_iterations"];
+  const double flops = it * (26 * n * n + 2 * n * n * n / 3 + 2 * n * n) + 26 * n * n;
+  state.counters["flops_estimate"] = flops;
+  state.counters["gflops"] = benchmark::Counter(flops * static_cast<double>(state.iterations()) * 1e-9,
+                                                benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_PendulumChain<1>)->Name("BM_PendulumChain/links:1");
 BENCHMARK(BM_PendulumChain<2>)->Name("BM_PendulumChain/links:2");
