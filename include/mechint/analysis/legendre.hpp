@@ -11,6 +11,7 @@
 #include <Eigen/LU>
 
 #include "mechint/core/autodiff.hpp"
+#include "mechint/model/lagrangian_derivatives.hpp"
 #include "mechint/model/lagrangian_model.hpp"
 
 namespace mechint {
@@ -19,7 +20,13 @@ namespace mechint {
 template <LagrangianModel M>
 VecD<M::kDim> lagrangian_dv(const M& model, const VecD<M::kDim>& q, const VecD<M::kDim>& v) {
   constexpr int n = M::kDim;
-  return model.template lagrangian<Jet<n>>(lift_constant<Jet<n>, n>(q), seed_gradient<n>(v)).v;
+  if constexpr (HasLagrangianDerivatives<M>) {
+    LagrangianDerivatives<n> d;
+    model.lagrangian_derivatives(q, v, d);
+    return d.v;
+  } else {
+    return model.template lagrangian<Jet<n>>(lift_constant<Jet<n>, n>(q), seed_gradient<n>(v)).v;
+  }
 }
 
 /// ∂²L/∂q̇² (q, v).
@@ -27,12 +34,18 @@ template <LagrangianModel M>
 Mat<M::kDim, M::kDim> lagrangian_dvdv(const M& model, const VecD<M::kDim>& q,
                                       const VecD<M::kDim>& v) {
   constexpr int n = M::kDim;
-  Vec<Jet2<n>, n> vj;
-  for (int i = 0; i < n; ++i) vj[i] = Jet2<n>(Jet<n>(v[i], i), i);
-  const Jet2<n> l = model.template lagrangian<Jet2<n>>(lift_constant<Jet2<n>, n>(q), vj);
-  Mat<n, n> hess;
-  for (int i = 0; i < n; ++i) hess.row(i) = l.v[i].v.transpose();
-  return hess;
+  if constexpr (HasLagrangianDerivatives<M>) {
+    LagrangianDerivatives<n> d;
+    model.lagrangian_derivatives(q, v, d);
+    return d.vv;
+  } else {
+    Vec<Jet2<n>, n> vj;
+    for (int i = 0; i < n; ++i) vj[i] = Jet2<n>(Jet<n>(v[i], i), i);
+    const Jet2<n> l = model.template lagrangian<Jet2<n>>(lift_constant<Jet2<n>, n>(q), vj);
+    Mat<n, n> hess;
+    for (int i = 0; i < n; ++i) hess.row(i) = l.v[i].v.transpose();
+    return hess;
+  }
 }
 
 /// Energy E = ∂L/∂q̇ · q̇ − L.
