@@ -10,7 +10,7 @@
 
 namespace mechint::app {
 
-/// Runs `python3 <source>/scripts/plots/<script> <dir>`. Returns false (after one line on `log`)
+/// Runs `python3 <source>/scripts/plots/<script> <dir>` (Debian's /usr/bin/python3 when present). Returns false (after one line on `log`)
 /// when the plotting tool is missing or the script fails.
 bool draw_figures(const std::string& script, const std::filesystem::path& dir, std::ostream& log);
 

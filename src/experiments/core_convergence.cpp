@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/output.hpp"
+#include "app/plotting.hpp"
 #include "experiments/experiments.hpp"
 #include "mechint/mechint.hpp"
 #include "mechint/systems/kepler.hpp"
@@ -107,6 +108,8 @@ void run(const app::ExperimentContext& ctx) {
             "falling with the order of the method.\n";
   app::write_text_atomically((ctx.out_dir / "results.json").string(), j.dump(2) + "\n");
   app::write_text_atomically((ctx.out_dir / "convergence.csv").string(), csv.str());
+  if (app::draw_figures("core_convergence.py", ctx.out_dir, ctx.log))
+    report << "\n![errors against h](convergence.png)\n";
   app::write_text_atomically((ctx.out_dir / "report.md").string(), report.str());
 }
 
