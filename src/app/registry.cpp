@@ -9,6 +9,8 @@ namespace mechint::app {
 
 const std::vector<SystemEntry>& all_systems() {
   static const std::vector<SystemEntry> entries = {
+      systems::double_pendulum_entry(),
+      systems::point_mass_wall_entry(),
       systems::harmonic_oscillator_entry(),
       systems::kepler_entry(),
       systems::spherical_pendulum_entry(),
@@ -21,6 +23,7 @@ const std::vector<MethodEntry>& all_methods() {
   static const std::vector<MethodEntry> entries = {
       {"vi-midpoint", "variational integrator, midpoint discrete Lagrangian (000 eq. 4.1), order 2"},
       {"vi-trapezoid", "variational integrator, trapezoid discrete Lagrangian (004 eq. 16), order 2"},
+      {"stormer-verlet", "generalized Stormer-Verlet in Hamiltonian form (Lobatto IIIA-IIIB), order 2; systems with impacts"},
       {"vi-first-order", "variational integrator, right-endpoint discrete Lagrangian (000 eq. 4.20), order 1"},
   };
   return entries;
@@ -29,6 +32,7 @@ const std::vector<MethodEntry>& all_methods() {
 const std::vector<ExperimentEntry>& all_experiments() {
   static const std::vector<ExperimentEntry> entries = {
       experiments::core_convergence_entry(),
+      experiments::impacts_entry(),
   };
   return entries;
 }

@@ -9,4 +9,7 @@ namespace mechint::experiments {
 /// Orders of convergence, momentum and energy behaviour and symplecticity on Kepler.
 app::ExperimentEntry core_convergence_entry();
 
+/// 004: H and H~ of both Stormer-Verlet integrators, the three impact laws on the double pendulum.
+app::ExperimentEntry impacts_entry();
+
 }  // namespace mechint::experiments

@@ -7,6 +7,8 @@
 
 namespace mechint::systems {
 
+app::SystemEntry double_pendulum_entry();
+app::SystemEntry point_mass_wall_entry();
 app::SystemEntry harmonic_oscillator_entry();
 app::SystemEntry kepler_entry();
 app::SystemEntry spherical_pendulum_entry();

@@ -1,0 +1,322 @@
+// `mechint reproduce impacts`: 004 (Pekarek & Murphey) on the double pendulum.
+//  * Fig. 1: H and H̃ against time on the two smooth starts at h = 5.8e-2, for the trapezoid VI
+//    (004's integrator, eq. 16) and the generalized Störmer–Verlet method, each with both truncated
+//    modified Hamiltonians; plus the slopes of their variations against h (which pairing holds).
+//  * Fig. 2 left: H against time with the wall, the three impact laws, h = 5.8e-2, impact times.
+//  * Fig. 2 right: L² trajectory error against h for the three laws, against a benchmark at
+//    h = 1e-4 (CTEC, as 004), and against an adaptive hybrid reference with exact resets.
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/output.hpp"
+#include "app/plotting.hpp"
+#include "experiments/experiments.hpp"
+#include "mechint/analysis/error_measures.hpp"
+#include "mechint/integrate/hybrid_reference.hpp"
+#include "mechint/integrate/impact_driver.hpp"
+#include "mechint/integrate/stormer_verlet.hpp"
+#include "mechint/integrate/trapezoid_flow.hpp"
+#include "mechint/systems/double_pendulum.hpp"
+
+namespace mechint::experiments {
+namespace {
+
+using systems::DoublePendulum;
+using Trapezoid = TrapezoidFlow<DoublePendulum>;
+using StormerVerlet = StormerVerletFlow<DoublePendulum>;
+
+constexpr double kH = 5.8e-2;        // 004 Fig. 1 and Fig. 2 left
+constexpr double kBenchmarkH = 1e-4;  // 004 Fig. 2 right
+constexpr long kFig2Steps = 130;      // 7.54 s: five impacts of CTEC at h = 5.8e-2, as 004 Fig. 2 left
+constexpr double kFig1End = 20.0;
+
+const systems::DoublePendulumStart& start_named(const std::string& name) {
+  for (const auto& s : systems::kDoublePendulumStarts)
+    if (name == s.name) return s;
+  throw std::logic_error("no start " + name);
+}
+
+VecD<2> start_q(const systems::DoublePendulumStart& s) { return VecD<2>(s.th1, s.th2); }
+VecD<2> start_p(const systems::DoublePendulumStart& s) { return VecD<2>(s.p1, s.p2); }
+
+// ---- Fig. 1 -----------------------------------------------------------------------------------
+
+struct SmoothVariation {
+  double h, energy, htilde_sv, htilde_trap;  // max − min along the run
+};
+
+template <class Flow>
+std::vector<SmoothVariation> smooth_run(const systems::DoublePendulumStart& s, double h, double t_end,
+                                        std::ostringstream* csv) {
+  Flow flow{DoublePendulum{}};
+  VecD<2> q = start_q(s), p = start_p(s), q1, p1;
+  double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+  const long steps = std::lround(t_end / h);
+  for (long k = 0; k <= steps; ++k) {
+    const double v[3] = {hamiltonian(flow.model(), q, p),
+                         modified_hamiltonian_stormer_verlet(flow.model(), q, p, h),
+                         modified_hamiltonian_trapezoid(flow.model(), q, p, h)};
+    for (int i = 0; i < 3; ++i) lo[i] = std::min(lo[i], v[i]), hi[i] = std::max(hi[i], v[i]);
+    if (csv)
+      *csv << s.name << "," << Flow::kName << "," << k * h << "," << format_exact(v[0]) << ","
+           << format_exact(v[1]) << "," << format_exact(v[2]) << "\n";
+    if (k == steps) break;
+    if (!flow.step(q, p, h, q1, p1).converged) throw std::runtime_error("smooth run: Newton failed");
+    q = q1, p = p1;
+  }
+  return {{h, hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]}};
+}
+
+// ---- Fig. 2 -----------------------------------------------------------------------------------
+
+struct Variant {
+  std::string method;  // vi-trapezoid | stormer-verlet
+  ImpactLaw law;
+  bool printed_htilde = false;  // MHC with 004's printed H̃ along the trapezoid VI (mismatched)
+  std::string label() const {
+    return method + "/" + std::string(impact_law_name(law)) + (printed_htilde ? "-004-htilde" : "");
+  }
+};
+
+struct Trajectory {
+  std::vector<double> t, energy, htilde;
+  std::vector<VecD<2>> q;  // at the sample times k·kH
+  std::vector<ImpactRecord<2>> impacts;
+  double cpu_s = 0;
+};
+
+template <class Flow>
+Trajectory impact_run(const Variant& v, double h, bool full_series) {
+  ImpactOptions o;
+  o.law = v.law;
+  if (v.printed_htilde) {
+    o.override_modified_hamiltonian = true;
+    o.modified_hamiltonian = ModifiedHamiltonianKind::kStormerVerlet;
+  }
+  ImpactDriver<Flow> d(DoublePendulum{}, h, o);
+  const auto& s = start_named("fig2");
+  d.start(start_q(s), start_p(s));
+  const long stride = std::lround(kH / h);
+  const long steps = kFig2Steps * stride;
+  Trajectory tr;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto sample = [&] {
+    tr.q.push_back(d.q());
+    if (full_series) {
+      tr.t.push_back(d.time());
+      tr.energy.push_back(d.energy());
+      tr.htilde.push_back(d.htilde());
+    }
+  };
+  sample();
+  while (d.step_index() < steps) {
+    d.step();
+    if (d.step_index() % stride == 0) sample();
+  }
+  tr.cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  tr.impacts = d.impacts();
+  return tr;
+}
+
+Trajectory impact_run(const Variant& v, double h, bool full_series = false) {
+  return v.method == "stormer-verlet" ? impact_run<StormerVerlet>(v, h, full_series)
+                                      : impact_run<Trapezoid>(v, h, full_series);
+}
+
+/// L² norm in time of the configuration error: sqrt(Σ_k kH |q(t_k) − q_ref(t_k)|²), t_k = k·kH.
+double l2_error(const std::vector<VecD<2>>& a, const std::vector<VecD<2>>& b) {
+  double sum = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) sum += (a[i] - b[i]).squaredNorm() * kH;
+  return std::sqrt(sum);
+}
+
+std::string fmt(double x, int digits = 3) { return format_number(x, digits); }
+
+void run(const app::ExperimentContext& ctx) {
+  nlohmann::json j;
+  std::ostringstream report;
+  report << "# Impacts with Störmer–Verlet variational integrators (004, Pekarek & Murphey)\n\n"
+            "Double pendulum of 004 §IV (m1 = m2 = L1 = L2 = 1, g = 10; the potential of DESIGN §2). "
+            "Two integrators in momentum form: `vi-trapezoid`, the variational integrator of 004 eq. 16 "
+            "(004's Φ_h), and `stormer-verlet`, the generalized Störmer–Verlet method in Hamiltonian form. "
+            "Two truncated modified Hamiltonians: H̃_SV (the formula 004 prints) and "
+            "H̃_trap = H − h²B (the trapezoid VI's own, docs/impacts.md).\n\n";
+
+  // ---- Fig. 1 and the pairing slopes ----
+  ctx.log << "  Fig. 1: smooth runs" << std::endl;
+  std::ostringstream fig1;
+  fig1 << "start,method,t,energy,htilde_sv,htilde_trap\n";
+  report << "## Fig. 1: H and H̃ on the smooth starts, h = 5.8e-2, 20 s\n\n"
+            "Variation (max − min) along the run:\n\n"
+            "| start | integrator | H | H̃_SV (004's formula) | H̃_trap |\n|---|---|---|---|---|\n";
+  for (const char* name : {"fig1-left", "fig1-right"}) {
+    const auto& s = start_named(name);
+    const auto a = smooth_run<Trapezoid>(s, kH, kFig1End, &fig1)[0];
+    const auto b = smooth_run<StormerVerlet>(s, kH, kFig1End, &fig1)[0];
+    for (const auto& [method, r] : {std::pair{"vi-trapezoid", a}, std::pair{"stormer-verlet", b}}) {
+      report << "| " << name << " | " << method << " | " << fmt(r.energy) << " | " << fmt(r.htilde_sv)
+             << " | " << fmt(r.htilde_trap) << " |\n";
+      j["fig1"].push_back({{"start", name}, {"method", method}, {"h", kH}, {"energy_variation", r.energy},
+                           {"htilde_sv_variation", r.htilde_sv}, {"htilde_trap_variation", r.htilde_trap}});
+    }
+  }
+  app::write_text_atomically((ctx.out_dir / "fig1.csv").string(), fig1.str());
+
+  ctx.log << "  slopes of the variation of H and H~ against h" << std::endl;
+  report << "\n### Which H̃ belongs to which integrator: slopes of the variation against h\n\n"
+            "Start fig1-right, 5 s, h = 0.04, 0.02, 0.01, 0.005. Fitted slope of log(max − min) "
+            "against log h:\n\n| integrator | H | H̃_SV | H̃_trap |\n|---|---|---|---|\n";
+  std::ostringstream slopes_csv;
+  slopes_csv << "method,h,energy,htilde_sv,htilde_trap\n";
+  const std::vector<double> slope_h = {0.04, 0.02, 0.01, 0.005};
+  for (const std::string method : {"vi-trapezoid", "stormer-verlet"}) {
+    std::vector<double> e, s1, s2;
+    for (double h : slope_h) {
+      const auto r = method == "vi-trapezoid" ? smooth_run<Trapezoid>(start_named("fig1-right"), h, 5.0, nullptr)[0]
+                                              : smooth_run<StormerVerlet>(start_named("fig1-right"), h, 5.0, nullptr)[0];
+      e.push_back(r.energy), s1.push_back(r.htilde_sv), s2.push_back(r.htilde_trap);
+      slopes_csv << method << "," << h << "," << r.energy << "," << r.htilde_sv << "," << r.htilde_trap << "\n";
+    }
+    const double oe = convergence_order(slope_h, e), o1 = convergence_order(slope_h, s1),
+                 o2 = convergence_order(slope_h, s2);
+    report << "| " << method << " | " << fmt(oe) << " | " << fmt(o1) << " | " << fmt(o2) << " |\n";
+    j["pairing_slopes"][method] = {{"energy", oe}, {"htilde_sv", o1}, {"htilde_trap", o2}};
+  }
+  app::write_text_atomically((ctx.out_dir / "pairing_slopes.csv").string(), slopes_csv.str());
+
+  // ---- Fig. 2 left ----
+  ctx.log << "  Fig. 2 left: the wall, h = 5.8e-2" << std::endl;
+  std::vector<Variant> variants;
+  for (const char* method : {"vi-trapezoid", "stormer-verlet"})
+    for (ImpactLaw law : {ImpactLaw::kDtec, ImpactLaw::kCtec, ImpactLaw::kMhc}) variants.push_back({method, law});
+  variants.push_back({"vi-trapezoid", ImpactLaw::kMhc, true});
+  std::ostringstream fig2l, impacts_csv;
+  fig2l << "variant,method,law,t,energy,htilde\n";
+  impacts_csv << "variant,h,time,alpha,lambda,energy_before,energy_after,htilde_before,htilde_after\n";
+  report << "\n## Fig. 2 left: H with the wall, h = 5.8e-2, 7.54 s\n\n"
+            "| variant | impacts | impact times | H(0) | H(end) | max |H − H(0)| |\n|---|---|---|---|---|---|\n";
+  for (const auto& v : variants) {
+    const Trajectory tr = impact_run(v, kH, true);
+    double worst = 0;
+    for (std::size_t i = 0; i < tr.t.size(); ++i) {
+      fig2l << v.label() << "," << v.method << "," << impact_law_name(v.law) << "," << tr.t[i] << ","
+            << format_exact(tr.energy[i]) << "," << format_exact(tr.htilde[i]) << "\n";
+      worst = std::max(worst, std::abs(tr.energy[i] - tr.energy[0]));
+    }
+    std::string times;
+    nlohmann::json jt = nlohmann::json::array();
+    for (const auto& r : tr.impacts) {
+      impacts_csv << v.label() << "," << kH << "," << format_exact(r.time) << "," << r.alpha << "," << r.lambda << ","
+                  << format_exact(r.energy_before) << "," << format_exact(r.energy_after) << ","
+                  << format_exact(r.htilde_before) << "," << format_exact(r.htilde_after) << "\n";
+      times += (times.empty() ? "" : ", ") + fmt(r.time, 4);
+      jt.push_back({{"time", r.time}, {"alpha", r.alpha}, {"lambda", r.lambda},
+                    {"energy_before", r.energy_before}, {"energy_after", r.energy_after}});
+    }
+    report << "| " << v.label() << " | " << tr.impacts.size() << " | " << times << " | " << fmt(tr.energy.front(), 6)
+           << " | " << fmt(tr.energy.back(), 6) << " | " << fmt(worst) << " |\n";
+    j["fig2_left"].push_back({{"variant", v.label()}, {"method", v.method}, {"law", impact_law_name(v.law)},
+                              {"h", kH}, {"impacts", jt}, {"energy_start", tr.energy.front()},
+                              {"energy_end", tr.energy.back()}, {"max_energy_deviation", worst}});
+  }
+  app::write_text_atomically((ctx.out_dir / "fig2_left.csv").string(), fig2l.str());
+
+  // ---- Fig. 2 right ----
+  ctx.log << "  Fig. 2 right: hybrid reference and h = 1e-4 benchmarks" << std::endl;
+  const auto& s = start_named("fig2");
+  std::vector<double> times;
+  for (long k = 0; k <= kFig2Steps; ++k) times.push_back(k * kH);
+  std::vector<HybridReference<DoublePendulum>::Event> events;
+  const auto ref_samples = HybridReference<DoublePendulum>(DoublePendulum{}, 1e-13)
+                               .run(start_q(s), start_p(s), 0.0, times.back(), times, events);
+  std::vector<VecD<2>> reference;
+  for (const auto& x : ref_samples) reference.push_back(x.q);
+  for (const auto& e : events) j["reference_impact_times"].push_back(e.time);
+
+  const std::vector<double> sweep = {5.8e-2, 2.9e-2, 1.16e-2, 5.8e-3, 2.9e-3, 1.16e-3};
+  std::ostringstream fig2r;
+  fig2r << "variant,method,law,h,l2_error_benchmark,l2_error_reference,impacts,cpu_s\n";
+  report << "\n## Fig. 2 right: L² trajectory error against h\n\n"
+            "L² error = sqrt(Σ_k Δ |q(t_k) − q_b(t_k)|²) over t_k = k·5.8e-2, Δ = 5.8e-2, 0 ≤ t ≤ 7.54 s, "
+            "configuration (θ1, θ2). Benchmark: the same integrator with CTEC at h = 1e-4 (as 004); "
+            "reference: Dormand–Prince 5(4), tolerance 1e-13, event location and the exact elastic reset "
+            "(" << events.size() << " impacts).\n\n";
+  std::map<std::string, std::vector<VecD<2>>> benchmarks;
+  for (const auto& v : variants) {
+    if (v.printed_htilde) continue;
+    const Trajectory b = impact_run(v, kBenchmarkH);
+    benchmarks[v.label()] = b.q;
+    j["benchmarks"].push_back({{"variant", v.label()}, {"h", kBenchmarkH}, {"l2_error_reference", l2_error(b.q, reference)},
+                               {"cpu_s", b.cpu_s}});
+  }
+  report << "Benchmarks at h = 1e-4 against the reference (004 footnote 5 reports O(1e-6) between its "
+            "benchmarks):\n\n| benchmark | L² error vs reference |\n|---|---|\n";
+  for (const auto& b : j["benchmarks"])
+    report << "| " << b["variant"].get<std::string>() << " | " << fmt(b["l2_error_reference"].get<double>()) << " |\n";
+  report << "\n| variant | ";
+  for (double h : sweep) report << "h = " << fmt(h) << " | ";
+  report << "slope (benchmark) | slope (reference) |\n|---|";
+  for (std::size_t i = 0; i < sweep.size() + 2; ++i) report << "---|";
+  report << "\n";
+  std::map<std::string, std::vector<double>> errors_ref;
+  for (const auto& v : variants) {
+    const auto& bench = benchmarks.at(v.method + "/ctec");
+    std::vector<double> eb, er;
+    for (double h : sweep) {
+      const Trajectory tr = impact_run(v, h);
+      eb.push_back(l2_error(tr.q, bench));
+      er.push_back(l2_error(tr.q, reference));
+      fig2r << v.label() << "," << v.method << "," << impact_law_name(v.law) << "," << h << "," << eb.back() << ","
+            << er.back() << "," << tr.impacts.size() << "," << tr.cpu_s << "\n";
+      j["fig2_right"].push_back({{"variant", v.label()}, {"method", v.method}, {"law", impact_law_name(v.law)},
+                                 {"h", h}, {"l2_error_benchmark", eb.back()}, {"l2_error_reference", er.back()},
+                                 {"impacts", tr.impacts.size()}, {"cpu_s", tr.cpu_s}});
+    }
+    const double ob = convergence_order(sweep, eb), orf = convergence_order(sweep, er);
+    j["fig2_right_slopes"][v.label()] = {{"benchmark", ob}, {"reference", orf}};
+    errors_ref[v.label()] = er;
+    report << "| " << v.label() << " | ";
+    for (std::size_t i = 0; i < sweep.size(); ++i) report << fmt(eb[i]) << " (" << fmt(er[i], 2) << ") | ";
+    report << fmt(ob) << " | " << fmt(orf) << " |\n";
+  }
+  app::write_text_atomically((ctx.out_dir / "fig2_right.csv").string(), fig2r.str());
+  app::write_text_atomically((ctx.out_dir / "impacts.csv").string(), impacts_csv.str());
+  report << "\n(Each cell: error against the h = 1e-4 benchmark, in parentheses against the reference.)\n";
+
+  // Ratios CTEC / MHC per integrator.
+  report << "\nError ratio CTEC / MHC (against the reference):\n\n| integrator | ";
+  for (double h : sweep) report << fmt(h) << " | ";
+  report << "\n|---|";
+  for (std::size_t i = 0; i < sweep.size(); ++i) report << "---|";
+  report << "\n";
+  for (const std::string method : {"vi-trapezoid", "stormer-verlet"}) {
+    report << "| " << method << " | ";
+    for (std::size_t i = 0; i < sweep.size(); ++i) {
+      const double ratio = errors_ref[method + "/ctec"][i] / errors_ref[method + "/mhc"][i];
+      report << fmt(ratio, 2) << " | ";
+      j["ctec_over_mhc"][method].push_back(ratio);
+    }
+    report << "\n";
+  }
+
+  app::write_text_atomically((ctx.out_dir / "results.json").string(), j.dump(2) + "\n");
+  if (app::draw_figures("impacts.py", ctx.out_dir, ctx.log))
+    report << "\n![Fig. 1](fig1.png)\n\n![Fig. 2 left](fig2_left.png)\n\n![Fig. 2 right](fig2_right.png)\n";
+  report << "\nSee docs/impacts.md for the definitions and the comparison with 004's figures and claims.\n";
+  app::write_text_atomically((ctx.out_dir / "report.md").string(), report.str());
+}
+
+}  // namespace
+
+app::ExperimentEntry impacts_entry() {
+  return {"impacts",
+          "004: H and H~ of both Stormer-Verlet integrators (Fig. 1), the double pendulum against a wall with "
+          "DTEC, CTEC, MHC (Fig. 2 left, L2 error against h: Fig. 2 right)",
+          run};
+}
+
+}  // namespace mechint::experiments
