@@ -16,7 +16,7 @@
 ///
 /// Requirements: an unconstrained model (kNumConstraints = 0) with unilateral constraints
 /// (model/unilateral.hpp). A start with φ(q0) < 0 is rejected (`InvalidStart`). A step never
-/// allocates unless it resolves an impact (the impact list grows then).
+/// allocates (the MHC windows and room for 1024 impact records are reserved by `start`).
 
 #include <cmath>
 #include <limits>
@@ -90,6 +90,7 @@ class ImpactDriver {
     t0_ = t_ = t0;
     step_index_ = 0;
     impacts_.clear();
+    impacts_.reserve(kReservedImpacts);
     history_count_ = 0;
     history_head_ = 0;
     remember_htilde();
@@ -177,6 +178,8 @@ class ImpactDriver {
   long window_after_steps() const { return window_after_steps_; }
 
  private:
+  /// Impacts recorded before the list has to grow (the only allocation a step can make).
+  static constexpr std::size_t kReservedImpacts = 1024;
   /// Partial steps shorter than this fraction of h are skipped (state unchanged).
   static constexpr double kNegligible = 1e-12;
 
