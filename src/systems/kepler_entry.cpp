@@ -1,4 +1,4 @@
-#include "app/variational_simulation.hpp"
+#include "app/runge_kutta_simulation.hpp"
 #include "mechint/systems/kepler.hpp"
 #include "systems/entries.hpp"
 
@@ -9,7 +9,7 @@ app::SystemEntry kepler_entry() {
   app::SystemEntry e;
   e.name = "kepler";
   e.summary = "planar Kepler problem L = |qdot|^2/2 + mu/|q|; default: pericentre of a = 1, e = 0.5";
-  e.methods = variational_methods();
+  e.methods = app::unconstrained_methods();
   e.parameters = [](const auto&) {
     VecD<2> q0, v0;
     Kepler::pericentre_start(1.0, 1.0, 0.5, q0, v0);
@@ -18,12 +18,12 @@ app::SystemEntry kepler_entry() {
                  ParameterSpec::real("y", q0[1], "initial y"),
                  ParameterSpec::real("vx", v0[0], "initial x velocity"),
                  ParameterSpec::real("vy", v0[1], "initial y velocity")},
-                app::integrator_parameters());
+                join(app::integrator_parameters(), app::runge_kutta_parameters()));
   };
   e.make = [](const app::ParameterValues& v, const std::string& method) {
     const VecD<2> q0(v.real("x"), v.real("y"));
     if (q0.norm() == 0.0) throw std::invalid_argument("kepler: the start may not be at the origin");
-    return app::make_variational_simulation(Kepler{v.real("mu")}, {{"x", "y"}, {"J"}}, q0,
+    return app::make_simulation(Kepler{v.real("mu")}, {{"x", "y"}, {"J"}}, q0,
                                             VecD<2>(v.real("vx"), v.real("vy")),
                                             app::read_start_settings(v), method);
   };

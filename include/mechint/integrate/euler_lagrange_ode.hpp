@@ -1,0 +1,96 @@
+#pragma once
+/// \file
+/// The Euler–Lagrange equations of an unconstrained model as a first-order ODE, derived from L by
+/// automatic differentiation, for the Runge–Kutta baselines.
+///
+/// State x = (q, v). d/dt ∂L/∂v = ∂L/∂q gives
+///
+///     q̇ = v,     ∂²L/∂v² · v̇ = ∂L/∂q − ∂²L/∂v∂q · v.
+///
+/// The derivatives come from the model's hand-written ones when it has them, otherwise from one
+/// evaluation of L on a jet of jets over (q, v). Fixed-size storage throughout (std::array state,
+/// as Boost.Odeint's array algebra expects): an evaluation does not allocate.
+
+#include <array>
+
+#include <Eigen/LU>
+
+#include "mechint/core/autodiff.hpp"
+#include "mechint/model/lagrangian_derivatives.hpp"
+#include "mechint/model/lagrangian_model.hpp"
+
+namespace mechint {
+
+template <LagrangianModel M>
+  requires(M::kNumConstraints == 0)
+class EulerLagrangeOde {
+ public:
+  static constexpr int n = M::kDim;
+  using State = std::array<double, 2 * n>;
+
+  explicit EulerLagrangeOde(M model) : model_(std::move(model)) {}
+
+  /// dx/dt at (x, t): the form Boost.Odeint calls. A model with
+  /// `validate_configuration(q, t)` (it throws at a singular configuration, e.g. a collision) is
+  /// checked at every stage, so an integrator never evaluates the equations there.
+  void operator()(const State& x, State& dxdt, double t) const {
+    VecD<n> q, v;
+    for (int i = 0; i < n; ++i) {
+      q[i] = x[i];
+      v[i] = x[n + i];
+    }
+    if constexpr (requires { model_.validate_configuration(q, t); }) model_.validate_configuration(q, t);
+    const VecD<n> a = acceleration(q, v);
+    for (int i = 0; i < n; ++i) {
+      dxdt[i] = v[i];
+      dxdt[n + i] = a[i];
+    }
+  }
+
+  /// q̈ from L_vv q̈ = L_q − L_vq q̇.
+  VecD<n> acceleration(const VecD<n>& q, const VecD<n>& v) const {
+    VecD<n> l_q;
+    Mat<n, n> l_vv, l_qv;  // (l_qv)_{ij} = ∂²L/∂q_i∂v_j
+    if constexpr (HasLagrangianDerivatives<M>) {
+      LagrangianDerivatives<n> d;
+      model_.lagrangian_derivatives(q, v, d);
+      l_q = d.q;
+      l_qv = d.qv;
+      l_vv = d.vv;
+    } else {
+      constexpr int m = 2 * n;
+      Vec<Jet2<m>, n> qj, vj;
+      for (int i = 0; i < n; ++i) {
+        qj[i] = Jet2<m>(Jet<m>(q[i], i), i);
+        vj[i] = Jet2<m>(Jet<m>(v[i], n + i), n + i);
+      }
+      const Jet2<m> l = model_.template lagrangian<Jet2<m>>(qj, vj);
+      for (int i = 0; i < n; ++i) {
+        l_q[i] = l.v[i].a;
+        for (int j = 0; j < n; ++j) {
+          l_qv(i, j) = l.v[i].v[n + j];
+          l_vv(i, j) = l.v[n + i].v[n + j];
+        }
+      }
+    }
+    return l_vv.partialPivLu().solve(l_q - l_qv.transpose() * v);
+  }
+
+  const M& model() const { return model_; }
+
+  static State pack(const VecD<n>& q, const VecD<n>& v) {
+    State x;
+    for (int i = 0; i < n; ++i) {
+      x[i] = q[i];
+      x[n + i] = v[i];
+    }
+    return x;
+  }
+  static VecD<n> position(const State& x) { return Eigen::Map<const VecD<n>>(x.data()); }
+  static VecD<n> velocity(const State& x) { return Eigen::Map<const VecD<n>>(x.data() + n); }
+
+ private:
+  M model_;
+};
+
+}  // namespace mechint

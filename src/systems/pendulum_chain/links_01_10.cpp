@@ -1,0 +1,10 @@
+#include "systems/pendulum_chain/make_chain.hpp"
+
+namespace mechint::systems::chain {
+
+Factory factory_01_10(int links) {
+  static constexpr auto table = factories<1>(std::make_integer_sequence<int, 10>());
+  return table[links - 1];
+}
+
+}  // namespace mechint::systems::chain

@@ -1,0 +1,10 @@
+#include "systems/pendulum_chain/make_chain.hpp"
+
+namespace mechint::systems::chain {
+
+Factory factory_21_30(int links) {
+  static constexpr auto table = factories<21>(std::make_integer_sequence<int, 10>());
+  return table[links - 21];
+}
+
+}  // namespace mechint::systems::chain
