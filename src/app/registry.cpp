@@ -15,6 +15,7 @@ const std::vector<SystemEntry>& all_systems() {
       systems::kepler_entry(),
       systems::spherical_pendulum_entry(),
       systems::pendulum_chain_entry(),
+      systems::three_body_entry(),
   };
   return entries;
 }
@@ -25,6 +26,9 @@ const std::vector<MethodEntry>& all_methods() {
       {"vi-trapezoid", "variational integrator, trapezoid discrete Lagrangian (004 eq. 16), order 2"},
       {"stormer-verlet", "generalized Stormer-Verlet in Hamiltonian form (Lobatto IIIA-IIIB), order 2; systems with impacts"},
       {"vi-first-order", "variational integrator, right-endpoint discrete Lagrangian (000 eq. 4.20), order 1"},
+      {"rk4", "classical Runge-Kutta, fixed step h, on the Euler-Lagrange ODE (Boost.Odeint; unconstrained systems)"},
+      {"dopri5", "Dormand-Prince 5(4), adaptive (--set rtol, atol), Boost.Odeint; unconstrained systems"},
+      {"rk78", "Runge-Kutta-Fehlberg 7(8), adaptive, the high-accuracy reference; unconstrained systems"},
   };
   return entries;
 }
@@ -33,6 +37,7 @@ const std::vector<ExperimentEntry>& all_experiments() {
   static const std::vector<ExperimentEntry> entries = {
       experiments::core_convergence_entry(),
       experiments::impacts_entry(),
+      experiments::three_body_entry(),
   };
   return entries;
 }

@@ -18,7 +18,23 @@ namespace mechint::app {
 struct OutputLabels {
   std::vector<std::string> coordinates;  ///< one per configuration coordinate
   std::vector<std::string> momenta;      ///< one per symmetry generator, e.g. "Jz"
+  /// If not empty: velocity columns written right after the coordinates (e.g. "vx", "vy").
+  std::vector<std::string> velocities = {};
+  /// Name and factor of the energy column; the three-body problem reports its Jacobi constant
+  /// C = −2E this way.
+  std::string energy_column = "energy";
+  double energy_factor = 1.0;
+
+  /// "t", coordinates, velocities, energy, momenta.
+  std::vector<std::string> leading_columns() const;
 };
+
+/// Calls `model.validate_configuration(q, t)` if the model has one (it throws on a singular
+/// configuration, e.g. a collision with a primary), so that no NaN reaches the output.
+template <class M, class V>
+void validate_configuration(const M& model, const V& q, double t) {
+  if constexpr (requires { model.validate_configuration(q, t); }) model.validate_configuration(q, t);
+}
 
 /// How the integrator is started, from the options of `integrator_parameters()`.
 struct StartSettings {
@@ -27,10 +43,14 @@ struct StartSettings {
   double fine_h = 1e-5;  ///< for kSource
   DelForm form = DelForm::kMomentum;
   NewtonOptions newton;
+  double rtol = 1e-8;  ///< adaptive Runge–Kutta baselines
+  double atol = 1e-10;
 };
 
 /// The options `form`, `start`, `fine_h`, `newton_tol` shared by all variational systems.
 std::vector<ParameterSpec> integrator_parameters();
+/// `rtol`, `atol` of the adaptive Runge–Kutta baselines (systems that offer them).
+std::vector<ParameterSpec> runge_kutta_parameters();
 /// Reads them back; `momentum_start` says whether the system's initial data are momenta.
 StartSettings read_start_settings(const ParameterValues& values, bool momentum_start = false);
 
@@ -49,15 +69,13 @@ class VariationalSimulation final : public Simulation {
         start_data_(start_data),
         start_(start) {
     if (static_cast<int>(labels_.coordinates.size()) != n ||
-        static_cast<int>(labels_.momenta.size()) != Model::kNumSymmetries)
+        static_cast<int>(labels_.momenta.size()) != Model::kNumSymmetries ||
+        !(labels_.velocities.empty() || static_cast<int>(labels_.velocities.size()) == n))
       throw std::logic_error("output labels do not match the model");
   }
 
   std::vector<std::string> columns() const override {
-    std::vector<std::string> c{"t"};
-    c.insert(c.end(), labels_.coordinates.begin(), labels_.coordinates.end());
-    c.push_back("energy");
-    c.insert(c.end(), labels_.momenta.begin(), labels_.momenta.end());
+    std::vector<std::string> c = labels_.leading_columns();
     if constexpr (k > 0) {
       c.push_back("constraint_residual");
       for (int i = 1; i <= k; ++i) c.push_back("lambda" + std::to_string(i));
@@ -82,7 +100,10 @@ class VariationalSimulation final : public Simulation {
       row.clear();
       row.push_back(integ.time());
       for (int i = 0; i < n; ++i) row.push_back(integ.q()[i]);
-      row.push_back(integ.energy());
+      const VecD<n> v = integ.velocity();
+      if (!labels_.velocities.empty())
+        for (int i = 0; i < n; ++i) row.push_back(v[i]);
+      row.push_back(labels_.energy_factor * energy(integ.model(), integ.q(), v));
       for (int i = 0; i < Model::kNumSymmetries; ++i) row.push_back(integ.momentum(i));
       if constexpr (k > 0) {
         row.push_back(integ.constraint_residual().template lpNorm<Eigen::Infinity>());
@@ -93,6 +114,7 @@ class VariationalSimulation final : public Simulation {
     emit();
     while (integ.step_index() < steps) {
       integ.step();
+      validate_configuration(integ.model(), integ.q(), integ.time());
       if (integ.step_index() % stride == 0 || integ.step_index() == steps) emit();
     }
   }

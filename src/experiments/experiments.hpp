@@ -12,4 +12,7 @@ app::ExperimentEntry core_convergence_entry();
 /// 004: H and H~ of both Stormer-Verlet integrators, the three impact laws on the double pendulum.
 app::ExperimentEntry impacts_entry();
 
+/// 001: restricted three-body problem, Jacobi error over 1e4 time units and work-precision against RK.
+app::ExperimentEntry three_body_entry();
+
 }  // namespace mechint::experiments

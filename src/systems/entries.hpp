@@ -13,6 +13,7 @@ app::SystemEntry harmonic_oscillator_entry();
 app::SystemEntry kepler_entry();
 app::SystemEntry spherical_pendulum_entry();
 app::SystemEntry pendulum_chain_entry();
+app::SystemEntry three_body_entry();
 
 /// Concatenates parameter lists.
 std::vector<app::ParameterSpec> join(std::vector<app::ParameterSpec> a,

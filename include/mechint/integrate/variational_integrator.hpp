@@ -130,6 +130,7 @@ class VariationalIntegrator {
     ++step_index_;
     t_ = t0_ + step_index_ * h_;
     total_iterations_ += stats_.iterations;
+    total_jacobians_ += stats_.jacobian_evaluations;
   }
 
   // ---- state and diagnostics ----------------------------------------------------------------
@@ -149,6 +150,8 @@ class VariationalIntegrator {
   long step_index() const { return step_index_; }
   const NewtonStats& last_newton_stats() const { return stats_; }
   long total_newton_iterations() const { return total_iterations_; }
+  /// Jacobians evaluated and factored since the start (fewer than iterations for simplified Newton).
+  long total_jacobian_evaluations() const { return total_jacobians_; }
   DelForm form() const { return form_; }
   const S& system() const { return system_; }
   const Model& model() const { return system_.continuous_model(); }
@@ -192,6 +195,7 @@ class VariationalIntegrator {
     t_ = t0;
     step_index_ = 0;
     total_iterations_ = 0;
+    total_jacobians_ = 0;
     stats_ = {};
   }
 
@@ -223,6 +227,7 @@ class VariationalIntegrator {
   double t0_ = 0.0, t_ = 0.0;
   long step_index_ = 0;
   long total_iterations_ = 0;
+  long total_jacobians_ = 0;
 };
 
 }  // namespace mechint

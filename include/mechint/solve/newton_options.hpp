@@ -9,8 +9,23 @@
 
 namespace mechint {
 
+/// Which Newton iteration solves the DEL equations.
+enum class NewtonVariant {
+  /// The exact Jacobian (D12 Ld by nested AD, Dg) is evaluated and factored at every iterate:
+  /// quadratic convergence, the most derivative work per iteration.
+  kFull,
+  /// The simplified Newton method that 001 §5 suggests: the factored Jacobian is kept over the
+  /// iterations and over the following steps, and only the residual (first derivatives) is
+  /// evaluated; it is refreshed at the current iterate when the contraction of the updates exceeds
+  /// `refresh_contraction`, or when the step size changes. Linear convergence, cheaper iterations.
+  kSimplified,
+};
+
 /// Stopping rules of Newton's method on the (row-scaled) DEL system.
 struct NewtonOptions {
+  NewtonVariant variant = NewtonVariant::kFull;
+  /// Simplified Newton: refresh the Jacobian when ‖Δ_i‖ / ‖Δ_{i−1}‖ exceeds this.
+  double refresh_contraction = 0.25;
   /// Converged when the scaled residual ‖R‖∞ ≤ residual_tolerance · (1 + ‖h·p_k‖∞) ...
   double residual_tolerance = 1e-15;
   /// ... or when the last update ‖Δq‖∞ ≤ step_tolerance · (1 + ‖q‖∞). Newton converges
@@ -20,12 +35,21 @@ struct NewtonOptions {
   int max_iterations = 25;
 };
 
+/// Parses "full" or "simplified"; throws std::invalid_argument otherwise.
+inline NewtonVariant parse_newton_variant(const std::string& name) {
+  if (name == "full") return NewtonVariant::kFull;
+  if (name == "simplified") return NewtonVariant::kSimplified;
+  throw std::invalid_argument("unknown Newton variant '" + name + "' (known: full, simplified)");
+}
+
 /// What one solve did.
 struct NewtonStats {
   int iterations = 0;
   /// ‖R‖∞ of the scaled residual at the last evaluation.
   double residual_norm = 0.0;
   bool converged = false;
+  /// Jacobians evaluated and factored during the solve (one per iteration for full Newton).
+  int jacobian_evaluations = 0;
 };
 
 /// Thrown when the DEL equations cannot be solved at a step: the step is too large for Newton to

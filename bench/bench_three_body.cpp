@@ -1,0 +1,61 @@
+// ns per step on the restricted three-body problem (001): the midpoint VI with full and with
+// simplified Newton, and the classical RK4 on the Euler–Lagrange ODE derived from L, all at
+// h = 0.01 on the bounded orbit of `mechint reproduce three-body`. Counters: Newton iterations and
+// Jacobian factorizations per step.
+#include <benchmark/benchmark.h>
+
+#include <boost/numeric/odeint.hpp>
+
+#include "mechint/integrate/odeint_baselines.hpp"
+#include "mechint/mechint.hpp"
+#include "mechint/systems/three_body.hpp"
+
+namespace {
+
+using namespace mechint;
+using systems::ThreeBody;
+
+const VecD<2> kQ0(0.5, 0.0), kV0(0.0, 0.9);
+constexpr double kH = 0.01;
+
+void vi_steps(benchmark::State& state, NewtonVariant variant) {
+  NewtonOptions options;
+  options.variant = variant;
+  VariationalIntegrator vi(DiscreteSystem<ThreeBody, MidpointRule>(ThreeBody{}), kH, options);
+  vi.start_from_velocity(kQ0, kV0);
+  long steps = 0;
+  for (auto _ : state) {
+    vi.step();
+    benchmark::DoNotOptimize(vi.q().data());
+    ++steps;
+  }
+  state.counters["newton_iterations"] = double(vi.total_newton_iterations()) / double(steps + 1);
+  state.counters["jacobians"] = double(vi.total_jacobian_evaluations()) / double(steps + 1);
+  state.counters["ns_per_step"] =
+      benchmark::Counter(double(steps) * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void BM_ThreeBodyViFullNewton(benchmark::State& state) { vi_steps(state, NewtonVariant::kFull); }
+BENCHMARK(BM_ThreeBodyViFullNewton);
+
+void BM_ThreeBodyViSimplifiedNewton(benchmark::State& state) { vi_steps(state, NewtonVariant::kSimplified); }
+BENCHMARK(BM_ThreeBodyViSimplifiedNewton);
+
+void BM_ThreeBodyRk4(benchmark::State& state) {
+  const EulerLagrangeOde ode{ThreeBody{}};
+  auto x = decltype(ode)::pack(kQ0, kV0);
+  boost::numeric::odeint::runge_kutta4<decltype(ode)::State> stepper;
+  double t = 0;
+  long steps = 0;
+  for (auto _ : state) {
+    stepper.do_step(ode, x, t, kH);
+    t += kH;
+    benchmark::DoNotOptimize(x.data());
+    ++steps;
+  }
+  state.counters["ns_per_step"] =
+      benchmark::Counter(double(steps) * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_ThreeBodyRk4);
+
+}  // namespace

@@ -1,0 +1,64 @@
+#pragma once
+/// \file
+/// Planar circular restricted three-body problem in the frame rotating with the primaries
+/// (001 §5, with DESIGN §2's errata): primaries of mass 1−μ at (−μ, 0) and μ at (1−μ, 0), unit
+/// distance and angular velocity,
+///
+///     L = ½((ẋ − y)² + (ẏ + x)²) + (1−μ)/r1 + μ/r2.
+///
+/// Its energy is E = ½(ẋ² + ẏ²) − ½(x² + y²) − (1−μ)/r1 − μ/r2, so the Jacobi constant
+/// C = x² + y² + 2(1−μ)/r1 + 2μ/r2 − ẋ² − ẏ² equals −2E.
+
+#include <cmath>
+#include <stdexcept>
+
+#include "mechint/core/autodiff.hpp"
+
+namespace mechint::systems {
+
+struct ThreeBody {
+  static constexpr int kDim = 2;
+  static constexpr int kNumConstraints = 0;
+  static constexpr int kNumSymmetries = 0;
+
+  double mu = 0.012150585609624;  ///< Earth–Moon mass ratio by default
+  /// A configuration closer than this to a primary is a collision (an error). Point masses by
+  /// default; 0.0166 is the Earth's radius in Earth–Moon units.
+  double collision_radius = 1e-6;
+
+  template <class T>
+  T lagrangian(const Vec<T, 2>& q, const Vec<T, 2>& v) const {
+    using std::sqrt;
+    const T a = v[0] - q[1], b = v[1] + q[0];
+    const T dx1 = q[0] + mu, dx2 = q[0] - (1.0 - mu);
+    const T r1 = sqrt(dx1 * dx1 + q[1] * q[1]), r2 = sqrt(dx2 * dx2 + q[1] * q[1]);
+    return 0.5 * (a * a + b * b) + (1.0 - mu) / r1 + mu / r2;
+  }
+
+  /// Distances to the two primaries.
+  void distances(const VecD<2>& q, double& r1, double& r2) const {
+    r1 = std::hypot(q[0] + mu, q[1]);
+    r2 = std::hypot(q[0] - (1.0 - mu), q[1]);
+  }
+
+  /// Jacobi constant C(q, q̇).
+  double jacobi(const VecD<2>& q, const VecD<2>& v) const {
+    double r1, r2;
+    distances(q, r1, r2);
+    return q.squaredNorm() + 2.0 * (1.0 - mu) / r1 + 2.0 * mu / r2 - v.squaredNorm();
+  }
+
+  /// Throws std::domain_error when q is within `collision_radius` of a primary (where the
+  /// potential is singular) or not finite.
+  void validate_configuration(const VecD<2>& q, double t) const {
+    double r1, r2;
+    distances(q, r1, r2);
+    if (!q.allFinite())
+      throw std::domain_error("the configuration is not finite at t = " + std::to_string(t));
+    if (!(r1 > collision_radius) || !(r2 > collision_radius))
+      throw std::domain_error("collision with a primary at t = " + std::to_string(t) +
+                              " (distance " + std::to_string(std::min(r1, r2)) + ")");
+  }
+};
+
+}  // namespace mechint::systems

@@ -1,0 +1,334 @@
+// `mechint reproduce three-body`: 001 §5's closing suggestion carried out — the variational
+// integrator of the restricted three-body problem against standard Runge–Kutta methods.
+//
+// (a) Jacobi-constant error against time over 1e4 time units: VI and RK4 at the same step, and
+//     dopri5 at the tolerance whose cost is closest to the VI's.
+// (b) Work–precision: final-state error and maximum Jacobi error against CPU time, for the VI
+//     (step sweep, full and simplified Newton), RK4 (step sweep), dopri5 and rk78 (tolerance
+//     sweeps), against an rk78 reference at tolerance 1e-14 (checked against 1e-13).
+//
+// The orbit: a prograde orbit about the larger primary, q0 = (0.5, 0), q̇0 = (0, 0.9), Earth–Moon
+// mass ratio. Its Jacobi constant (≈ 3.35) exceeds that of L1 (≈ 3.19), so it can never leave the
+// neighbourhood of the larger primary: bounded for all time, yet perturbed by the smaller one.
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/output.hpp"
+#include "app/plotting.hpp"
+#include "experiments/experiments.hpp"
+#include "mechint/integrate/odeint_baselines.hpp"
+#include "mechint/mechint.hpp"
+#include "mechint/systems/three_body.hpp"
+
+namespace mechint::experiments {
+namespace {
+
+using systems::ThreeBody;
+using Ode = EulerLagrangeOde<ThreeBody>;
+
+const VecD<2> kQ0(0.5, 0.0), kV0(0.0, 0.9);
+constexpr double kLongRun = 1e4;       // (a)
+constexpr double kLongStep = 0.05;     // (a): 20 steps per unit, ~125 per orbit of the test body
+constexpr double kWindow = 10.0;       // (a): maximum of |ΔC| reported per window
+constexpr double kWorkHorizon = 50.0;  // (b): final time of the work–precision runs
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// CPU time per run: repeats `run` until 0.2 s have passed and returns the mean.
+double mean_time(const std::function<void()>& run) {
+  const auto t0 = std::chrono::steady_clock::now();
+  int repeats = 0;
+  do {
+    run();
+    ++repeats;
+  } while (seconds_since(t0) < 0.2);
+  return seconds_since(t0) / repeats;
+}
+
+/// |C − C0| at the end of every window (max over its samples), for one method.
+struct JacobiTrace {
+  std::string method;
+  double cpu_s = 0;
+  std::vector<double> t, max_error;
+  double first_tenth = 0, last_tenth = 0;
+  double iterations_per_step = 0;
+};
+
+/// Collects samples into windows of length kWindow.
+class WindowedMaximum {
+ public:
+  explicit WindowedMaximum(JacobiTrace& trace) : trace_(trace) {}
+  void add(double t, double error) {
+    current_ = std::max(current_, error);
+    if (t >= next_ - 1e-9) {
+      trace_.t.push_back(next_);
+      trace_.max_error.push_back(current_);
+      current_ = 0;
+      next_ += kWindow;
+    }
+    if (t <= 0.1 * kLongRun) trace_.first_tenth = std::max(trace_.first_tenth, error);
+    if (t > 0.9 * kLongRun) trace_.last_tenth = std::max(trace_.last_tenth, error);
+  }
+
+ private:
+  JacobiTrace& trace_;
+  double current_ = 0, next_ = kWindow;
+};
+
+JacobiTrace long_run_vi(NewtonVariant variant) {
+  const ThreeBody model;
+  JacobiTrace trace;
+  trace.method = variant == NewtonVariant::kFull ? "vi-midpoint" : "vi-midpoint (simplified Newton)";
+  NewtonOptions options;
+  options.variant = variant;
+  VariationalIntegrator vi(DiscreteSystem<ThreeBody, MidpointRule>(model), kLongStep, options);
+  const double c0 = model.jacobi(kQ0, kV0);
+  WindowedMaximum windows(trace);
+  const long steps = std::lround(kLongRun / kLongStep);
+  const auto t0 = std::chrono::steady_clock::now();
+  vi.start_from_velocity(kQ0, kV0);
+  for (long s = 0; s < steps; ++s) {
+    vi.step();
+    windows.add(vi.time(), std::abs(model.jacobi(vi.q(), vi.velocity()) - c0));
+  }
+  trace.cpu_s = seconds_since(t0);
+  trace.iterations_per_step = double(vi.total_newton_iterations()) / steps;
+  return trace;
+}
+
+JacobiTrace long_run_rk(RungeKuttaMethod method, const std::string& name, double h, RungeKuttaTolerances tol) {
+  const ThreeBody model;
+  const Ode ode(model);
+  JacobiTrace trace;
+  trace.method = name;
+  const double c0 = model.jacobi(kQ0, kV0);
+  WindowedMaximum windows(trace);
+  Ode::State x = Ode::pack(kQ0, kV0);
+  const auto t0 = std::chrono::steady_clock::now();
+  // Samples every kLongStep (the adaptive methods end each sampling interval exactly).
+  integrate_runge_kutta(ode, method, x, 0.0, h, kLongStep, std::lround(kLongRun / kLongStep), tol,
+                        [&](const Ode::State& y, double t) {
+                          if (t > 0) windows.add(t, std::abs(model.jacobi(Ode::position(y), Ode::velocity(y)) - c0));
+                        });
+  trace.cpu_s = seconds_since(t0);
+  return trace;
+}
+
+/// Final state (q, q̇) at kWorkHorizon.
+using FinalState = Eigen::Matrix<double, 4, 1>;
+
+FinalState reference_state(double tol) {
+  const Ode ode{ThreeBody{}};
+  Ode::State x = Ode::pack(kQ0, kV0);
+  integrate_runge_kutta(ode, RungeKuttaMethod::kRk78, x, 0.0, 1e-3, kWorkHorizon, 1, {tol, tol},
+                        [](const Ode::State&, double) {});
+  return Eigen::Map<const FinalState>(x.data());
+}
+
+struct WorkPoint {
+  std::string method;
+  double parameter = 0;  ///< h or tolerance
+  double cpu_s = 0, final_error = 0, max_jacobi_error = 0;
+  double iterations_per_step = 0, jacobians_per_step = 0;
+  long steps = 0;
+};
+
+WorkPoint work_vi(NewtonVariant variant, double h, const FinalState& ref) {
+  const ThreeBody model;
+  WorkPoint w;
+  w.method = variant == NewtonVariant::kFull ? "vi-midpoint" : "vi-midpoint-simplified";
+  w.parameter = h;
+  NewtonOptions options;
+  options.variant = variant;
+  const double c0 = model.jacobi(kQ0, kV0);
+  const long steps = std::lround(kWorkHorizon / h);
+  auto run = [&](bool measure) {
+    VariationalIntegrator vi(DiscreteSystem<ThreeBody, MidpointRule>(model), h, options);
+    vi.start_from_velocity(kQ0, kV0);
+    for (long s = 0; s < steps; ++s) {
+      vi.step();
+      if (measure) w.max_jacobi_error = std::max(w.max_jacobi_error, std::abs(model.jacobi(vi.q(), vi.velocity()) - c0));
+    }
+    if (measure) {
+      FinalState x;
+      x << vi.q(), vi.velocity();
+      w.final_error = (x - ref).norm();
+      w.iterations_per_step = double(vi.total_newton_iterations()) / steps;
+      w.jacobians_per_step = double(vi.total_jacobian_evaluations()) / steps;
+    }
+  };
+  run(true);
+  w.cpu_s = mean_time([&] { run(false); });
+  w.steps = steps;
+  return w;
+}
+
+WorkPoint work_rk(RungeKuttaMethod method, const std::string& name, double h, double tol, const FinalState& ref) {
+  const ThreeBody model;
+  const Ode ode(model);
+  WorkPoint w;
+  w.method = name;
+  w.parameter = method == RungeKuttaMethod::kRk4 ? h : tol;
+  const double c0 = model.jacobi(kQ0, kV0);
+  // Jacobi error sampled at the fixed grid 0.01 (an observer does not change the adaptive steps
+  // within a sampling interval, but it ends each one: timing runs go in one interval).
+  Ode::State x = Ode::pack(kQ0, kV0);
+  const double sample = method == RungeKuttaMethod::kRk4 ? h : 0.01;
+  integrate_runge_kutta(ode, method, x, 0.0, h, sample, std::lround(kWorkHorizon / sample), {tol, tol},
+                        [&](const Ode::State& y, double) {
+                          w.max_jacobi_error = std::max(w.max_jacobi_error,
+                                                        std::abs(model.jacobi(Ode::position(y), Ode::velocity(y)) - c0));
+                        });
+  w.final_error = (Eigen::Map<const FinalState>(x.data()) - ref).norm();
+  w.cpu_s = mean_time([&] {
+    Ode::State y = Ode::pack(kQ0, kV0);
+    const double dt_out = method == RungeKuttaMethod::kRk4 ? h : kWorkHorizon;
+    const long segments = method == RungeKuttaMethod::kRk4 ? std::lround(kWorkHorizon / h) : 1;
+    w.steps = integrate_runge_kutta(ode, method, y, 0.0, h, dt_out, segments, {tol, tol},
+                                    [](const Ode::State&, double) {});
+  });
+  return w;
+}
+
+void write_jacobi_traces(const app::ExperimentContext& ctx, const std::vector<JacobiTrace>& traces) {
+  std::ostringstream csv;
+  csv << "method,t,max_jacobi_error\n";
+  for (const auto& tr : traces)
+    for (std::size_t i = 0; i < tr.t.size(); ++i) csv << tr.method << "," << tr.t[i] << "," << tr.max_error[i] << "\n";
+  app::write_text_atomically((ctx.out_dir / "jacobi_error.csv").string(), csv.str());
+}
+
+void write_work_precision(const app::ExperimentContext& ctx, const std::vector<WorkPoint>& points) {
+  std::ostringstream csv;
+  csv << "method,parameter,steps,cpu_s,final_error,max_jacobi_error,iterations_per_step,jacobians_per_step\n";
+  for (const auto& w : points)
+    csv << w.method << "," << w.parameter << "," << w.steps << "," << w.cpu_s << "," << w.final_error << ","
+        << w.max_jacobi_error << "," << w.iterations_per_step << "," << w.jacobians_per_step << "\n";
+  app::write_text_atomically((ctx.out_dir / "work_precision.csv").string(), csv.str());
+}
+
+void run(const app::ExperimentContext& ctx) {
+  const ThreeBody model;
+  // (a) Long runs.
+  ctx.log << "  long runs over " << kLongRun << " time units" << std::endl;
+  std::vector<JacobiTrace> traces;
+  traces.push_back(long_run_vi(NewtonVariant::kFull));
+  traces.push_back(long_run_rk(RungeKuttaMethod::kRk4, "rk4", kLongStep, {}));
+  // dopri5 at the tolerance whose CPU time is closest to the VI's.
+  JacobiTrace dopri;
+  double dopri_tol = 0;
+  for (double tol : {1e-5, 1e-6, 1e-7, 1e-8, 1e-9}) {
+    JacobiTrace t = long_run_rk(RungeKuttaMethod::kDopri5, "dopri5", kLongStep, {tol, tol});
+    if (dopri.t.empty() || std::abs(std::log(t.cpu_s / traces[0].cpu_s)) <
+                               std::abs(std::log(dopri.cpu_s / traces[0].cpu_s))) {
+      dopri = t;
+      dopri_tol = tol;
+    }
+  }
+  dopri.method = "dopri5 (tol " + format_number(dopri_tol, 1) + ")";
+  traces.push_back(dopri);
+  write_jacobi_traces(ctx, traces);
+
+  // (b) Work–precision.
+  ctx.log << "  work-precision sweeps (reference: rk78 at tolerance 1e-14)" << std::endl;
+  const FinalState ref = reference_state(1e-14);
+  const double reference_uncertainty = (reference_state(1e-13) - ref).norm();
+  std::vector<WorkPoint> points;
+  for (double h : {0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005}) {
+    points.push_back(work_vi(NewtonVariant::kFull, h, ref));
+    points.push_back(work_vi(NewtonVariant::kSimplified, h, ref));
+  }
+  for (double h : {0.05, 0.02, 0.01, 0.005, 0.002, 0.001}) points.push_back(work_rk(RungeKuttaMethod::kRk4, "rk4", h, 0, ref));
+  for (double tol : {1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12})
+    points.push_back(work_rk(RungeKuttaMethod::kDopri5, "dopri5", 1e-3, tol, ref));
+  for (double tol : {1e-6, 1e-8, 1e-10, 1e-12}) points.push_back(work_rk(RungeKuttaMethod::kRk78, "rk78", 1e-3, tol, ref));
+  write_work_precision(ctx, points);
+
+  // Orders from the step sweeps.
+  auto order_of = [&](const std::string& method) {
+    std::vector<double> h, e;
+    for (const auto& w : points)
+      if (w.method == method && w.final_error > 100 * reference_uncertainty) {
+        h.push_back(w.parameter);
+        e.push_back(w.final_error);
+      }
+    return h.size() >= 2 ? convergence_order(h, e) : NAN;
+  };
+
+  nlohmann::json j;
+  j["system"] = "three-body";
+  j["mu"] = model.mu;
+  j["start"] = {{"x", kQ0[0]}, {"y", kQ0[1]}, {"vx", kV0[0]}, {"vy", kV0[1]}};
+  j["jacobi_constant"] = model.jacobi(kQ0, kV0);
+  j["long_run"] = {{"t_end", kLongRun}, {"h", kLongStep}, {"dopri5_tolerance", dopri_tol}};
+  for (const auto& tr : traces)
+    j["long_run"]["methods"].push_back({{"method", tr.method}, {"cpu_s", tr.cpu_s},
+                                        {"max_jacobi_error_first_tenth", tr.first_tenth},
+                                        {"max_jacobi_error_last_tenth", tr.last_tenth},
+                                        {"ratio_last_to_first", tr.last_tenth / tr.first_tenth}});
+  j["work_precision"] = {{"t_end", kWorkHorizon}, {"reference", "rk78 at rtol = atol = 1e-14"},
+                         {"reference_uncertainty", reference_uncertainty}};
+  for (const auto& w : points)
+    j["work_precision"]["rows"].push_back({{"method", w.method}, {"parameter", w.parameter}, {"steps", w.steps},
+                                           {"cpu_s", w.cpu_s}, {"final_error", w.final_error},
+                                           {"max_jacobi_error", w.max_jacobi_error},
+                                           {"iterations_per_step", w.iterations_per_step},
+                                           {"jacobians_per_step", w.jacobians_per_step}});
+  j["orders"] = {{"vi-midpoint", order_of("vi-midpoint")},
+                 {"vi-midpoint-simplified", order_of("vi-midpoint-simplified")},
+                 {"rk4", order_of("rk4")}};
+  app::write_text_atomically((ctx.out_dir / "results.json").string(), j.dump(2) + "\n");
+
+  std::ostringstream r;
+  r << "# Restricted three-body problem: variational integrator against Runge–Kutta (001 §5)\n\n"
+    << "Earth–Moon mass ratio mu = " << model.mu << ", rotating frame, start q0 = (0.5, 0), q̇0 = (0, 0.9): a "
+    << "prograde orbit about the larger primary. Its Jacobi constant C = " << format_number(model.jacobi(kQ0, kV0), 6)
+    << " exceeds C(L1) ≈ 3.188, so the orbit cannot leave the larger primary's region (Hill's criterion) "
+       "while the smaller primary perturbs it: bounded, not periodic.\n\n"
+    << "## (a) Jacobi constant over " << kLongRun << " time units, h = " << kLongStep << "\n\n"
+    << "| method | cpu_s | max abs(C − C0), first tenth | last tenth | last / first |\n|---|---|---|---|---|\n";
+  for (const auto& tr : traces)
+    r << "| " << tr.method << " | " << format_number(tr.cpu_s, 3) << " | " << format_number(tr.first_tenth, 3) << " | "
+      << format_number(tr.last_tenth, 3) << " | " << format_number(tr.last_tenth / tr.first_tenth, 3) << " |\n";
+  r << "\nThe VI's Jacobi error oscillates within a fixed band (backward error analysis: it conserves a "
+       "modified energy), RK4's grows linearly in time, dopri5's — whose tolerance was chosen to cost about "
+       "what the VI costs — also drifts, at a rate set by its tolerance.\n\n"
+    << "## (b) Work–precision to t = " << kWorkHorizon << "\n\n"
+    << "Reference: rk78 at tolerance 1e-14; its distance to the 1e-13 run is "
+    << format_number(reference_uncertainty, 2) << ". Errors are the Euclidean norm of the (q, q̇) difference at t = "
+    << kWorkHorizon << "; CPU time is the mean over repeated runs.\n\n"
+    << "| method | h or tol | steps | cpu_s | final error | max abs(ΔC) | Newton iterations/step | Jacobians/step |\n"
+       "|---|---|---|---|---|---|---|---|\n";
+  for (const auto& w : points)
+    r << "| " << w.method << " | " << format_number(w.parameter, 2) << " | " << w.steps << " | "
+      << format_number(w.cpu_s, 3) << " | " << format_number(w.final_error, 3) << " | "
+      << format_number(w.max_jacobi_error, 3) << " | "
+      << (w.iterations_per_step > 0 ? format_number(w.iterations_per_step, 3) : "–") << " | "
+      << (w.iterations_per_step > 0 ? format_number(w.jacobians_per_step, 3) : "–") << " |\n";
+  r << "\nObserved orders (final error against h): VI " << format_number(order_of("vi-midpoint"), 3)
+    << " (simplified Newton " << format_number(order_of("vi-midpoint-simplified"), 3) << "), RK4 "
+    << format_number(order_of("rk4"), 3) << ".\n\n"
+    << "Reading the diagram: for the final-state error, a high-order adaptive method wins at tight accuracy, "
+       "as expected of a second-order method against orders 4–8; the VI's strength is the Jacobi column, "
+       "whose error does not grow with the length of the run (part a). Simplified Newton evaluates the "
+       "Jacobian rarely (column 'Jacobians/step') at the price of more, cheaper iterations.\n";
+  if (app::draw_figures("three_body.py", ctx.out_dir, ctx.log))
+    r << "\n![Jacobi error against time](jacobi_error.png)\n\n![work–precision](work_precision.png)\n";
+  app::write_text_atomically((ctx.out_dir / "report.md").string(), r.str());
+}
+
+}  // namespace
+
+app::ExperimentEntry three_body_entry() {
+  return {"three-body",
+          "001: Jacobi error over 1e4 time units and work-precision, VI (full/simplified Newton) vs rk4, dopri5, rk78",
+          run};
+}
+
+}  // namespace mechint::experiments

@@ -1,0 +1,44 @@
+#pragma once
+// Runs the `mechint` executable of this build (MECHINT_EXECUTABLE, set by tests/CMakeLists.txt)
+// with a shell command line and captures its exit status, stdout and stderr.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace mechint::testing {
+
+struct CliResult {
+  int status;
+  std::string out, err;
+};
+
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream is(p);
+  std::stringstream ss;
+  ss << is.rdbuf();
+  return ss.str();
+}
+
+/// `mechint <args>`; stdout and stderr go through files in a per-process temporary folder.
+inline CliResult run_mechint(const std::string& args) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("mechint_cli_harness_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string command = std::string(MECHINT_EXECUTABLE) + " " + args + " >" + (dir / "out").string() +
+                              " 2>" + (dir / "err").string();
+  const int raw = std::system(command.c_str());
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_file(dir / "out"), read_file(dir / "err")};
+}
+
+inline int count_lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+}  // namespace mechint::testing
