@@ -8,7 +8,7 @@
 ///     q̇ = v,     ∂²L/∂v² · v̇ = ∂L/∂q − ∂²L/∂v∂q · v.
 ///
 /// The derivatives come from the model's hand-written ones when it has them, otherwise from one
-/// evaluation of L on a jet of jets over (q, v). Fixed-size storage throughout (std::array state,
+/// evaluation of L on nested forward-mode AD scalars (Eigen's AutoDiff, as the DEL Jacobian). Fixed-size storage throughout (std::array state,
 /// as Boost.Odeint's array algebra expects): an evaluation does not allocate.
 
 #include <array>
@@ -58,19 +58,25 @@ class EulerLagrangeOde {
       l_qv = d.qv;
       l_vv = d.vv;
     } else {
+      // One evaluation of L on nested Eigen AutoDiff: the inner level over (q, v) and the outer
+      // level over v only, since the equations need ∂L/∂q but only the v-rows of the Hessian.
       constexpr int m = 2 * n;
-      Vec<Jet2<m>, n> qj, vj;
+      using Inner = AutoDiff1<m>;
+      using Scalar = Eigen::AutoDiffScalar<Eigen::Matrix<Inner, n, 1>>;
+      const Eigen::Matrix<double, m, 1> zero = Eigen::Matrix<double, m, 1>::Zero();
+      Vec<Scalar, n> qs, vs;
       for (int i = 0; i < n; ++i) {
-        qj[i] = Jet2<m>(Jet<m>(q[i], i), i);
-        vj[i] = Jet2<m>(Jet<m>(v[i], n + i), n + i);
+        qs[i].value() = Inner(q[i], m, i);
+        qs[i].derivatives().setConstant(Inner(0.0, zero));
+        vs[i].value() = Inner(v[i], m, n + i);
+        vs[i].derivatives().setConstant(Inner(0.0, zero));
+        vs[i].derivatives()[i] = Inner(1.0, zero);
       }
-      const Jet2<m> l = model_.template lagrangian<Jet2<m>>(qj, vj);
+      const Scalar l = model_.template lagrangian<Scalar>(qs, vs);
+      l_q = l.value().derivatives().template head<n>();
       for (int i = 0; i < n; ++i) {
-        l_q[i] = l.v[i].a;
-        for (int j = 0; j < n; ++j) {
-          l_qv(i, j) = l.v[i].v[n + j];
-          l_vv(i, j) = l.v[n + i].v[n + j];
-        }
+        l_qv.col(i) = l.derivatives()[i].derivatives().template head<n>();
+        l_vv.row(i) = l.derivatives()[i].derivatives().template tail<n>().transpose();
       }
     }
     return l_vv.partialPivLu().solve(l_q - l_qv.transpose() * v);

@@ -9,6 +9,7 @@
 /// Its energy is E = ½(ẋ² + ẏ²) − ½(x² + y²) − (1−μ)/r1 − μ/r2, so the Jacobi constant
 /// C = x² + y² + 2(1−μ)/r1 + 2μ/r2 − ẋ² − ẏ² equals −2E.
 
+#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -58,6 +59,24 @@ struct ThreeBody {
     if (!(r1 > collision_radius) || !(r2 > collision_radius))
       throw std::domain_error("collision with a primary at t = " + std::to_string(t) +
                               " (distance " + std::to_string(std::min(r1, r2)) + ")");
+  }
+};
+
+/// The equations of motion written out by hand, ẍ − 2ẏ = ∂Ω/∂x, ÿ + 2ẋ = ∂Ω/∂y with
+/// Ω = ½(x² + y²) + (1−μ)/r1 + μ/r2, on the state (x, y, ẋ, ẏ) in Boost.Odeint's form. Not used by
+/// the integrators (they derive everything from L); it is the independent check of the AD-derived
+/// equations in the tests and the hand-coded right-hand side the benchmarks compare with.
+struct ThreeBodyEquationsOfMotion {
+  using State = std::array<double, 4>;
+  double mu = ThreeBody{}.mu;
+  void operator()(const State& s, State& d, double /*t*/) const {
+    const double x = s[0], y = s[1], vx = s[2], vy = s[3];
+    const double r1 = std::hypot(x + mu, y), r2 = std::hypot(x - 1 + mu, y);
+    const double c1 = (1 - mu) / (r1 * r1 * r1), c2 = mu / (r2 * r2 * r2);
+    d[0] = vx;
+    d[1] = vy;
+    d[2] = 2 * vy + x - c1 * (x + mu) - c2 * (x - 1 + mu);
+    d[3] = -2 * vx + y - c1 * y - c2 * y;
   }
 };
 
