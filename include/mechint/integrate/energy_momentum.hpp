@@ -1,0 +1,178 @@
+#pragma once
+/// \file
+/// Energy–momentum integrator of 003 §5 (eqs. 5.5–5.9), written for any model with a constant mass
+/// matrix M, a potential V and quadratic holonomic constraints g (DESIGN §2):
+///
+///     q_{n+1} − q_n = h M⁻¹ p_{n+½},                p_{n+½} = ½ (p_n + p_{n+1})     (003 eqs. 5.5–5.6)
+///     p_{n+1} − p_n + h 𝔻V(q_n, q_{n+1}) + h Dg(q_{n+½})ᵀ λ = 0                      (003 eq. 5.7)
+///     g(q_{n+1}) = 0                                                                 (003 eqs. 5.8–5.9)
+///
+/// 𝔻V is a discrete gradient (𝔻V·(q_{n+1} − q_n) = V(q_{n+1}) − V(q_n)): for a potential that is at
+/// most quadratic (the model declares `kPotentialAtMostQuadratic = true`) the midpoint gradient
+/// ∇V(q_{n+½}) is one; otherwise Gonzalez's midpoint discrete gradient
+/// ∇V(q_{n+½}) + [(ΔV − ∇V(q_{n+½})·Δq) / |Δq|²] Δq is used (003 eq. 5.3). For quadratic g, the
+/// midpoint gradient Dg(q_{n+½}) is an exact discrete gradient of g as well, and 003 eq. 5.7's
+/// λ-terms (q_{n+1} + q_n, ...) are exactly h Dg(q_{n+½})ᵀ λ with 003's λ absorbing 2h.
+///
+/// Energy: ½ p_{n+1}ᵀM⁻¹p_{n+1} − ½ p_nᵀM⁻¹p_n = (p_{n+1} − p_n)·Δq / h = −ΔV − λ·Δg = −ΔV.
+/// Momentum J = p·ξ(q) for a linear symmetry ξ(q) = A q (A skew, commuting with M) that leaves V and g
+/// invariant: J_{n+1} − J_n = −h (𝔻V + Dgᵀλ)·A q_{n+½} = 0 when 𝔻V = ∇V(q_{n+½}). With the Gonzalez
+/// correction the momentum is kept only where the correction is orthogonal to A q_{n+½}
+/// (docs/rigid-body-and-dsp.md). Both hold to the tolerance of the Newton solve.
+///
+/// As 003 describes, p_{n+1} is eliminated: Newton solves for (q_{n+1}, μ), μ = (h²/2) λ, then
+/// p_{n+1} = 2 M (q_{n+1} − q_n)/h − p_n. `step()` never allocates.
+
+#include <cmath>
+#include <concepts>
+
+#include "mechint/analysis/legendre.hpp"
+#include "mechint/core/autodiff.hpp"
+#include "mechint/model/lagrangian_model.hpp"
+#include "mechint/solve/newton_options.hpp"
+
+namespace mechint {
+
+/// A model the energy–momentum integrator can step: constant mass matrix, potential, constraints.
+template <class M>
+concept ConstantMassModel = LagrangianModel<M> && requires(const M& m, const VecD<M::kDim>& q) {
+  { m.mass_matrix() } -> std::convertible_to<Mat<M::kDim, M::kDim>>;
+  { m.template potential<double>(q) } -> std::convertible_to<double>;
+};
+
+/// Gradient and Hessian of a scalar function of q (a jet of jets).
+template <int N, class F>
+void gradient_and_hessian(const F& f, const VecD<N>& x, VecD<N>& grad, Mat<N, N>& hess) {
+  Vec<Jet2<N>, N> xj;
+  for (int i = 0; i < N; ++i) {
+    xj[i].a = Jet<N>(x[i], i);
+    xj[i].v.setZero();
+    xj[i].v[i] = Jet<N>(1.0);
+  }
+  const Jet2<N> r = f(xj);
+  grad = r.a.v;
+  for (int i = 0; i < N; ++i) hess.row(i) = r.v[i].v.transpose();
+}
+
+template <ConstantMassModel M>
+class EnergyMomentumIntegrator {
+ public:
+  static constexpr int n = M::kDim;
+  static constexpr int k = M::kNumConstraints;
+  using Config = VecD<n>;
+
+  EnergyMomentumIntegrator(M model, double h, NewtonOptions options = {})
+      : model_(std::move(model)),
+        h_(h),
+        options_(options),
+        mass_(model_.mass_matrix()),
+        mass_inverse_(mass_.inverse()) {}
+
+  /// Start from (q0, q̇0) on the constraint manifold; p0 = M q̇0.
+  void start_from_velocity(const Config& q0, const Config& v0, double t0 = 0.0) {
+    q_ = q0;
+    p_ = mass_ * v0;
+    t_ = t0;
+    step_index_ = 0;
+    lambda_.setZero();
+  }
+
+  /// Advances one step (003 eqs. 5.5–5.9). Throws NewtonFailure if the equations are not solved.
+  void step() {
+    Config q1 = q_ + h_ * mass_inverse_ * p_;  // explicit guess
+    VecD<k> mu = 0.5 * h_ * h_ * lambda_;  // the last step's multipliers
+    using X = VecD<n + k>;
+    Mat<n + k, n + k> jac;
+    X r;
+    int it = 0;
+    double res = 0;
+    for (;; ++it) {
+      const Config qm = 0.5 * (q_ + q1), dq = q1 - q_;
+      VecD<n> gv;
+      Mat<n, n> hv;
+      // φ = V + (2/h²) μ·g: (h²/2)∇φ = (h²/2)∇V + Dgᵀμ is the force term of eq. 5.7 times h/2·h.
+      gradient_and_hessian<n>([&](const auto& x) { return potential_plus_constraints(x, mu); }, qm, gv, hv);
+      VecD<n> force = gv;
+      if constexpr (!kQuadraticPotential) {  // Gonzalez's correction (003 eq. 5.3)
+        const double dq2 = dq.squaredNorm();
+        if (dq2 > 0) {
+          const VecD<n> gvm = potential_gradient(qm);
+          const double dv = model_.template potential<double>(q1) - model_.template potential<double>(q_);
+          force += ((dv - gvm.dot(dq)) / dq2) * dq;
+        }
+      }
+      r.template head<n>() = mass_ * dq - h_ * p_ + 0.5 * h_ * h_ * force;
+      r.template tail<k>() = model_constraints<M, double>(model_, q1);
+      res = r.template lpNorm<Eigen::Infinity>();
+      jac.template topLeftCorner<n, n>() = mass_ + 0.25 * h_ * h_ * hv;
+      jac.template topRightCorner<n, k>() = model_constraint_jacobian(model_, qm).transpose();
+      jac.template bottomLeftCorner<k, n>() = model_constraint_jacobian(model_, q1);
+      jac.template bottomRightCorner<k, k>().setZero();
+      if (it >= options_.max_iterations) throw NewtonFailure(step_index_ + 1, t_ + h_, res, it);
+      const X delta = jac.partialPivLu().solve(r);
+      q1 -= delta.template head<n>();
+      mu -= delta.template tail<k>();
+      if (delta.template head<n>().template lpNorm<Eigen::Infinity>() <=
+          options_.step_tolerance * (1.0 + q1.template lpNorm<Eigen::Infinity>()))
+        break;
+      if (res <= options_.residual_tolerance * (1.0 + h_ * p_.template lpNorm<Eigen::Infinity>()) && it > 0) break;
+    }
+    last_iterations_ = it + 1;
+    total_iterations_ += it + 1;
+    p_ = 2.0 / h_ * (mass_ * (q1 - q_)) - p_;
+    q_ = q1;
+    lambda_ = (2.0 / (h_ * h_)) * mu;
+    t_ += h_;
+    ++step_index_;
+  }
+
+  const Config& q() const { return q_; }
+  const Config& p() const { return p_; }
+  Config velocity() const { return mass_inverse_ * p_; }
+  /// Multipliers λ of the last step: the constraint force −Dg(q_{n+½})ᵀλ (continuous units, N/m²).
+  const VecD<k>& lambda() const { return lambda_; }
+  double time() const { return t_; }
+  double step_size() const { return h_; }
+  long step_index() const { return step_index_; }
+  int last_iterations() const { return last_iterations_; }
+  long total_iterations() const { return total_iterations_; }
+  const M& model() const { return model_; }
+  /// H = ½ pᵀM⁻¹p + V(q).
+  double energy() const { return 0.5 * p_.dot(velocity()) + model_.template potential<double>(q_); }
+  /// J_i = p·ξ_i(q).
+  double momentum(int i) const { return p_.dot(model_symmetry_generator(model_, i, q_)); }
+  VecD<k> constraint_residual() const { return model_constraints<M, double>(model_, q_); }
+
+ private:
+  static constexpr bool kQuadraticPotential = [] {
+    if constexpr (requires { M::kPotentialAtMostQuadratic; }) return static_cast<bool>(M::kPotentialAtMostQuadratic);
+    return false;
+  }();
+
+  /// φ(x) = V(x) + (2/h²) μ·g(x), μ = (h²/2) λ.
+  template <class T>
+  T potential_plus_constraints(const Vec<T, n>& x, const VecD<k>& mu) const {
+    T s = model_.template potential<T>(x);
+    const Vec<T, k> g = model_constraints<M, T>(model_, x);
+    for (int i = 0; i < k; ++i) s += (2.0 / (h_ * h_) * mu[i]) * g[i];
+    return s;
+  }
+
+  VecD<n> potential_gradient(const Config& x) const {
+    const Jet<n> v = model_.template potential<Jet<n>>(seed_gradient<n>(x));
+    return v.v;
+  }
+
+  M model_;
+  double h_;
+  NewtonOptions options_;
+  Mat<n, n> mass_, mass_inverse_;
+  Config q_ = Config::Zero(), p_ = Config::Zero();
+  VecD<k> lambda_ = VecD<k>::Zero();
+  double t_ = 0;
+  long step_index_ = 0;
+  int last_iterations_ = 0;
+  long total_iterations_ = 0;
+};
+
+}  // namespace mechint
