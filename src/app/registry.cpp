@@ -16,6 +16,8 @@ const std::vector<SystemEntry>& all_systems() {
       systems::spherical_pendulum_entry(),
       systems::pendulum_chain_entry(),
       systems::three_body_entry(),
+      systems::rigid_body_entry(),
+      systems::double_spherical_pendulum_entry(),
   };
   return entries;
 }
@@ -29,6 +31,8 @@ const std::vector<MethodEntry>& all_methods() {
       {"rk4", "classical Runge-Kutta, fixed step h, on the Euler-Lagrange ODE (Boost.Odeint; unconstrained systems)"},
       {"dopri5", "Dormand-Prince 5(4), adaptive (--set rtol, atol), Boost.Odeint; unconstrained systems"},
       {"rk78", "Runge-Kutta-Fehlberg 7(8), adaptive, the high-accuracy reference; unconstrained systems"},
+      {"energy-momentum", "energy-momentum integrator of 003 sec. 5 (constant mass matrix, quadratic constraints)"},
+      {"dae", "SUNDIALS IDA (BDF, adaptive; --set rtol, atol) on the stabilised index-2 (GGL) DAE; constrained systems"},
   };
   return entries;
 }
@@ -38,6 +42,8 @@ const std::vector<ExperimentEntry>& all_experiments() {
       experiments::core_convergence_entry(),
       experiments::impacts_entry(),
       experiments::three_body_entry(),
+      experiments::rigid_body_entry(),
+      experiments::double_spherical_pendulum_entry(),
   };
   return entries;
 }

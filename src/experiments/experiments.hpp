@@ -15,4 +15,9 @@ app::ExperimentEntry impacts_entry();
 /// 001: restricted three-body problem, Jacobi error over 1e4 time units and work-precision against RK.
 app::ExperimentEntry three_body_entry();
 
+/// 000 Table 1: rigid body in unit quaternions.
+app::ExperimentEntry rigid_body_entry();
+/// 000 Table 2: double spherical pendulum, VI against energy–momentum.
+app::ExperimentEntry double_spherical_pendulum_entry();
+
 }  // namespace mechint::experiments

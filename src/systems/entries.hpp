@@ -14,6 +14,8 @@ app::SystemEntry kepler_entry();
 app::SystemEntry spherical_pendulum_entry();
 app::SystemEntry pendulum_chain_entry();
 app::SystemEntry three_body_entry();
+app::SystemEntry rigid_body_entry();
+app::SystemEntry double_spherical_pendulum_entry();
 
 /// Concatenates parameter lists.
 std::vector<app::ParameterSpec> join(std::vector<app::ParameterSpec> a,
