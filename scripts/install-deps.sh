@@ -7,6 +7,7 @@ packages=(
   libeigen3-dev        # linear algebra
   libceres-dev         # ceres/jet.h: forward-mode automatic differentiation
   libboost-dev         # Boost.Odeint baselines
+  libsundials-dev      # SUNDIALS IDA: the DAE baseline
   libcli11-dev         # command line
   nlohmann-json3-dev   # results.json
   libgtest-dev         # tests

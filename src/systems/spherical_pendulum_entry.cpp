@@ -1,5 +1,6 @@
 #include <cmath>
 
+#include "app/dae_simulation.hpp"
 #include "app/variational_simulation.hpp"
 #include "mechint/systems/spherical_pendulum.hpp"
 #include "systems/entries.hpp"
@@ -14,6 +15,7 @@ app::SystemEntry spherical_pendulum_entry() {
       "point mass on a rod, gravity -z; coordinates=cartesian (x,y,z with |q| = l) or angles "
       "(theta, phi through a chart, 000 sec. 4.2)";
   e.methods = variational_methods();
+  e.methods.push_back("dae");
   e.parameters = [](const auto&) {
     // Default start: 60 degrees from the downward vertical, swinging about z at 2 rad/s.
     const double l = 1.0, theta = M_PI / 3, phi_dot = 2.0;
@@ -28,13 +30,18 @@ app::SystemEntry spherical_pendulum_entry() {
                  ParameterSpec::real("vx", 0.0, "initial x velocity"),
                  ParameterSpec::real("vy", l * std::sin(theta) * phi_dot, "initial y velocity"),
                  ParameterSpec::real("vz", 0.0, "initial z velocity")},
-                app::integrator_parameters());
+                join(app::integrator_parameters(), app::dae_parameters()));
   };
   e.make = [](const app::ParameterValues& v, const std::string& method) -> std::unique_ptr<app::Simulation> {
     const SphericalPendulum model{v.real("m"), v.real("l"), v.real("g")};
     const VecD<3> x0(v.real("x"), v.real("y"), v.real("z"));
     const VecD<3> v0(v.real("vx"), v.real("vy"), v.real("vz"));
     const auto start = app::read_start_settings(v);
+    if (method == "dae") {
+      if (v.choice("coordinates") != "cartesian")
+        throw std::invalid_argument("method dae needs coordinates=cartesian (the constrained formulation)");
+      return app::make_dae_simulation(model, {{"x", "y", "z"}, {"Jz"}}, x0, v0, start);
+    }
     if (v.choice("coordinates") == "cartesian")
       return app::make_variational_simulation(model, {{"x", "y", "z"}, {"Jz"}}, x0, v0, start, method);
     // The same physical start in angles; the checks of the Cartesian start apply first.

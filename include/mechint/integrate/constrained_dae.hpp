@@ -1,0 +1,153 @@
+#pragma once
+/// \file
+/// The constrained Euler–Lagrange equations of any model as a stabilised index-2 DAE in the
+/// Gear–Gupta–Leimkuhler (GGL) form, with every derivative from L and g by automatic
+/// differentiation. This is the residual the SUNDIALS IDA baseline (ida_dae.hpp) integrates.
+///
+/// Unknowns y = (q, v, λ, μ) ∈ R^{2n+2k}; G = Dg(q). The residual F(y, ẏ) = 0 is
+///
+///     q̇ − v − Gᵀ μ                    = 0   (GGL: μ = 0 on exact solutions, it projects q̇
+///                                             back onto the velocity constraint)
+///     L_vv v̇ + L_qvᵀ v − L_q − Gᵀ λ    = 0   (d/dt ∂L/∂v − ∂L/∂q = Gᵀ λ, cf. 000 eq. 4.4)
+///     g(q)                            = 0   (position constraint)
+///     G(q) v                          = 0   (velocity constraint)
+///
+/// q and v are differential, λ and μ algebraic. Both constraint levels are enforced, so neither
+/// the positions nor the velocities drift off the manifold (the index-3 formulation would let the
+/// velocities drift, the index-1 one the positions).
+
+#include <Eigen/LU>
+
+#include "mechint/core/autodiff.hpp"
+#include "mechint/model/lagrangian_derivatives.hpp"
+#include "mechint/model/lagrangian_model.hpp"
+
+namespace mechint {
+
+/// L_q, L_qv and L_vv of a model at (q, v): the model's hand-written ones if it has them,
+/// otherwise one evaluation of L on nested Eigen AutoDiff (inner level over (q, v), outer over v).
+template <LagrangianModel M, int n = M::kDim>
+void lagrangian_velocity_hessians(const M& model, const VecD<n>& q, const VecD<n>& v, VecD<n>& l_q,
+                                  Mat<n, n>& l_qv, Mat<n, n>& l_vv) {
+  if constexpr (HasLagrangianDerivatives<M>) {
+    LagrangianDerivatives<n> d;
+    model.lagrangian_derivatives(q, v, d);
+    l_q = d.q;
+    l_qv = d.qv;
+    l_vv = d.vv;
+  } else {
+    constexpr int m = 2 * n;
+    using Inner = AutoDiff1<m>;
+    using Scalar = Eigen::AutoDiffScalar<Eigen::Matrix<Inner, n, 1>>;
+    const Eigen::Matrix<double, m, 1> zero = Eigen::Matrix<double, m, 1>::Zero();
+    Vec<Scalar, n> qs, vs;
+    for (int i = 0; i < n; ++i) {
+      qs[i].value() = Inner(q[i], m, i);
+      qs[i].derivatives().setConstant(Inner(0.0, zero));
+      vs[i].value() = Inner(v[i], m, n + i);
+      vs[i].derivatives().setConstant(Inner(0.0, zero));
+      vs[i].derivatives()[i] = Inner(1.0, zero);
+    }
+    const Scalar l = model.template lagrangian<Scalar>(qs, vs);
+    l_q = l.value().derivatives().template head<n>();
+    for (int i = 0; i < n; ++i) {
+      l_qv.col(i) = l.derivatives()[i].derivatives().template head<n>();
+      l_vv.row(i) = l.derivatives()[i].derivatives().template tail<n>().transpose();
+    }
+  }
+}
+
+/// g(q) and G = Dg(q) in one AD pass.
+template <LagrangianModel M, int n = M::kDim, int k = M::kNumConstraints>
+void constraints_and_jacobian(const M& model, const VecD<n>& q, VecD<k>& g, Mat<k, n>& dg) {
+  const Vec<Jet<n>, k> gj = model_constraints<M, Jet<n>>(model, seed_gradient<n>(q));
+  for (int r = 0; r < k; ++r) {
+    g[r] = gj[r].a;
+    dg.row(r) = gj[r].v.transpose();
+  }
+}
+
+/// d²/ds² g(q + s v) at s = 0, i.e. g''(q)[v, v] = (d/dt G(q)) v along q̇ = v: the term the
+/// acceleration-level constraint G v̇ + g''[v, v] = 0 needs for consistent initial values.
+template <LagrangianModel M, int n = M::kDim, int k = M::kNumConstraints>
+VecD<k> constraint_curvature(const M& model, const VecD<n>& q, const VecD<n>& v) {
+  using D = Eigen::Matrix<double, 1, 1>;
+  Hessian2<1> s;
+  s.value() = AutoDiff1<1>(0.0, D::Ones());
+  s.derivatives()[0] = AutoDiff1<1>(1.0, D::Zero());
+  Vec<Hessian2<1>, n> x;
+  for (int i = 0; i < n; ++i) x[i] = q[i] + v[i] * s;
+  const Vec<Hessian2<1>, k> gs = model_constraints<M, Hessian2<1>>(model, x);
+  VecD<k> out;
+  for (int r = 0; r < k; ++r) out[r] = gs[r].derivatives()[0].derivatives()[0];
+  return out;
+}
+
+/// The GGL residual of a constrained model (see the file comment) and its consistent start.
+template <LagrangianModel M>
+  requires(M::kNumConstraints > 0)
+class ConstrainedDae {
+ public:
+  static constexpr int n = M::kDim;
+  static constexpr int k = M::kNumConstraints;
+  static constexpr int kSize = 2 * n + 2 * k;  ///< (q, v, λ, μ)
+  using State = VecD<kSize>;
+
+  explicit ConstrainedDae(M model) : model_(std::move(model)) {}
+
+  const M& model() const { return model_; }
+
+  /// F(y, ẏ) of the file comment; `y` and `yp` point at kSize doubles, `f` receives kSize.
+  void residual(const double* y, const double* yp, double* f) const {
+    const Eigen::Map<const State> ys(y), yps(yp);
+    const VecD<n> q = ys.template segment<n>(0), v = ys.template segment<n>(n);
+    const VecD<k> lambda = ys.template segment<k>(2 * n), mu = ys.template segment<k>(2 * n + k);
+    const VecD<n> qd = yps.template segment<n>(0), vd = yps.template segment<n>(n);
+    VecD<n> l_q;
+    Mat<n, n> l_qv, l_vv;
+    lagrangian_velocity_hessians(model_, q, v, l_q, l_qv, l_vv);
+    VecD<k> g;
+    Mat<k, n> dg;
+    constraints_and_jacobian(model_, q, g, dg);
+    Eigen::Map<State> out(f);
+    out.template segment<n>(0) = qd - v - dg.transpose() * mu;
+    out.template segment<n>(n) = l_vv * vd + l_qv.transpose() * v - l_q - dg.transpose() * lambda;
+    out.template segment<k>(2 * n) = g;
+    out.template segment<k>(2 * n + k) = dg * v;
+  }
+
+  /// Consistent (y, ẏ) at a start (q0, v0) on the manifold with v0 tangent: μ = 0, q̇ = v, and
+  /// v̇, λ from the index-1 system [[L_vv, −Gᵀ], [G, 0]] (v̇, λ) = (L_q − L_qvᵀ v, −g''[v, v]).
+  void consistent_start(const VecD<n>& q0, const VecD<n>& v0, State& y, State& yp) const {
+    VecD<n> l_q;
+    Mat<n, n> l_qv, l_vv;
+    lagrangian_velocity_hessians(model_, q0, v0, l_q, l_qv, l_vv);
+    VecD<k> g;
+    Mat<k, n> dg;
+    constraints_and_jacobian(model_, q0, g, dg);
+    Mat<n + k, n + k> a = Mat<n + k, n + k>::Zero();
+    a.template topLeftCorner<n, n>() = l_vv;
+    a.template topRightCorner<n, k>() = -dg.transpose();
+    a.template bottomLeftCorner<k, n>() = dg;
+    VecD<n + k> b;
+    b.template head<n>() = l_q - l_qv.transpose() * v0;
+    b.template tail<k>() = -constraint_curvature(model_, q0, v0);
+    const VecD<n + k> sol = a.fullPivLu().solve(b);
+    y.setZero();
+    yp.setZero();
+    y.template segment<n>(0) = q0;
+    y.template segment<n>(n) = v0;
+    y.template segment<k>(2 * n) = sol.template tail<k>();
+    yp.template segment<n>(0) = v0;
+    yp.template segment<n>(n) = sol.template head<n>();
+  }
+
+  static VecD<n> position(const State& y) { return y.template segment<n>(0); }
+  static VecD<n> velocity(const State& y) { return y.template segment<n>(n); }
+  static VecD<k> multiplier(const State& y) { return y.template segment<k>(2 * n); }
+
+ private:
+  M model_;
+};
+
+}  // namespace mechint
