@@ -1,5 +1,6 @@
 #include <cmath>
 
+#include "app/dae_simulation.hpp"
 #include "app/energy_momentum_simulation.hpp"
 #include "app/variational_simulation.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
@@ -17,6 +18,7 @@ app::SystemEntry double_spherical_pendulum_entry() {
       "constraints";
   e.methods = variational_methods();
   e.methods.push_back("energy-momentum");
+  e.methods.push_back("dae");
   e.parameters = [](const auto&) {
     const DoubleSphericalPendulum d;
     const HorizontalStart s = named_dsp_start("pattern-1");
@@ -35,7 +37,7 @@ app::SystemEntry double_spherical_pendulum_entry() {
                  ParameterSpec::real("vy1", s.vy1, "initial y velocity of mass 1"),
                  ParameterSpec::real("vx2", s.vx2, "initial x velocity of mass 2"),
                  ParameterSpec::real("vy2", s.vy2, "initial y velocity of mass 2")},
-                app::integrator_parameters());
+                join(app::integrator_parameters(), app::dae_parameters()));
   };
   e.make = [](const app::ParameterValues& v, const std::string& method) -> std::unique_ptr<app::Simulation> {
     DoubleSphericalPendulum model;
@@ -53,6 +55,7 @@ app::SystemEntry double_spherical_pendulum_entry() {
     const DspState st = complete_dsp_start(model, s);
     const app::OutputLabels labels{{"x1", "y1", "z1", "x2", "y2", "z2"}, {"Jz"}};
     const app::StartSettings start = app::read_start_settings(v);
+    if (method == "dae") return app::make_dae_simulation(model, labels, st.q, st.v, start);
     if (method == "energy-momentum")
       return std::make_unique<app::EnergyMomentumSimulation<DoubleSphericalPendulum>>(model, labels, st.q, st.v,
                                                                                        start.newton);
