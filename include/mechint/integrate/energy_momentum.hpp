@@ -79,15 +79,17 @@ class EnergyMomentumIntegrator {
 
   /// Advances one step (003 eqs. 5.5–5.9). Throws NewtonFailure if the equations are not solved.
   void step() {
-    Config q1 = q_ + h_ * mass_inverse_ * p_;  // explicit guess
+    // The unknown is the increment d = q_{n+1} − q_n, not q_{n+1}: M d − h p_n then cancels without
+    // the round-off of |q| (measured at h = 1e-4 over 3e5 steps: 2e-9 relative energy error otherwise, 2e-10 with d).
+    Config d = h_ * mass_inverse_ * p_;  // explicit guess
     VecD<k> mu = 0.5 * h_ * h_ * lambda_;  // the last step's multipliers
     using X = VecD<n + k>;
     Mat<n + k, n + k> jac;
     X r;
     int it = 0;
-    double res = 0;
+    double res = 0, last_update = 0;
     for (;; ++it) {
-      const Config qm = 0.5 * (q_ + q1), dq = q1 - q_;
+      const Config q1 = q_ + d, qm = q_ + 0.5 * d, dq = d;
       VecD<n> gv;
       Mat<n, n> hv;
       // φ = V + (2/h²) μ·g: (h²/2)∇φ = (h²/2)∇V + Dgᵀμ is the force term of eq. 5.7 times h/2·h.
@@ -110,17 +112,22 @@ class EnergyMomentumIntegrator {
       jac.template bottomRightCorner<k, k>().setZero();
       if (it >= options_.max_iterations) throw NewtonFailure(step_index_ + 1, t_ + h_, res, it);
       const X delta = jac.partialPivLu().solve(r);
-      q1 -= delta.template head<n>();
+      d -= delta.template head<n>();
       mu -= delta.template tail<k>();
-      if (delta.template head<n>().template lpNorm<Eigen::Infinity>() <=
-          options_.step_tolerance * (1.0 + q1.template lpNorm<Eigen::Infinity>()))
+      // Relative to the increment (Newton is quadratic, so the next error is far below this), or
+      // stalled at round-off below the absolute tolerance of the variational integrator.
+      const double dn = delta.template head<n>().template lpNorm<Eigen::Infinity>();
+      if (dn <= 1e-2 * options_.step_tolerance * d.template lpNorm<Eigen::Infinity>()) break;
+      if (it > 0 && dn > 0.25 * last_update &&
+          dn <= options_.step_tolerance * (1.0 + q_.template lpNorm<Eigen::Infinity>()))
         break;
+      last_update = dn;
       if (res <= options_.residual_tolerance * (1.0 + h_ * p_.template lpNorm<Eigen::Infinity>()) && it > 0) break;
     }
     last_iterations_ = it + 1;
     total_iterations_ += it + 1;
-    p_ = 2.0 / h_ * (mass_ * (q1 - q_)) - p_;
-    q_ = q1;
+    p_ = 2.0 / h_ * (mass_ * d) - p_;
+    q_ += d;
     lambda_ = (2.0 / (h_ * h_)) * mu;
     t_ += h_;
     ++step_index_;
