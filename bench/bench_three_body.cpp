@@ -43,10 +43,11 @@ BENCHMARK(BM_ThreeBodyViFullNewton);
 void BM_ThreeBodyViSimplifiedNewton(benchmark::State& state) { vi_steps(state, NewtonVariant::kSimplified); }
 BENCHMARK(BM_ThreeBodyViSimplifiedNewton);
 
-void BM_ThreeBodyRk4(benchmark::State& state) {
-  const EulerLagrangeOde ode{ThreeBody{}};
-  auto x = decltype(ode)::pack(kQ0, kV0);
-  boost::numeric::odeint::runge_kutta4<decltype(ode)::State> stepper;
+/// RK4 steps of `ode` (Boost.Odeint's form, State = std::array<double, 4> laid out as (q, q̇)).
+template <class Ode>
+void rk4_steps(benchmark::State& state, const Ode& ode) {
+  typename Ode::State x = {kQ0[0], kQ0[1], kV0[0], kV0[1]};
+  boost::numeric::odeint::runge_kutta4<typename Ode::State> stepper;
   double t = 0;
   long steps = 0;
   for (auto _ : state) {
@@ -58,25 +59,13 @@ void BM_ThreeBodyRk4(benchmark::State& state) {
   state.counters["ns_per_step"] =
       benchmark::Counter(double(steps) * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
+
+void BM_ThreeBodyRk4(benchmark::State& state) { rk4_steps(state, EulerLagrangeOde{ThreeBody{}}); }
 BENCHMARK(BM_ThreeBodyRk4);
 
 // The same RK4 on the equations of motion written out by hand: the cost of deriving them from L
 // by AD at every stage is the difference.
-void BM_ThreeBodyRk4HandWritten(benchmark::State& state) {
-  const systems::ThreeBodyEquationsOfMotion ode;
-  std::array<double, 4> x = {kQ0[0], kQ0[1], kV0[0], kV0[1]};
-  boost::numeric::odeint::runge_kutta4<std::array<double, 4>> stepper;
-  double t = 0;
-  long steps = 0;
-  for (auto _ : state) {
-    stepper.do_step(ode, x, t, kH);
-    t += kH;
-    benchmark::DoNotOptimize(x.data());
-    ++steps;
-  }
-  state.counters["ns_per_step"] =
-      benchmark::Counter(double(steps) * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-}
+void BM_ThreeBodyRk4HandWritten(benchmark::State& state) { rk4_steps(state, systems::ThreeBodyEquationsOfMotion{}); }
 BENCHMARK(BM_ThreeBodyRk4HandWritten);
 
 }  // namespace
