@@ -16,7 +16,7 @@
 #include <Eigen/LU>
 
 #include "mechint/core/autodiff.hpp"
-#include "mechint/model/lagrangian_derivatives.hpp"
+#include "mechint/model/lagrangian_hessians.hpp"
 #include "mechint/model/lagrangian_model.hpp"
 
 namespace mechint {
@@ -51,34 +51,7 @@ class EulerLagrangeOde {
   VecD<n> acceleration(const VecD<n>& q, const VecD<n>& v) const {
     VecD<n> l_q;
     Mat<n, n> l_vv, l_qv;  // (l_qv)_{ij} = ∂²L/∂q_i∂v_j
-    if constexpr (HasLagrangianDerivatives<M>) {
-      LagrangianDerivatives<n> d;
-      model_.lagrangian_derivatives(q, v, d);
-      l_q = d.q;
-      l_qv = d.qv;
-      l_vv = d.vv;
-    } else {
-      // One evaluation of L on nested Eigen AutoDiff: the inner level over (q, v) and the outer
-      // level over v only, since the equations need ∂L/∂q but only the v-rows of the Hessian.
-      constexpr int m = 2 * n;
-      using Inner = AutoDiff1<m>;
-      using Scalar = Eigen::AutoDiffScalar<Eigen::Matrix<Inner, n, 1>>;
-      const Eigen::Matrix<double, m, 1> zero = Eigen::Matrix<double, m, 1>::Zero();
-      Vec<Scalar, n> qs, vs;
-      for (int i = 0; i < n; ++i) {
-        qs[i].value() = Inner(q[i], m, i);
-        qs[i].derivatives().setConstant(Inner(0.0, zero));
-        vs[i].value() = Inner(v[i], m, n + i);
-        vs[i].derivatives().setConstant(Inner(0.0, zero));
-        vs[i].derivatives()[i] = Inner(1.0, zero);
-      }
-      const Scalar l = model_.template lagrangian<Scalar>(qs, vs);
-      l_q = l.value().derivatives().template head<n>();
-      for (int i = 0; i < n; ++i) {
-        l_qv.col(i) = l.derivatives()[i].derivatives().template head<n>();
-        l_vv.row(i) = l.derivatives()[i].derivatives().template tail<n>().transpose();
-      }
-    }
+    lagrangian_velocity_hessians(model_, q, v, l_q, l_qv, l_vv);
     return l_vv.partialPivLu().solve(l_q - l_qv.transpose() * v);
   }
 
