@@ -92,22 +92,27 @@ TEST(DoubleSphericalPendulum, StartsAreCompletedOnTheManifold) {
 }
 
 TEST(DoubleSphericalPendulum, EnergyMomentumKeepsEnergyAndJz) {
-  EnergyMomentumIntegrator em(kModel, 0.01);
-  const DspState st = start();
-  em.start_from_velocity(st.q, st.v);
-  const double e0 = em.energy(), j0 = em.momentum(0);
-  double de = 0, dj = 0, dg = 0;
-  for (int k = 0; k < 3000; ++k) {
-    em.step();
-    de = std::max(de, std::abs(em.energy() - e0) / std::abs(e0));
-    dj = std::max(dj, std::abs(em.momentum(0) - j0) / std::abs(j0));
-    dg = std::max(dg, em.constraint_residual().lpNorm<Eigen::Infinity>());
+  // 30 s at the largest and the smallest step of 000 Table 2: at h = 1e-4 the 3e5 steps would show
+  // any rounding that repeats from step to step (the reason for the correction unknown and the
+  // compensated sums in energy_momentum.hpp), so the bound is well below the 1e-10.
+  for (const double h : {1e-2, 1e-4}) {
+    EnergyMomentumIntegrator em(kModel, h);
+    const DspState st = start();
+    em.start_from_velocity(st.q, st.v);
+    const double e0 = em.energy(), j0 = em.momentum(0);
+    double de = 0, dj = 0, dg = 0;
+    for (long k = 0; k < std::lround(30.0 / h); ++k) {
+      em.step();
+      de = std::max(de, std::abs(em.energy() - e0) / std::abs(e0));
+      dj = std::max(dj, std::abs(em.momentum(0) - j0) / std::abs(j0));
+      dg = std::max(dg, em.constraint_residual().lpNorm<Eigen::Infinity>());
+    }
+    std::cout << "energy-momentum, 30 s at h = " << h << ": relative energy drift " << de << ", Jz drift " << dj
+              << ", |g| " << dg << "\n";
+    EXPECT_LT(de, 1e-12) << "h = " << h;
+    EXPECT_LT(dj, 1e-12) << "h = " << h;
+    EXPECT_LT(dg, 1e-10) << "h = " << h;
   }
-  std::cout << "energy-momentum, 30 s at h = 0.01: relative energy drift " << de << ", Jz drift " << dj
-            << ", |g| " << dg << "\n";
-  EXPECT_LT(de, 1e-10);
-  EXPECT_LT(dj, 1e-10);
-  EXPECT_LT(dg, 1e-10);
 }
 
 TEST(DoubleSphericalPendulum, VariationalKeepsJzAndEnergyOscillatesWithoutDrift) {
