@@ -1,0 +1,81 @@
+#include "experiments/dsp_runs.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "mechint/analysis/legendre.hpp"
+#include "mechint/integrate/energy_momentum.hpp"
+#include "mechint/systems/double_spherical_pendulum.hpp"
+
+namespace mechint::experiments {
+namespace {
+
+using systems::DoubleSphericalPendulum;
+
+long multiple_of(double sample, double h) {
+  const long m = std::lround(sample / h);
+  if (m < 1 || std::abs(m * h - sample) > 1e-9 * sample)
+    throw std::invalid_argument("the sampling interval must be a multiple of the step");
+  return m;
+}
+
+void push_sample(DspRun& r, double t, const VecD<6>& q, double e, double jz) {
+  r.trace.push_back(t, q.head<3>(), q.tail<3>());
+  r.energy.push_back(e);
+  r.jz.push_back(jz);
+}
+
+}  // namespace
+
+DspRun energy_momentum_run(const std::string& start, double h, double t_end, double sample) {
+  const DoubleSphericalPendulum model;
+  const systems::DspState st = systems::complete_dsp_start(model, systems::named_dsp_start(start));
+  const long stride = multiple_of(sample, h), steps = std::lround(t_end / h);
+  DspRun r;
+  r.energy0 = energy(model, st.q, st.v);
+  r.jz0 = noether_momentum(model, 0, st.q, lagrangian_dv(model, st.q, st.v));
+  EnergyMomentumIntegrator<DoubleSphericalPendulum> em(model, h);
+  em.start_from_velocity(st.q, st.v);
+  const auto t0 = std::chrono::steady_clock::now();
+  push_sample(r, 0.0, em.q(), em.energy(), em.momentum(0));
+  for (long k = 1; k <= steps; ++k) {
+    em.step();
+    if (k % stride == 0) push_sample(r, em.time(), em.q(), em.energy(), em.momentum(0));
+  }
+  r.cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.steps = steps;
+  return r;
+}
+
+DspRun dae_run(const std::string& start, DaeTolerances tol, double t_end, double sample) {
+  const DoubleSphericalPendulum model;
+  const systems::DspState st = systems::complete_dsp_start(model, systems::named_dsp_start(start));
+  DspRun r;
+  r.energy0 = energy(model, st.q, st.v);
+  r.jz0 = noether_momentum(model, 0, st.q, lagrangian_dv(model, st.q, st.v));
+  const ConstrainedDae<DoubleSphericalPendulum> dae(model);
+  const auto t0 = std::chrono::steady_clock::now();
+  IdaIntegrator<ConstrainedDae<DoubleSphericalPendulum>> ida(dae, st.q, st.v, 0.0, 1e-4, tol);
+  auto emit = [&] {
+    const VecD<6> q = ida.q(), v = ida.v();
+    push_sample(r, ida.time(), q, energy(model, q, v), noether_momentum(model, 0, q, lagrangian_dv(model, q, v)));
+  };
+  emit();
+  const long samples = std::lround(t_end / sample);
+  for (long s = 1; s <= samples; ++s) {
+    ida.advance_to(static_cast<double>(s) * sample);
+    emit();
+  }
+  r.cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.steps = ida.steps();
+  return r;
+}
+
+double max_relative_drift(const std::vector<double>& x, double x0) {
+  double d = 0.0;
+  for (double v : x) d = std::max(d, std::abs(v - x0) / std::abs(x0));
+  return d;
+}
+
+}  // namespace mechint::experiments

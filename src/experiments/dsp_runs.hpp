@@ -1,0 +1,36 @@
+#pragma once
+/// \file
+/// Runs of the double spherical pendulum from a named start of 003 §4, sampled on a regular grid as
+/// two-mass traces with their energy and J_z: by the energy–momentum integrator (003 §5) or by the
+/// DAE baseline (SUNDIALS IDA, the role MEXX plays in 003 §3). Shared by `reproduce dsp-dae`,
+/// `reproduce pattern-evocation` and their tests.
+
+#include <string>
+#include <vector>
+
+#include "mechint/analysis/rotating_frame.hpp"
+#include "mechint/integrate/ida_dae.hpp"
+
+namespace mechint::experiments {
+
+/// A sampled run: positions of both masses, energy and J_z at every sample, and the wall-clock
+/// time of the integration itself (sampling included, set-up excluded).
+struct DspRun {
+  analysis::TwoMassTrace trace;
+  std::vector<double> energy, jz;
+  double energy0 = 0.0, jz0 = 0.0;  ///< of the exact start (q0, q̇0)
+  double cpu_s = 0.0;
+  long steps = 0;  ///< integrator steps taken (IDA's internal steps for the DAE run)
+};
+
+/// Energy–momentum integrator at step h from `start` (pattern-1, pattern-2, pattern-3,
+/// relative-equilibrium) up to t_end, sampled every `sample` seconds (a multiple of h).
+DspRun energy_momentum_run(const std::string& start, double h, double t_end, double sample);
+
+/// The DAE baseline with tolerances `tol`, sampled every `sample` seconds (IDA's output times).
+DspRun dae_run(const std::string& start, DaeTolerances tol, double t_end, double sample);
+
+/// Largest |x_i − x_0| / |x_0| over a series.
+double max_relative_drift(const std::vector<double>& x, double x0);
+
+}  // namespace mechint::experiments
