@@ -44,6 +44,8 @@ const std::vector<ExperimentEntry>& all_experiments() {
       experiments::three_body_entry(),
       experiments::rigid_body_entry(),
       experiments::double_spherical_pendulum_entry(),
+      experiments::dsp_dae_entry(),
+      experiments::pattern_evocation_entry(),
   };
   return entries;
 }

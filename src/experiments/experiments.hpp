@@ -19,5 +19,9 @@ app::ExperimentEntry three_body_entry();
 app::ExperimentEntry rigid_body_entry();
 /// 000 Table 2: double spherical pendulum, VI against energy–momentum.
 app::ExperimentEntry double_spherical_pendulum_entry();
+/// 003 §5 Figs. 17–18: energy–momentum integrator against the DAE baseline.
+app::ExperimentEntry dsp_dae_entry();
+/// 003 §4: pattern evocation, critical and resonant rates of patterns I–III.
+app::ExperimentEntry pattern_evocation_entry();
 
 }  // namespace mechint::experiments

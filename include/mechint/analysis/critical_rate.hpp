@@ -55,6 +55,20 @@ struct CriticalRateEstimates {
   double reconstruction_outer = 0.0;  ///< eq. 2.2 with φ2 cyclic: ⟨(Jz + m1 r1² θ̇)/I⟩
   double azimuth_rate_inner = 0.0;    ///< (φ1(T) − φ1(0)) / T, φ1 unwrapped
   double azimuth_rate_outer = 0.0;    ///< (φ2(T) − φ2(0)) / T
+  double r1_min = 0.0, r2_min = 0.0;  ///< smallest horizontal distances of the masses from the z axis
+
+  /// The estimate used to predict resonant rates: the mean of the azimuth rates of the masses that
+  /// stay at least `min_radius` from the z axis over the window (a mass passing near the axis has
+  /// an azimuth that jumps by ±π and says nothing about the frame). Either azimuth is an allowed
+  /// cyclic coordinate (Theorems 3–4); over a finite window they differ by (θ(T) − θ(0)) / T, and
+  /// the mean splits that difference. Falls back to the locked average when neither mass qualifies.
+  double critical_rate(double min_radius) const {
+    const bool inner = r1_min >= min_radius, outer = r2_min >= min_radius;
+    if (inner && outer) return 0.5 * (azimuth_rate_inner + azimuth_rate_outer);
+    if (inner) return azimuth_rate_inner;
+    if (outer) return azimuth_rate_outer;
+    return locked_average;
+  }
 };
 
 /// The estimators over the whole trace; `jz` is the (conserved) vertical angular momentum, θ̇
@@ -77,6 +91,8 @@ inline CriticalRateEstimates estimate_critical_rate(const TwoMassTrace& trace, T
   e.reconstruction_outer = time_average(r.t, outer);
   e.azimuth_rate_inner = (r.phi1.back() - r.phi1.front()) / span;
   e.azimuth_rate_outer = (r.phi2.back() - r.phi2.front()) / span;
+  e.r1_min = *std::min_element(r.r1.begin(), r.r1.end());
+  e.r2_min = *std::min_element(r.r2.begin(), r.r2.end());
   return e;
 }
 
