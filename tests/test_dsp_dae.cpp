@@ -10,24 +10,9 @@
 
 #include "cli_harness.hpp"
 #include "experiments/dsp_runs.hpp"
-#include "mechint/analysis/reduced_coordinates.hpp"
 
 namespace mechint::experiments {
 namespace {
-
-std::vector<double> r1_every(const DspRun& run, double every, double sample) {
-  const analysis::ReducedTrace r = analysis::reduced_coordinates(run.trace);
-  const long stride = std::lround(every / sample);
-  std::vector<double> out;
-  for (std::size_t i = 0; i < r.r1.size(); i += static_cast<std::size_t>(stride)) out.push_back(r.r1[i]);
-  return out;
-}
-
-double measure_e(const std::vector<double>& a, const std::vector<double>& b) {
-  double s = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) s += (a[i] - b[i]) * (a[i] - b[i]);
-  return std::sqrt(s) / static_cast<double>(a.size());
-}
 
 TEST(DspDae, EnergyMomentumConservesWhileTheDaeDrifts) {
   const DspRun em = energy_momentum_run("pattern-1", 0.001, 30.0, 0.01);

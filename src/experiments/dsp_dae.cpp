@@ -44,21 +44,6 @@ struct Row {
   std::vector<double> r1;  // on the common grid
 };
 
-std::vector<double> r1_on_grid(const DspRun& run, double sample) {
-  const long stride = std::lround(kCommonSample / sample);
-  const analysis::ReducedTrace r = analysis::reduced_coordinates(run.trace);
-  std::vector<double> out;
-  for (std::size_t i = 0; i < r.r1.size(); i += static_cast<std::size_t>(stride)) out.push_back(r.r1[i]);
-  return out;
-}
-
-/// The thesis's e: the 2-norm of the difference divided by the number of samples.
-double thesis_measure(const std::vector<double>& a, const std::vector<double>& b) {
-  double s = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) s += (a[i] - b[i]) * (a[i] - b[i]);
-  return std::sqrt(s) / static_cast<double>(a.size());
-}
-
 /// Least-squares slope of (x − x0)/|x0| against t (1/s).
 double relative_drift_rate(const std::vector<double>& t, const std::vector<double>& x, double x0) {
   double st = 0, sx = 0, stt = 0, stx = 0;
@@ -86,7 +71,7 @@ void run(const app::ExperimentContext& ctx) {
     r.label = "energy-momentum h=" + format_number(h);
     const double sample = std::max(h, 0.01);
     r.run = energy_momentum_run("pattern-1", h, kDuration, sample);
-    r.r1 = r1_on_grid(r.run, sample);
+    r.r1 = r1_every(r.run, kCommonSample, sample);
     rows.push_back(std::move(r));
   }
   for (DaeTolerances tol : {DaeTolerances{1e-5, 1e-7}, DaeTolerances{1e-8, 1e-10}, DaeTolerances{1e-10, 1e-12}}) {
@@ -96,7 +81,7 @@ void run(const app::ExperimentContext& ctx) {
     r.tol = tol;
     r.label = "dae rtol=" + format_number(tol.rtol);
     r.run = dae_run("pattern-1", tol, kDuration, 0.01);
-    r.r1 = r1_on_grid(r.run, 0.01);
+    r.r1 = r1_every(r.run, kCommonSample, 0.01);
     rows.push_back(std::move(r));
   }
   const Row& standard = rows[3];  // energy-momentum at h = 0.001, the thesis's standard
@@ -115,7 +100,7 @@ void run(const app::ExperimentContext& ctx) {
   table << "| method | h or rtol | steps | cpu_s (ours) | cpu_s (003) | e (ours) | e (003) | rms r1 difference | "
            "max energy drift | max Jz drift | energy drift rate [1/s] |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const Row& r : rows) {
-    const double e = thesis_measure(r.r1, standard.r1);
+    const double e = measure_e(r.r1, standard.r1);
     const double rms = e * std::sqrt(static_cast<double>(r.r1.size()));
     const double de = max_relative_drift(r.run.energy, r.run.energy0), dj = max_relative_drift(r.run.jz, r.run.jz0);
     const double rate = relative_drift_rate(r.run.trace.t, r.run.energy, r.run.energy0);

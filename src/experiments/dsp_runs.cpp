@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "mechint/analysis/legendre.hpp"
+#include "mechint/analysis/reduced_coordinates.hpp"
 #include "mechint/integrate/energy_momentum.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
 
@@ -70,6 +71,21 @@ DspRun dae_run(const std::string& start, DaeTolerances tol, double t_end, double
   r.cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.steps = ida.steps();
   return r;
+}
+
+std::vector<double> r1_every(const DspRun& run, double every, double sample) {
+  const std::size_t stride = static_cast<std::size_t>(multiple_of(every, sample));
+  const analysis::ReducedTrace r = analysis::reduced_coordinates(run.trace);
+  std::vector<double> out;
+  for (std::size_t i = 0; i < r.r1.size(); i += stride) out.push_back(r.r1[i]);
+  return out;
+}
+
+double measure_e(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size() || a.empty()) throw std::invalid_argument("measure_e needs two series of one length");
+  double s = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) s += (a[i] - b[i]) * (a[i] - b[i]);
+  return std::sqrt(s) / static_cast<double>(a.size());
 }
 
 double max_relative_drift(const std::vector<double>& x, double x0) {

@@ -30,6 +30,13 @@ DspRun energy_momentum_run(const std::string& start, double h, double t_end, dou
 /// The DAE baseline with tolerances `tol`, sampled every `sample` seconds (IDA's output times).
 DspRun dae_run(const std::string& start, DaeTolerances tol, double t_end, double sample);
 
+/// r1, the horizontal distance of mass 1 from the z axis, every `every` seconds of a run sampled
+/// every `sample` seconds (`every` a multiple of `sample`).
+std::vector<double> r1_every(const DspRun& run, double every, double sample);
+
+/// 003 §5's measure of the difference of two r1 series: e = ||a − b||₂ / N.
+double measure_e(const std::vector<double>& a, const std::vector<double>& b);
+
 /// Largest |x_i − x_0| / |x_0| over a series.
 double max_relative_drift(const std::vector<double>& x, double x0);
 
