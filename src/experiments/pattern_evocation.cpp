@@ -81,7 +81,7 @@ void run(const app::ExperimentContext& ctx) {
     for (int s = 0; s < 2; ++s) runs[s] = energy_momentum_run(thesis.start, kSteps[s], kLong, kSample);
     const double jz = runs[0].jz0;
     const analysis::TwoMassTrace window = runs[0].trace.window(0.0, thesis.window_s);
-    const PatternAnalysis main = analyse_pattern(thesis, window, jz);
+    const PatternAnalysis ours = analyse_pattern(thesis, window, jz);
     PatternAnalysis est[2][2];  // [window][step]
     for (int s = 0; s < 2; ++s) {
       est[0][s] = estimate_rates(runs[s].trace.window(0.0, thesis.window_s), jz);
@@ -94,8 +94,8 @@ void run(const app::ExperimentContext& ctx) {
     p["estimates"] = {{"pattern_window", {{"h_1e-3", estimates_json(est[0][0])}, {"h_2e-3", estimates_json(est[0][1])}}},
                       {"window_300s", {{"h_1e-3", estimates_json(est[1][0])}, {"h_2e-3", estimates_json(est[1][1])}}}};
     p["window_s"] = thesis.window_s;
-    p["gamma_c"] = main.gamma_c;
-    p["f"] = main.f;
+    p["gamma_c"] = ours.gamma_c;
+    p["f"] = ours.f;
     p["source"] = {{"gamma_c", thesis.gamma_c}, {"f_min", thesis.f_min}, {"f_max", thesis.f_max}};
     // Which estimator (over the pattern's window, h = 1e-3) lies nearest the thesis's γ_c.
     const nlohmann::json& e30 = p["estimates"]["pattern_window"]["h_1e-3"];
@@ -116,16 +116,16 @@ void run(const app::ExperimentContext& ctx) {
           << " (" << format_number(e30[nearest].get<double>(), 5) << " over " << thesis.window_s << " s, "
           << format_number(100.0 * nearest_gap / thesis.gamma_c, 2) << "% away); the locked average is "
           << format_number(e30["locked_average"].get<double>(), 5) << ". Our γ_c for the predictions is "
-          << format_number(main.gamma_c, 5) << " and F = " << format_number(main.f, 5)
+          << format_number(ours.gamma_c, 5) << " and F = " << format_number(ours.f, 5)
           << " rad/s (thesis F from eq. 4.1: " << thesis.f_min << "–" << thesis.f_max << ").\n";
-    const double f_ratio = 0.5 * (thesis.f_min + thesis.f_max) / main.f;
+    const double f_ratio = 0.5 * (thesis.f_min + thesis.f_max) / ours.f;
     f_notes << "- " << thesis.start << ": the thesis's F over ours = " << format_number(f_ratio, 4);
     if (std::abs(f_ratio - 0.5) < 0.05)
       f_notes << ": the thesis's F is half the frequency of I here, so its resonances appear above at half its "
                  "m/n (its m counts periods of a reduced orbit twice as long as the period of I).";
     f_notes << "\n";
-    for (const ResonanceResult& r : main.resonances) {
-      const double dev = (r.f_implied - main.f) / main.f;
+    for (const ResonanceResult& r : ours.resonances) {
+      const double dev = (r.f_implied - ours.f) / ours.f;
       p["resonances"].push_back({{"symmetry", r.thesis.symmetry}, {"source_gamma", r.thesis.gamma},
                                  {"score_at_source_gamma", r.score_at_thesis.score}, {"m", r.m}, {"n", r.n},
                                  {"predicted_gamma", r.predicted}, {"found_gamma", r.found.gamma},
@@ -137,13 +137,13 @@ void run(const app::ExperimentContext& ctx) {
                 << format_number(r.predicted, 4) << " | " << format_number(r.found.gamma, 4)
                 << (std::abs(r.found.gamma - r.predicted) > 0.99 * kSearchHalfWidth ? " (search edge)" : "") << " | "
                 << format_number(r.found.score.score, 3) << " | " << format_number(r.f_implied, 4) << " | "
-                << format_number(main.f, 4) << " | " << format_number(100.0 * dev, 2) << "% |\n";
+                << format_number(ours.f, 4) << " | " << format_number(100.0 * dev, 2) << "% |\n";
     }
     j["patterns"].push_back(p);
     const long stride = std::lround(kTraceSample / kSample);
     const analysis::TwoMassTrace shown = every(window, stride);
     write_trace(traces, thesis.start, "inertial", shown);
-    write_trace(traces, thesis.start, "critical", analysis::to_rotating_frame(shown, main.gamma_c));
+    write_trace(traces, thesis.start, "critical", analysis::to_rotating_frame(shown, ours.gamma_c));
     const analysis::ReducedTrace red = analysis::reduced_coordinates(shown);
     for (std::size_t i = 0; i < red.t.size(); ++i)
       reduced << thesis.start << "," << red.t[i] << "," << red.r1[i] << "," << red.r2[i] << "," << red.theta[i] << "\n";
