@@ -5,6 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_harness.hpp"
 
 #include "experiments/dsp_runs.hpp"
 #include "experiments/pattern_analysis.hpp"
@@ -40,6 +45,35 @@ TEST(PatternEvocation, PatternOneResonancesFollowEquation41) {
     EXPECT_GE(r.found.score.score, r.score_at_thesis.score);
     EXPECT_NEAR(r.found.gamma, r.thesis.gamma, 0.01);
   }
+}
+
+TEST(PatternEvocation, ReproduceRecordsEstimatesAndResonancesOfEveryPattern) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("mechint_patterns_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const testing::CliResult r = testing::run_mechint("reproduce pattern-evocation --out " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(testing::read_file(dir / "results.json"));
+  ASSERT_EQ(j["patterns"].size(), thesis_patterns().size());
+  for (const auto& p : j["patterns"]) {
+    // Every estimate table has its F (window × step).
+    for (const char* w : {"pattern_window", "window_300s"})
+      for (const char* h : {"h_1e-3", "h_2e-3"}) EXPECT_GT(p["estimates"][w][h]["f"].get<double>(), 0.0);
+    ASSERT_EQ(p["resonances"].size(), 4u);
+    for (const auto& res : p["resonances"]) {
+      // The recorded F from eq. 4.1 is the found rate's distance from γ_c over m/n.
+      const double implied = std::abs(res["found_gamma"].get<double>() - p["gamma_c"].get<double>()) *
+                             res["n"].get<double>() / res["m"].get<double>();
+      EXPECT_NEAR(res["f_implied"].get<double>(), implied, 1e-12 * implied);
+      EXPECT_GE(res["found_score"].get<double>(), 0.0);
+    }
+  }
+  // Pattern I's D2, D3, D4 below γ_c satisfy eq. 4.1 to 1% (as the analysis test, through the command).
+  for (int i = 0; i < 3; ++i)
+    EXPECT_LT(std::abs(j["patterns"][0]["resonances"][i]["eq41_relative_deviation"].get<double>()), 0.01);
+  EXPECT_TRUE(fs::exists(dir / "report.md"));
+  EXPECT_TRUE(fs::exists(dir / "traces.csv"));
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -99,6 +99,19 @@ TEST(PatternTools, ReconstructionFormulaIsTheMeanAzimuthRate) {
   EXPECT_GT(std::abs(e.locked_average - true_rate), 2e-4);
 }
 
+TEST(PatternTools, CriticalRateUsesTheAzimuthsOfMassesAwayFromTheAxis) {
+  // Synthetic trace: r1 ∈ [2.7, 3.3], r2 ∈ [5.0, 6.0]; both azimuths have the mean rate γ_c.
+  const CriticalRateEstimates e = estimate_critical_rate(synthetic_trace(40.0, 0.01), TwoMasses{}, 150.0);
+  EXPECT_NEAR(e.r1_min, 2.7, 1e-3);
+  EXPECT_NEAR(e.r2_min, 5.0, 1e-3);
+  EXPECT_DOUBLE_EQ(e.critical_rate(1.0), 0.5 * (e.azimuth_rate_inner + e.azimuth_rate_outer));
+  // φ1 = γ_c t + 0.15 sin(F t), φ2 = φ1 + 0.25 sin(F t): the mean of their rates over 40 s is within
+  // (0.15 + 0.25/2) / 40 of γ_c.
+  EXPECT_NEAR(e.critical_rate(1.0), kGammaC, (0.15 + 0.125) / 40.0 + 1e-12);
+  EXPECT_DOUBLE_EQ(e.critical_rate(4.0), e.azimuth_rate_outer);  // mass 1 too near the axis
+  EXPECT_DOUBLE_EQ(e.critical_rate(10.0), e.locked_average);     // neither qualifies
+}
+
 TEST(PatternTools, ResonantRatesFollowEquation41) {
   for (const ResonantRate& r : resonant_rates(kGammaC, kF, {2, 3, 4}, 3, 10.0))
     EXPECT_NEAR(std::abs(kGammaC - r.gamma), static_cast<double>(r.m) / r.n * kF, 1e-14);

@@ -1,5 +1,6 @@
 #include "experiments/dsp_runs.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
