@@ -32,6 +32,7 @@
 #include <boost/math/tools/toms748_solve.hpp>
 
 #include "mechint/analysis/modified_hamiltonian.hpp"
+#include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 
 namespace mechint {
@@ -74,9 +75,9 @@ struct ImpactOptions {
 };
 
 /// An impact could not be resolved (no root of the impact law, chattering).
-class ImpactFailure : public std::runtime_error {
+class ImpactFailure : public NumericalFailure {
  public:
-  using std::runtime_error::runtime_error;
+  using NumericalFailure::NumericalFailure;
 };
 
 /// The physical root of F near λ_e (see the file comment). `what` names the law for messages.

@@ -21,16 +21,11 @@
 #include <string>
 
 #include "mechint/analysis/legendre.hpp"
+#include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 #include "mechint/solve/del_newton.hpp"
 
 namespace mechint {
-
-/// Thrown by the start functions when the initial data are unusable.
-class InvalidStart : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
-};
 
 /// Which variables the integrator carries from step to step.
 enum class DelForm {
@@ -53,7 +48,7 @@ class VariationalIntegrator {
                         DelForm form = DelForm::kMomentum)
       : system_(std::move(system)), h_(h), form_(form), solver_(options) {
     if (!(h > 0.0) || !std::isfinite(h))
-      throw std::invalid_argument("step size h must be positive and finite, got " +
+      throw InvalidInput("step size h must be positive and finite, got " +
                                   format_number(h));
   }
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 
 namespace mechint {
@@ -54,10 +55,10 @@ struct NewtonStats {
 
 /// Thrown when the DEL equations cannot be solved at a step: the step is too large for Newton to
 /// converge, the Jacobian is singular, or the iterates left the domain of the model.
-class NewtonFailure : public std::runtime_error {
+class NewtonFailure : public NumericalFailure {
  public:
   NewtonFailure(long step_index, double time, double residual_norm, int iterations)
-      : std::runtime_error(describe(step_index, time, residual_norm, iterations)),
+      : NumericalFailure(describe(step_index, time, residual_norm, iterations)),
         step_index_(step_index),
         time_(time),
         residual_norm_(residual_norm),

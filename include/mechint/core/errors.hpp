@@ -1,0 +1,78 @@
+#pragma once
+/// \file
+/// The errors of mechint, each tied to one exit code of the command line (DESIGN §4):
+///
+/// | class              | std base                | exit | meaning                                          |
+/// |--------------------|-------------------------|------|--------------------------------------------------|
+/// | `InvalidInput`     | `std::invalid_argument` | 2    | arguments, parameters, model or problem files   |
+/// | `NumericalFailure` | `std::runtime_error`    | 3    | Newton, an impact law, a non-finite value, ...  |
+/// | `IoError`          | `std::runtime_error`    | 4    | cannot write, disk full                          |
+///
+/// Every one of them is also a `mechint::Error`, so a front end maps any of them to its exit code
+/// with one `catch (const mechint::Error&)`; library users who prefer the standard hierarchy can
+/// catch `std::invalid_argument` or `std::runtime_error` as before. Subclasses (`InvalidStart`,
+/// `NewtonFailure`, `ImpactFailure`, ...) add what a caller needs to react (step, time, residual).
+/// Any other exception reaching the command line is a bug of mechint and exits 1.
+
+#include <stdexcept>
+#include <string>
+
+namespace mechint {
+
+/// Exit codes of the `mechint` command, the same for every subcommand (DESIGN §4).
+enum class ExitCode : int {
+  kSuccess = 0,
+  kInternalError = 1,  ///< an exception mechint did not expect: a bug, please report it
+  kBadInput = 2,
+  kNumericalFailure = 3,
+  kIoError = 4,
+  kInterrupted = 130,  ///< SIGINT; SIGTERM gives 143
+};
+
+/// The one base of mechint's errors: a message of one line and the exit code it maps to.
+class Error {
+ public:
+  virtual ~Error() = default;
+  virtual const char* what() const noexcept = 0;
+  virtual ExitCode exit_code() const noexcept = 0;
+};
+
+namespace detail {
+/// An error that is both a `StdBase` (for code catching the standard hierarchy) and a `mechint::Error`.
+template <class StdBase, ExitCode kCode>
+class ErrorWithCode : public StdBase, public Error {
+ public:
+  explicit ErrorWithCode(const std::string& message) : StdBase(message) {}
+  const char* what() const noexcept override { return StdBase::what(); }
+  ExitCode exit_code() const noexcept override { return kCode; }
+};
+}  // namespace detail
+
+/// Unusable input: an unknown name, a malformed or out-of-range value, an option that does not
+/// apply, an inconsistent start. Exit code 2.
+class InvalidInput : public detail::ErrorWithCode<std::invalid_argument, ExitCode::kBadInput> {
+ public:
+  using ErrorWithCode::ErrorWithCode;
+};
+
+/// Initial data that an integrator cannot start from: non-finite, off the constraint manifold,
+/// a velocity that is not tangent to it, a start behind a wall. Exit code 2.
+class InvalidStart : public InvalidInput {
+ public:
+  using InvalidInput::InvalidInput;
+};
+
+/// The numerics could not continue: Newton did not converge, an impact law has no solution, a
+/// value became non-finite, an adaptive method's step underflowed. Exit code 3.
+class NumericalFailure : public detail::ErrorWithCode<std::runtime_error, ExitCode::kNumericalFailure> {
+ public:
+  using ErrorWithCode::ErrorWithCode;
+};
+
+/// A file could not be written or read. Exit code 4.
+class IoError : public detail::ErrorWithCode<std::runtime_error, ExitCode::kIoError> {
+ public:
+  using ErrorWithCode::ErrorWithCode;
+};
+
+}  // namespace mechint
