@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs an already built tree (default ./build) into a fresh temporary prefix, checks what was
+# installed, then configures, builds and runs examples/consumer against that prefix alone. Builds
+# nothing of mechint itself. Run by ctest (test install_and_consumer) and so by ./scripts/test.sh.
+set -euo pipefail
+src="$(cd "$(dirname "$0")/.." && pwd)"
+build="$(cd "${1:-$src/build}" && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/mechint-install-XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+prefix="$work/prefix"
+
+fail() { echo "test-install: $*" >&2; exit 1; }
+
+cmake --install "$build" --prefix "$prefix" >"$work/install.log" || { cat "$work/install.log"; fail "install failed"; }
+config="$(find "$prefix" -name mechintConfig.cmake -path '*/cmake/mechint/*')"
+[ -n "$config" ] || fail "not installed: <libdir>/cmake/mechint/mechintConfig.cmake"
+config_dir="$(dirname "$config")"
+for f in bin/mechint include/mechint/mechint.hpp share/mechint/plots/core_convergence.py \
+         "${config_dir#"$prefix"/}"/mechint{ConfigVersion,Targets,Dependencies}.cmake; do
+  [ -e "$prefix/$f" ] || fail "not installed: $f"
+done
+echo "installed into $prefix: $(find "$prefix" -type f | wc -l) files"
+"$prefix/bin/mechint" list >/dev/null || fail "installed mechint list failed"
+
+# The consumer sees mechint only through the prefix (no package registry, no build tree).
+cmake -S "$src/examples/consumer" -B "$work/consumer" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >"$work/configure.log" \
+  || { cat "$work/configure.log"; fail "consumer configure failed"; }
+grep -q "^mechint_DIR:PATH=$config_dir\$" "$work/consumer/CMakeCache.txt" \
+  || fail "consumer did not find mechint in $prefix"
+cmake --build "$work/consumer" -j "$(nproc)" >"$work/build.log" || { cat "$work/build.log"; fail "consumer build failed"; }
+
+# The usage requirements of mechint::mechint: what a consumer needs, none of mechint's own warnings
+# or tuning flags (Unix Makefiles keep the compile flags in flags.make).
+flags="$work/consumer/CMakeFiles/pendulum.dir/flags.make"
+if [ -f "$flags" ]; then
+  grep -q "EIGEN_STACK_ALLOCATION_LIMIT=0" "$flags" || fail "EIGEN_STACK_ALLOCATION_LIMIT=0 not passed to the consumer"
+  grep -q "$prefix/include" "$flags" || fail "the installed include directory not passed to the consumer"
+  if grep -E -q -- "-Wall|-Wextra|inline-unit-growth" "$flags"; then fail "mechint's own compile options leak to the consumer"; fi
+fi
+
+"$work/consumer/pendulum" || fail "consumer check failed"
+
+# The README's Library section shows examples/consumer/main.cpp in full: keep them the same.
+awk '/^## Library/ {lib = 1} lib && /^```cpp/ {inside = 1; next} inside && /^```/ {exit} inside' "$src/README.md" \
+  | diff -u "$src/examples/consumer/main.cpp" - >/dev/null \
+  || fail "README.md (Library) no longer shows examples/consumer/main.cpp as it is"
+echo "test-install: install and consumer OK"
