@@ -21,6 +21,11 @@ for f in bin/mechint include/mechint/mechint.hpp share/mechint/plots/core_conver
 done
 echo "installed into $prefix: $(find "$prefix" -type f | wc -l) files"
 "$prefix/bin/mechint" list >/dev/null || fail "installed mechint list failed"
+# The command finds its plot scripts relative to itself: it holds no path of the source tree (in a
+# Release build; a debug build keeps assert's __FILE__).
+if grep -q "^CMAKE_BUILD_TYPE:STRING=Release$" "$build/CMakeCache.txt" && grep -aqF "$src/" "$prefix/bin/mechint"; then
+  fail "bin/mechint holds the source path $src"
+fi
 
 # The consumer sees mechint only through the prefix (no package registry, no build tree).
 cmake -S "$src/examples/consumer" -B "$work/consumer" -DCMAKE_BUILD_TYPE=Release \
