@@ -2,65 +2,72 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <stdexcept>
+
+#include "mechint/core/errors.hpp"
 
 namespace mechint::app {
-namespace {
 
-void write_row(std::ostream& os, const std::vector<double>& row) {
-  char buffer[32];
-  for (std::size_t i = 0; i < row.size(); ++i) {
-    std::snprintf(buffer, sizeof buffer, "%.17g", row[i]);
-    os << (i ? "," : "") << buffer;
+CsvOutput::CsvOutput(std::string path) : path_(std::move(path)), os_(&std::cout) {
+  if (path_.empty()) return;
+  const std::filesystem::path target(path_);
+  if (target.has_parent_path() && !std::filesystem::is_directory(target.parent_path()))
+    throw InvalidInput("output directory '" + target.parent_path().string() + "' does not exist");
+  partial_ = path_ + ".partial";
+  file_.open(partial_);
+  if (!file_) throw IoError("cannot write '" + partial_ + "'");
+  os_ = &file_;
+}
+
+CsvOutput::~CsvOutput() {
+  if (!partial_.empty() && !committed_) {
+    file_.close();
+    std::error_code ignored;
+    std::filesystem::remove(partial_, ignored);
   }
-  os << '\n';
 }
 
-void write_header(std::ostream& os, const std::vector<std::string>& header) {
-  for (std::size_t i = 0; i < header.size(); ++i) os << (i ? "," : "") << header[i];
-  os << '\n';
+void CsvOutput::header(const std::vector<std::string>& columns) {
+  for (std::size_t i = 0; i < columns.size(); ++i) *os_ << (i ? "," : "") << columns[i];
+  *os_ << '\n';
 }
 
-}  // namespace
+void CsvOutput::row(const std::vector<double>& values) {
+  char buffer[32];
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    std::snprintf(buffer, sizeof buffer, "%.17g", values[i]);
+    *os_ << (i ? "," : "") << buffer;
+  }
+  *os_ << '\n';
+}
 
-void write_csv_atomically(const std::string& path, const std::vector<std::string>& header,
-                          const std::function<void(const RowSink&)>& produce) {
-  if (path.empty()) {
-    write_header(std::cout, header);
-    produce([](const std::vector<double>& row) { write_row(std::cout, row); });
+void CsvOutput::commit() {
+  if (partial_.empty()) {
     std::cout.flush();
+    if (!std::cout) throw IoError("error while writing to standard output");
+    committed_ = true;
     return;
   }
-  const std::filesystem::path target(path);
-  if (target.has_parent_path() && !std::filesystem::is_directory(target.parent_path()))
-    throw std::invalid_argument("output directory '" + target.parent_path().string() + "' does not exist");
-  const std::filesystem::path partial = target.string() + ".partial";
-  try {
-    std::ofstream os(partial);
-    if (!os) throw std::invalid_argument("cannot write '" + partial.string() + "'");
-    write_header(os, header);
-    produce([&](const std::vector<double>& row) { write_row(os, row); });
-    os.close();
-    if (!os) throw std::runtime_error("error while writing '" + partial.string() + "'");
-    std::filesystem::rename(partial, target);
-  } catch (...) {
-    std::error_code ignored;
-    std::filesystem::remove(partial, ignored);
-    throw;
-  }
+  file_.close();
+  if (!file_) throw IoError("error while writing '" + partial_ + "'");
+  std::error_code error;
+  std::filesystem::rename(partial_, path_, error);
+  if (error) throw IoError("cannot move '" + partial_ + "' to '" + path_ + "': " + error.message());
+  committed_ = true;
 }
 
 void write_text_atomically(const std::string& path, const std::string& text) {
-  const std::filesystem::path target(path), partial = path + ".partial";
+  const std::string partial = path + ".partial";
   {
     std::ofstream os(partial);
-    if (!os) throw std::runtime_error("cannot write '" + partial.string() + "'");
+    if (!os) throw IoError("cannot write '" + partial + "'");
     os << text;
-    if (!os) throw std::runtime_error("error while writing '" + partial.string() + "'");
+    os.close();
+    if (!os) throw IoError("error while writing '" + partial + "'");
   }
-  std::filesystem::rename(partial, target);
+  std::error_code error;
+  std::filesystem::rename(partial, path, error);
+  if (error) throw IoError("cannot move '" + partial + "' to '" + path + "': " + error.message());
 }
 
 }  // namespace mechint::app

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 
 namespace mechint::app {
@@ -51,13 +52,13 @@ double parse_number(const ParameterSpec& spec, const std::string& text) {
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
   if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE)
-    throw std::invalid_argument("value '" + text + "' of '" + spec.name + "' is not a number");
+    throw InvalidInput("value '" + text + "' of '" + spec.name + "' is not a number");
   if (!std::isfinite(value))
-    throw std::invalid_argument("value of '" + spec.name + "' must be finite, got '" + text + "'");
+    throw InvalidInput("value of '" + spec.name + "' must be finite, got '" + text + "'");
   if (spec.kind == ParameterSpec::Kind::kInteger && value != std::floor(value))
-    throw std::invalid_argument("value of '" + spec.name + "' must be an integer, got '" + text + "'");
+    throw InvalidInput("value of '" + spec.name + "' must be an integer, got '" + text + "'");
   if (value < spec.min_value || value > spec.max_value)
-    throw std::invalid_argument("value of '" + spec.name + "' must be in [" +
+    throw InvalidInput("value of '" + spec.name + "' must be in [" +
                                 format_number(spec.min_value) + ", " +
                                 format_number(spec.max_value) + "], got " + text);
   return value;
@@ -75,7 +76,7 @@ ParameterValues ParameterValues::resolve(const std::vector<ParameterSpec>& specs
     if (!by_name.count(name)) {
       std::string known;
       for (const auto& spec : specs) known += (known.empty() ? "" : ", ") + spec.name;
-      throw std::invalid_argument("unknown name '" + name + "' for system '" + system_name +
+      throw InvalidInput("unknown name '" + name + "' for system '" + system_name +
                                   "' (known: " + known + ")");
     }
   }
@@ -92,7 +93,7 @@ ParameterValues ParameterValues::resolve(const std::vector<ParameterSpec>& specs
         list += (list.empty() ? "" : "|") + c;
       }
       if (!ok)
-        throw std::invalid_argument("value '" + text + "' of '" + spec.name + "' is not one of " + list);
+        throw InvalidInput("value '" + text + "' of '" + spec.name + "' is not one of " + list);
     } else {
       values.numbers_[spec.name] = parse_number(spec, text);
     }
@@ -119,9 +120,9 @@ const std::string& ParameterValues::choice(const std::string& name) const {
 void parse_assignment(const std::string& assignment, std::map<std::string, std::string>& into) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw std::invalid_argument("--set expects NAME=VALUE, got '" + assignment + "'");
+    throw InvalidInput("--set expects NAME=VALUE, got '" + assignment + "'");
   const std::string name = assignment.substr(0, eq);
-  if (into.count(name)) throw std::invalid_argument("'" + name + "' is set twice");
+  if (into.count(name)) throw InvalidInput("'" + name + "' is set twice");
   into[name] = assignment.substr(eq + 1);
 }
 

@@ -2,10 +2,12 @@
 //   mechint list
 //   mechint run SYSTEM [--method M] [--h H] [--t-end T] [--output-every DT] [--set NAME=VALUE]... [--out FILE.csv]
 //   mechint reproduce EXPERIMENT [--out DIR]
-// Bad input exits with status 2 and one line on stderr; a failed integration with status 3. No
-// partial output file is left behind: rows go to a temporary file renamed into place at the end.
+// Exit codes (DESIGN §4, core/errors.hpp): 2 bad input, 3 numerical failure, 4 input/output error,
+// each with one line on stderr; 1 is an unexpected exception (a bug). No partial output file is left
+// behind: rows go to a temporary file renamed into place at the end.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -15,10 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "app/experiment_entry.hpp"
 #include "app/output.hpp"
-#include "app/simulation.hpp"
-#include "mechint/core/format.hpp"
-#include "mechint/solve/newton_options.hpp"
+#include "app/run_system.hpp"
+#include "mechint/core/errors.hpp"
 
 namespace {
 
@@ -28,44 +30,45 @@ int list_everything() {
   std::cout << "systems:\n";
   for (const auto& s : app::all_systems()) {
     std::cout << "  " << s.name << "  " << s.summary << "\n    methods: ";
-    for (std::size_t i = 0; i < s.methods.size(); ++i) std::cout << (i ? ", " : "") << s.methods[i];
+    const auto defaults = app::ParameterValues::resolve(s.parameters({}), {}, s.name);
+    const auto methods = s.methods(defaults);
+    for (std::size_t i = 0; i < methods.size(); ++i)
+      std::cout << (i ? ", " : "") << methods[i] << (methods[i] == s.default_method ? " (default)" : "");
     std::cout << "\n    --set:";
     for (const auto& p : s.parameters({})) std::cout << " " << p.name << "=" << p.default_value;
     std::cout << "\n";
   }
-  std::cout << "methods:\n";
-  for (const auto& m : app::all_methods()) std::cout << "  " << m.name << "  " << m.summary << "\n";
+  std::cout << "methods (their options, also with --set):\n";
+  for (const auto& m : app::all_methods()) {
+    std::cout << "  " << m.name << "  " << m.summary << "\n";
+    std::vector<std::string> options;
+    app::for_each_method([&]<class Row>() {
+      if (Row::kName != m.name) return;
+      for (const auto& o : Row::options()) {
+        const std::string text = o.name + "=" + o.default_value;
+        if (std::find(options.begin(), options.end(), text) == options.end()) options.push_back(text);
+      }
+    });
+    if (!options.empty()) {
+      std::cout << "    --set:";
+      for (const auto& o : options) std::cout << " " << o;
+      std::cout << "\n";
+    }
+  }
   std::cout << "experiments:\n";
   for (const auto& e : app::all_experiments()) std::cout << "  " << e.name << "  " << e.summary << "\n";
   std::cout << "  all  every experiment above, in turn\n";
   return 0;
 }
 
-int run_system(const std::string& system_name, const std::string& method, double h, double t_end,
-               double output_every, const std::vector<std::string>& assignments,
-               const std::string& out_path) {
-  if (!(h > 0.0) || !std::isfinite(h))
-    throw std::invalid_argument("--h must be positive and finite, got " + format_number(h));
-  if (!(t_end >= 0.0) || !std::isfinite(t_end))
-    throw std::invalid_argument("--t-end must be non-negative and finite, got " + format_number(t_end));
-  if (!(output_every >= 0.0) || !std::isfinite(output_every))
-    throw std::invalid_argument("--output-every must be non-negative and finite");
+int run_system(const std::string& system_name, const std::string& method, const OutputSchedule& schedule,
+               const std::vector<std::string>& assignments, const std::string& out_path) {
   const app::SystemEntry& system = app::find_system(system_name);
-  bool method_known = false;
-  for (const auto& m : system.methods) method_known = method_known || m == method;
-  if (!method_known) {
-    std::string known;
-    for (const auto& m : system.methods) known += (known.empty() ? "" : ", ") + m;
-    throw std::invalid_argument("unknown method '" + method + "' for system '" + system_name +
-                                "' (known: " + known + ")");
-  }
-  std::map<std::string, std::string> overrides;
+  app::Overrides overrides;
   for (const auto& a : assignments) app::parse_assignment(a, overrides);
-  const auto values = app::ParameterValues::resolve(system.parameters(overrides), overrides, system_name);
-  auto simulation = system.make(values, method);
-  app::RunSettings settings{method, h, t_end, output_every};
-  app::write_csv_atomically(out_path, simulation->columns(),
-                            [&](const app::RowSink& sink) { simulation->run(settings, sink); });
+  app::CsvOutput out(out_path);
+  app::run_system(system, method, overrides, schedule, out);
+  out.commit();
   return 0;
 }
 
@@ -99,14 +102,14 @@ int main(int argc, char** argv) {
   cli.add_subcommand("list", "systems, methods and experiments, one line each");
 
   auto* run = cli.add_subcommand("run", "integrate one system and write CSV");
-  std::string system_name, method = "vi-midpoint", out_path;
-  double h = 0.01, t_end = 10.0, output_every = 0.0;
+  std::string system_name, method, out_path;
+  OutputSchedule schedule;
   std::vector<std::string> assignments;
   run->add_option("system", system_name, "system name (see mechint list)")->required();
-  run->add_option("--method", method, "integration method")->capture_default_str();
-  run->add_option("--h", h, "step size")->capture_default_str();
-  run->add_option("--t-end", t_end, "final time")->capture_default_str();
-  run->add_option("--output-every", output_every, "time between output rows (0: every step)");
+  run->add_option("--method", method, "integration method (default: the system's, see mechint list)");
+  run->add_option("--h", schedule.h, "step size")->capture_default_str();
+  run->add_option("--t-end", schedule.t_end, "final time")->capture_default_str();
+  run->add_option("--output-every", schedule.output_every, "time between output rows (0: every step)");
   run->add_option("--set", assignments, "NAME=VALUE: a parameter or initial value")->take_all();
   run->add_option("--out", out_path, "CSV file (default: standard output)");
 
@@ -126,16 +129,19 @@ int main(int argc, char** argv) {
   try {
     if (cli.got_subcommand("list")) return list_everything();
     if (cli.got_subcommand("run"))
-      return run_system(system_name, method, h, t_end, output_every, assignments, out_path);
+      return run_system(system_name, method, schedule, assignments, out_path);
     return reproduce(experiment, out_dir);
-  } catch (const NewtonFailure& e) {
+  } catch (const mechint::Error& e) {
     std::cerr << "mechint: error: " << e.what() << "\n";
-    return 3;
-  } catch (const std::invalid_argument& e) {
+    return static_cast<int>(e.exit_code());
+  } catch (const std::invalid_argument& e) {  // from a library we call (std::stod, ...): bad input
     std::cerr << "mechint: error: " << e.what() << "\n";
     return 2;
-  } catch (const std::exception& e) {
+  } catch (const std::filesystem::filesystem_error& e) {
     std::cerr << "mechint: error: " << e.what() << "\n";
-    return 1;
+    return static_cast<int>(ExitCode::kIoError);
+  } catch (const std::exception& e) {
+    std::cerr << "mechint: internal error (please report): " << e.what() << "\n";
+    return static_cast<int>(ExitCode::kInternalError);
   }
 }

@@ -8,6 +8,8 @@
 #include "mechint/analysis/legendre.hpp"
 #include "mechint/analysis/reduced_coordinates.hpp"
 #include "mechint/integrate/energy_momentum.hpp"
+#include "mechint/integrate/ida_dae.hpp"
+#include "mechint/integrate/run_loop.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
 
 namespace mechint::experiments {
@@ -33,20 +35,17 @@ void push_sample(DspRun& r, double t, const VecD<6>& q, double e, double jz) {
 DspRun energy_momentum_run(const std::string& start, double h, double t_end, double sample) {
   const DoubleSphericalPendulum model;
   const systems::DspState st = systems::complete_dsp_start(model, systems::named_dsp_start(start));
-  const long stride = multiple_of(sample, h), steps = std::lround(t_end / h);
+  multiple_of(sample, h);
   DspRun r;
   r.energy0 = energy(model, st.q, st.v);
   r.jz0 = noether_momentum(model, 0, st.q, lagrangian_dv(model, st.q, st.v));
   EnergyMomentumIntegrator<DoubleSphericalPendulum> em(model, h);
   em.start_from_velocity(st.q, st.v);
   const auto t0 = std::chrono::steady_clock::now();
-  push_sample(r, 0.0, em.q(), em.energy(), em.momentum(0));
-  for (long k = 1; k <= steps; ++k) {
-    em.step();
-    if (k % stride == 0) push_sample(r, em.time(), em.q(), em.energy(), em.momentum(0));
-  }
+  integrate(em, OutputSchedule{h, t_end, sample},
+            [&](const auto& s) { push_sample(r, s.time(), s.q(), s.energy(), s.momentum(0)); });
   r.cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.steps = steps;
+  r.steps = em.step_index();
   return r;
 }
 
@@ -56,21 +55,13 @@ DspRun dae_run(const std::string& start, DaeTolerances tol, double t_end, double
   DspRun r;
   r.energy0 = energy(model, st.q, st.v);
   r.jz0 = noether_momentum(model, 0, st.q, lagrangian_dv(model, st.q, st.v));
-  const ConstrainedDae<DoubleSphericalPendulum> dae(model);
   const auto t0 = std::chrono::steady_clock::now();
-  IdaIntegrator<ConstrainedDae<DoubleSphericalPendulum>> ida(dae, st.q, st.v, 0.0, 1e-4, tol);
-  auto emit = [&] {
-    const VecD<6> q = ida.q(), v = ida.v();
-    push_sample(r, ida.time(), q, energy(model, q, v), noether_momentum(model, 0, q, lagrangian_dv(model, q, v)));
-  };
-  emit();
-  const long samples = std::lround(t_end / sample);
-  for (long s = 1; s <= samples; ++s) {
-    ida.advance_to(static_cast<double>(s) * sample);
-    emit();
-  }
+  DaeStepper<DoubleSphericalPendulum> dae(model, 1e-4, tol);  // IDA's first step 1e-4; it then chooses its own
+  dae.start_from_velocity(st.q, st.v);
+  integrate(dae, OutputSchedule{sample, t_end, sample},
+            [&](const auto& s) { push_sample(r, s.time(), s.q(), s.energy(), s.momentum(0)); });
   r.cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.steps = ida.steps();
+  r.steps = dae.step_index();
   return r;
 }
 

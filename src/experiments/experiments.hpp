@@ -2,7 +2,7 @@
 /// \file
 /// The experiments of `mechint reproduce`, one function per experiment, each in its own file.
 
-#include "app/simulation.hpp"
+#include "app/experiment_entry.hpp"
 
 namespace mechint::experiments {
 

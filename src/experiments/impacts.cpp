@@ -18,6 +18,7 @@
 #include "mechint/analysis/error_measures.hpp"
 #include "mechint/integrate/hybrid_reference.hpp"
 #include "mechint/integrate/impact_driver.hpp"
+#include "mechint/integrate/run_loop.hpp"
 #include "mechint/integrate/stormer_verlet.hpp"
 #include "mechint/integrate/trapezoid_flow.hpp"
 #include "mechint/systems/double_pendulum.hpp"
@@ -64,26 +65,27 @@ double spike_ratio(const std::vector<double>& energy, const std::vector<double>&
 template <class Flow>
 std::vector<SmoothVariation> smooth_run(const systems::DoublePendulumStart& s, double h, double t_end,
                                         std::ostringstream* csv) {
-  Flow flow{DoublePendulum{}};
-  VecD<2> q = start_q(s), p = start_p(s), q1, p1;
+  // The impact driver with its walls switched off: the flow's own steps, through the one run loop.
+  ImpactOptions smooth;
+  smooth.enabled = false;
+  ImpactDriver<Flow> driver(DoublePendulum{}, h, smooth);
+  driver.start(start_q(s), start_p(s));
   double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
   std::vector<double> series[3];
   const long steps = std::lround(t_end / h);
-  for (long k = 0; k <= steps; ++k) {
-    const double v[3] = {hamiltonian(flow.model(), q, p),
-                         modified_hamiltonian_stormer_verlet(flow.model(), q, p, h),
-                         modified_hamiltonian_trapezoid(flow.model(), q, p, h)};
+  integrate(driver, OutputSchedule{h, static_cast<double>(steps) * h}, [&](const ImpactDriver<Flow>& d) {
+    const VecD<2>& q = d.q();
+    const VecD<2>& p = d.p();
+    const double v[3] = {hamiltonian(d.model(), q, p), modified_hamiltonian_stormer_verlet(d.model(), q, p, h),
+                         modified_hamiltonian_trapezoid(d.model(), q, p, h)};
     for (int i = 0; i < 3; ++i) {
       lo[i] = std::min(lo[i], v[i]), hi[i] = std::max(hi[i], v[i]);
       series[i].push_back(v[i]);
     }
     if (csv)
-      *csv << s.name << "," << Flow::kName << "," << k * h << "," << format_exact(v[0]) << ","
+      *csv << s.name << "," << Flow::kName << "," << d.step_index() * h << "," << format_exact(v[0]) << ","
            << format_exact(v[1]) << "," << format_exact(v[2]) << "\n";
-    if (k == steps) break;
-    if (!flow.step(q, p, h, q1, p1).converged) throw std::runtime_error("smooth run: Newton failed");
-    q = q1, p = p1;
-  }
+  });
   return {{h, hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], spike_ratio(series[0], series[1]),
            spike_ratio(series[0], series[2])}};
 }
@@ -121,7 +123,7 @@ Trajectory impact_run(const Variant& v, double h, bool full_series) {
   const long steps = kFig2Steps * stride;
   Trajectory tr;
   const auto t0 = std::chrono::steady_clock::now();
-  auto sample = [&] {
+  auto sample = [&](const ImpactDriver<Flow>&) {
     tr.q.push_back(d.q());
     if (full_series) {
       tr.t.push_back(d.time());
@@ -129,11 +131,7 @@ Trajectory impact_run(const Variant& v, double h, bool full_series) {
       tr.htilde.push_back(d.htilde());
     }
   };
-  sample();
-  while (d.step_index() < steps) {
-    d.step();
-    if (d.step_index() % stride == 0) sample();
-  }
+  integrate(d, OutputSchedule{h, static_cast<double>(steps) * h, static_cast<double>(stride) * h}, sample);
   tr.cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   tr.impacts = d.impacts();
   return tr;

@@ -6,6 +6,7 @@
 /// |--------------------|-------------------------|------|--------------------------------------------------|
 /// | `InvalidInput`     | `std::invalid_argument` | 2    | arguments, parameters, model or problem files   |
 /// | `NumericalFailure` | `std::runtime_error`    | 3    | Newton, an impact law, a non-finite value, ...  |
+/// | `DomainError`      | `std::domain_error`     | 3    | the state left the model's domain (collision)  |
 /// | `IoError`          | `std::runtime_error`    | 4    | cannot write, disk full                          |
 ///
 /// Every one of them is also a `mechint::Error`, so a front end maps any of them to its exit code
@@ -65,6 +66,13 @@ class InvalidStart : public InvalidInput {
 /// The numerics could not continue: Newton did not converge, an impact law has no solution, a
 /// value became non-finite, an adaptive method's step underflowed. Exit code 3.
 class NumericalFailure : public detail::ErrorWithCode<std::runtime_error, ExitCode::kNumericalFailure> {
+ public:
+  using ErrorWithCode::ErrorWithCode;
+};
+
+/// The state left the model's domain: a collision with a singular point of the potential, a
+/// non-finite configuration. Exit code 3 during a run (a start there is refused as InvalidStart).
+class DomainError : public detail::ErrorWithCode<std::domain_error, ExitCode::kNumericalFailure> {
  public:
   using ErrorWithCode::ErrorWithCode;
 };

@@ -5,7 +5,8 @@
 /// Convention: `Ld(q0, q1, h)` includes the factor h and takes the earlier point first (000 writes
 /// 𝕃(y, x) without h, later point first). Each rule is a stateless type with
 ///   `evaluate(model, q0, q1, h)`  templated on the scalar type,
-///   `kOrder` (the order of the integrator it induces) and `kName` (the CLI method name),
+///   `kOrder` (the order of the integrator it induces), `kName` (the CLI method name) and
+///   `kSummary` (its line in `mechint list`),
 /// and, for models with hand-written derivatives of L (model/lagrangian_derivatives.hpp),
 ///   `derivatives(model, q0, q1, h, d1, d2, d12)`: D1 Ld, D2 Ld and D12 Ld built from them by the
 ///   chain rule (the formulas are derived in docs/conventions.md).
@@ -22,6 +23,8 @@ namespace mechint {
 struct MidpointRule {
   static constexpr int kOrder = 2;
   static constexpr std::string_view kName = "vi-midpoint";
+  static constexpr std::string_view kSummary =
+      "variational integrator, midpoint discrete Lagrangian (000 eq. 4.1), order 2";
 
   template <LagrangianModel M, class T>
   static T evaluate(const M& model, const Vec<T, M::kDim>& q0, const Vec<T, M::kDim>& q1, double h) {
@@ -51,6 +54,8 @@ struct MidpointRule {
 struct TrapezoidRule {
   static constexpr int kOrder = 2;
   static constexpr std::string_view kName = "vi-trapezoid";
+  static constexpr std::string_view kSummary =
+      "variational integrator, trapezoid discrete Lagrangian (004 eq. 16), order 2; with impacts on systems with walls";
 
   template <LagrangianModel M, class T>
   static T evaluate(const M& model, const Vec<T, M::kDim>& q0, const Vec<T, M::kDim>& q1, double h) {
@@ -79,6 +84,8 @@ struct TrapezoidRule {
 struct FirstOrderRule {
   static constexpr int kOrder = 1;
   static constexpr std::string_view kName = "vi-first-order";
+  static constexpr std::string_view kSummary =
+      "variational integrator, right-endpoint discrete Lagrangian (000 eq. 4.20), order 1";
 
   template <LagrangianModel M, class T>
   static T evaluate(const M& model, const Vec<T, M::kDim>& q0, const Vec<T, M::kDim>& q1, double h) {
@@ -98,5 +105,11 @@ struct FirstOrderRule {
     d12 = -b.qv.transpose() - b.vv / h;
   }
 };
+
+/// The discrete Lagrangians the command line offers, each as the method `Rule::kName` (the
+/// variational rows of src/app/methods.hpp are made from this list). A new rule is added here.
+template <class... Rules>
+struct RuleList {};
+using CommandLineRules = RuleList<MidpointRule, TrapezoidRule, FirstOrderRule>;
 
 }  // namespace mechint

@@ -60,4 +60,12 @@ class DiscreteSystem {
   Model model_;
 };
 
+/// The discrete system a variational method builds for `Model` and `Rule`: `DiscreteSystem` unless
+/// a model knows that rule's discrete Lagrangian in closed form and specializes this trait (the
+/// rigid body's midpoint rule is 000 eq. 5.8: systems/rigid_body.hpp).
+template <class Model, class Rule>
+struct DiscreteSystemFor {
+  using type = DiscreteSystem<Model, Rule>;
+};
+
 }  // namespace mechint

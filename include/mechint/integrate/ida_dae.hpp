@@ -20,6 +20,9 @@
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
+#include "mechint/analysis/legendre.hpp"
+#include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
 #include "mechint/integrate/constrained_dae.hpp"
 
 namespace mechint {
@@ -91,8 +94,8 @@ class IdaIntegrator {
     double t_ret = t_;
     const int flag = IDASolve(mem_, t_out, &t_ret, yy_, yp_, IDA_NORMAL);
     if (flag < 0)
-      throw std::runtime_error("IDA failed (flag " + std::to_string(flag) + ") at t = " + std::to_string(t_ret) +
-                               "; loosen the tolerances or check the start");
+      throw NumericalFailure("IDA failed (flag " + std::to_string(flag) + ") at t = " + format_number(t_ret) +
+                             "; loosen the tolerances or check the start");
     t_ = t_ret;
   }
 
@@ -129,6 +132,59 @@ class IdaIntegrator {
   SUNMatrix a_ = nullptr;
   SUNLinearSolver ls_ = nullptr;
   void* mem_ = nullptr;
+};
+
+/// The DAE baseline of a constrained model as an adaptive stepper (integrate/stepper.hpp):
+/// `step_toward(t)` lets IDA advance to t with its own internal steps (IDA_NORMAL), so an output
+/// time never constrains IDA's step sizes. The multipliers are the continuous λ of
+/// d/dt ∂L/∂q̇ − ∂L/∂q = Dgᵀλ, not the per-step impulses of the variational integrator.
+template <LagrangianModel M>
+  requires(M::kNumConstraints > 0)
+class DaeStepper {
+ public:
+  static constexpr int n = M::kDim;
+  static constexpr int k = M::kNumConstraints;
+  using Model = M;
+  /// Largest |g(q0)| and |Dg(q0) q̇0| (∞-norm) accepted from a start, as for the VI.
+  static constexpr double kManifoldTolerance = 1e-9;
+
+  /// `h0` is IDA's first step.
+  DaeStepper(M model, double h0, DaeTolerances tol) : dae_(std::move(model)), h0_(h0), tol_(tol) {}
+
+  /// Start from (q0, q̇0) on the constraint manifold; IDA's λ, μ are completed consistently.
+  void start_from_velocity(const VecD<n>& q0, const VecD<n>& v0, double t0 = 0.0) {
+    if (!q0.allFinite() || !v0.allFinite()) throw InvalidStart("initial data contain NaN or infinity");
+    const double off = model_constraints<M, double>(model(), q0).template lpNorm<Eigen::Infinity>();
+    if (!(off <= kManifoldTolerance))
+      throw InvalidStart("start is off the constraint manifold: |g(q0)| = " + format_number(off) + " > 1e-9");
+    const double tangent = (model_constraint_jacobian(model(), q0) * v0).template lpNorm<Eigen::Infinity>();
+    if (!(tangent <= kManifoldTolerance))
+      throw InvalidStart("initial velocity violates the velocity constraints: |Dg v0| = " + format_number(tangent));
+    ida_ = std::make_unique<IdaIntegrator<ConstrainedDae<M>>>(dae_, q0, v0, t0, h0_, tol_);
+  }
+
+  void step_toward(double t_out) { ida_->advance_to(t_out); }
+
+  double time() const { return ida_->time(); }
+  /// IDA's internal steps so far.
+  long step_index() const { return ida_->steps(); }
+  const M& model() const { return dae_.model(); }
+  VecD<n> q() const { return ida_->q(); }
+  VecD<n> velocity() const { return ida_->v(); }
+  VecD<k> lambda() const { return ida_->lambda(); }
+  VecD<k> constraint_residual() const { return model_constraints<M, double>(model(), q()); }
+  double energy() const { return mechint::energy(model(), q(), velocity()); }
+  double momentum(int i) const {
+    const VecD<n> q = this->q();
+    return noether_momentum(model(), i, q, lagrangian_dv(model(), q, velocity()));
+  }
+  const IdaIntegrator<ConstrainedDae<M>>& integrator() const { return *ida_; }
+
+ private:
+  ConstrainedDae<M> dae_;
+  double h0_;
+  DaeTolerances tol_;
+  std::unique_ptr<IdaIntegrator<ConstrainedDae<M>>> ida_;
 };
 
 }  // namespace mechint

@@ -19,6 +19,8 @@
 #include <cmath>
 
 #include "mechint/core/autodiff.hpp"
+#include "mechint/discrete/discrete_lagrangians.hpp"
+#include "mechint/discrete/discrete_system.hpp"
 #include "mechint/model/lagrangian_model.hpp"
 
 namespace mechint::systems {
@@ -136,3 +138,14 @@ class RigidBodyQuaternionSystem {
 };
 
 }  // namespace mechint::systems
+
+namespace mechint {
+
+/// The variational methods' midpoint rule of the rigid body is eq. 5.8 (the midpoint rule of L
+/// restricted to S³, in closed form).
+template <>
+struct DiscreteSystemFor<systems::RigidBody, MidpointRule> {
+  using type = systems::RigidBodyQuaternionSystem;
+};
+
+}  // namespace mechint

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "mechint/core/autodiff.hpp"
+#include "mechint/core/errors.hpp"
 
 namespace mechint::systems {
 
@@ -49,15 +50,15 @@ struct ThreeBody {
     return q.squaredNorm() + 2.0 * (1.0 - mu) / r1 + 2.0 * mu / r2 - v.squaredNorm();
   }
 
-  /// Throws std::domain_error when q is within `collision_radius` of a primary (where the
+  /// Throws DomainError (a std::domain_error) when q is within `collision_radius` of a primary (where the
   /// potential is singular) or not finite.
   void validate_configuration(const VecD<2>& q, double t) const {
     double r1, r2;
     distances(q, r1, r2);
     if (!q.allFinite())
-      throw std::domain_error("the configuration is not finite at t = " + std::to_string(t));
+      throw DomainError("the configuration is not finite at t = " + std::to_string(t));
     if (!(r1 > collision_radius) || !(r2 > collision_radius))
-      throw std::domain_error("collision with a primary at t = " + std::to_string(t) +
+      throw DomainError("collision with a primary at t = " + std::to_string(t) +
                               " (distance " + std::to_string(std::min(r1, r2)) + ")");
   }
 };

@@ -2,8 +2,8 @@
 
 namespace mechint::systems::chain {
 
-Factory factory_01_10(int links) {
-  static constexpr auto table = factories<1>(std::make_integer_sequence<int, 10>());
+Runner runner_01_10(int links) {
+  static constexpr auto table = runners<1>(std::make_integer_sequence<int, 10>());
   return table[links - 1];
 }
 

@@ -2,8 +2,8 @@
 
 namespace mechint::systems::chain {
 
-Factory factory_11_20(int links) {
-  static constexpr auto table = factories<11>(std::make_integer_sequence<int, 10>());
+Runner runner_11_20(int links) {
+  static constexpr auto table = runners<11>(std::make_integer_sequence<int, 10>());
   return table[links - 11];
 }
 

@@ -2,8 +2,8 @@
 
 namespace mechint::systems::chain {
 
-Factory factory_21_30(int links) {
-  static constexpr auto table = factories<21>(std::make_integer_sequence<int, 10>());
+Runner runner_21_30(int links) {
+  static constexpr auto table = runners<21>(std::make_integer_sequence<int, 10>());
   return table[links - 21];
 }
 

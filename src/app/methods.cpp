@@ -1,0 +1,64 @@
+#include "app/methods.hpp"
+
+namespace mechint::app {
+
+std::vector<ParameterSpec> variational_options() {
+  return {
+      ParameterSpec::choice("form", {"momentum", "position"},
+                            "state carried between steps: (q_k, p_k) or (q_{k-1}, q_k)"),
+      ParameterSpec::choice("init", {"default", "source"},
+                            "default: p0 = dL/dqdot(q0, v0) and one momentum-form step; source: "
+                            "000's Euler step at fine_h, then the integrator at fine_h up to t = h"),
+      ParameterSpec::real("fine_h", 1e-5, "fine step of init=source (h must be a multiple)", 1e-12, 1.0),
+      ParameterSpec::choice("newton", {"full", "simplified"},
+                            "full: exact Jacobian at every iterate; simplified: Jacobian kept over "
+                            "iterations and steps, refreshed when convergence slows (001 §5)"),
+      ParameterSpec::real("newton_tol", 1e-10, "Newton stops when the update is below newton_tol*(1+|q|)", 1e-16,
+                          1e-3),
+  };
+}
+
+std::vector<ParameterSpec> tolerance_options(const std::string& method) {
+  return {
+      ParameterSpec::real("rtol", 1e-8, "relative tolerance of " + method, 1e-15, 1.0),
+      ParameterSpec::real("atol", 1e-10, "absolute tolerance of " + method, 1e-18, 1.0),
+  };
+}
+
+std::vector<ParameterSpec> impact_options() {
+  const ImpactOptions defaults;
+  return {ParameterSpec::choice("impact", {"mhc", "ctec", "dtec"},
+                                "impact law: mhc (004 eq. 28, windowed), ctec (eq. 26), dtec (eq. 25)"),
+          ParameterSpec::real("window_before", defaults.window_before, "MHC window before an impact, seconds", 1e-12),
+          ParameterSpec::real("window_after", defaults.window_after, "MHC window after an impact, seconds", 1e-12)};
+}
+
+std::vector<ParameterSpec> energy_momentum_options() {
+  return {ParameterSpec::real("newton_tol", 1e-10,
+                              "Newton stops when the update is below newton_tol*(1+|q|) or stalls at round-off",
+                              1e-16, 1e-3)};
+}
+
+NewtonOptions read_newton_options(const ParameterValues& options) {
+  NewtonOptions newton;
+  newton.step_tolerance = options.real("newton_tol");
+  if (options.has("newton")) newton.variant = parse_newton_variant(options.choice("newton"));
+  return newton;
+}
+
+void require_velocity_start(InitialData initial, std::string_view method) {
+  if (initial != InitialData::kVelocity)
+    throw InvalidInput("method " + std::string(method) + " starts from velocities; this system starts from momenta");
+}
+
+std::vector<MethodInfo> all_methods() {
+  std::vector<MethodInfo> methods;
+  for_each_method([&]<class Row>() {
+    for (const auto& m : methods)
+      if (m.name == Row::kName) return;
+    methods.push_back({std::string(Row::kName), std::string(Row::kSummary)});
+  });
+  return methods;
+}
+
+}  // namespace mechint::app

@@ -1,0 +1,309 @@
+#pragma once
+/// \file
+/// The one method table. A method is one row: a type with
+///
+///     kName, kSummary                      its name on the command line and its line in `mechint list`
+///     template <class P> kApplies          which problems (app/problem.hpp) it applies to, a concept check
+///     options()                            its own options (`--set NAME=VALUE`), validated by ParameterSpec
+///     with_stepper(problem, options, h, f) builds and starts its stepper and calls f(stepper)
+///
+/// A system offers exactly the rows its problem satisfies; `run_problem` drives the chosen row's
+/// stepper through the one run loop (integrate/run_loop.hpp) and the one recorder (app/recorder.hpp).
+/// To add an integrator: its header in include/mechint/integrate/ and one row here (in MethodTable).
+/// A new discrete Lagrangian needs no row: the variational rows are made from CommandLineRules.
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/parameters.hpp"
+#include "app/problem.hpp"
+#include "app/recorder.hpp"
+#include "mechint/core/errors.hpp"
+#include "mechint/discrete/chart.hpp"
+#include "mechint/discrete/discrete_lagrangians.hpp"
+#include "mechint/discrete/discrete_system.hpp"
+#include "mechint/integrate/energy_momentum.hpp"
+#include "mechint/integrate/ida_dae.hpp"
+#include "mechint/integrate/impact_driver.hpp"
+#include "mechint/integrate/odeint_baselines.hpp"
+#include "mechint/integrate/run_loop.hpp"
+#include "mechint/integrate/stormer_verlet.hpp"
+#include "mechint/integrate/trapezoid_flow.hpp"
+#include "mechint/integrate/variational_integrator.hpp"
+#include "mechint/model/unilateral.hpp"
+
+namespace mechint::app {
+
+// ---- options shared by several rows (methods.cpp) ------------------------------------------------
+
+/// form, init, fine_h, newton, newton_tol of the variational integrator.
+std::vector<ParameterSpec> variational_options();
+/// rtol, atol of an adaptive method.
+std::vector<ParameterSpec> tolerance_options(const std::string& method);
+/// impact, window_before, window_after of the impact driver (004 §III-C–E).
+std::vector<ParameterSpec> impact_options();
+/// newton_tol of the energy–momentum integrator.
+std::vector<ParameterSpec> energy_momentum_options();
+
+NewtonOptions read_newton_options(const ParameterValues& options);
+
+/// Refuses a start from momenta for methods that start from velocities.
+void require_velocity_start(InitialData initial, std::string_view method);
+
+// ---- the rows ------------------------------------------------------------------------------------
+
+template <class P>
+concept SmoothProblem = !HasUnilateralConstraints<typename P::Model>;
+template <class P>
+concept UnchartedSmoothProblem = SmoothProblem<P> && !P::kCharted;
+
+/// The variational integrator with the discrete Lagrangian `Rule` (000 §4), position or momentum form.
+template <class Rule>
+struct VariationalMethod {
+  static constexpr std::string_view kName = Rule::kName;
+  static constexpr std::string_view kSummary = Rule::kSummary;
+  template <class P>
+  static constexpr bool kApplies = SmoothProblem<P>;
+  static std::vector<ParameterSpec> options() { return variational_options(); }
+
+  template <class P>
+  static auto discrete_system(const P& p) {
+    if constexpr (P::kCharted)
+      return ChartedDiscreteSystem<typename P::Model, typename P::ChartType, Rule>(p.model, p.chart);
+    else
+      return typename DiscreteSystemFor<typename P::Model, Rule>::type(p.model);
+  }
+
+  template <class P, class F>
+  static void with_stepper(const P& p, const ParameterValues& o, double h, F&& use) {
+    const DelForm form = o.choice("form") == "position" ? DelForm::kPosition : DelForm::kMomentum;
+    VariationalIntegrator vi(discrete_system(p), h, read_newton_options(o), form);
+    if (o.choice("init") == "source") {
+      if (p.initial != InitialData::kVelocity)
+        throw InvalidInput("init=source needs initial velocities; this system starts from momenta");
+      vi.start_source_procedure(p.q0, p.initial_data, o.real("fine_h"));
+    } else if (p.initial == InitialData::kVelocity) {
+      vi.start_from_velocity(p.q0, p.initial_data);
+    } else {
+      vi.start_from_momentum(p.q0, p.initial_data);
+    }
+    use(vi);
+  }
+};
+
+/// A one-step flow (integrate/one_step_flow.hpp) inside the impact driver (004 §III): the
+/// methods of systems with walls. Starts from canonical momenta.
+template <template <class> class Flow>
+struct ImpactMethod {
+  template <class P>
+  static constexpr bool kApplies = HasUnilateralConstraints<typename P::Model> && !P::kCharted;
+  static std::vector<ParameterSpec> options() { return impact_options(); }
+
+  template <class P, class F>
+  static void with_stepper(const P& p, const ParameterValues& o, double h, F&& use) {
+    if (p.initial != InitialData::kMomentum) throw InvalidInput("the impact driver starts from momenta");
+    ImpactOptions impact;
+    impact.law = parse_impact_law(o.choice("impact"));
+    impact.window_before = o.real("window_before");
+    impact.window_after = o.real("window_after");
+    impact.enabled = p.walls;
+    ImpactDriver<Flow<typename P::Model>> driver(p.model, h, impact);
+    driver.start(p.q0, p.initial_data);
+    use(driver);
+  }
+};
+
+struct ImpactTrapezoidMethod : ImpactMethod<TrapezoidFlow> {
+  static constexpr std::string_view kName = TrapezoidRule::kName;
+  static constexpr std::string_view kSummary = TrapezoidRule::kSummary;
+};
+
+struct StormerVerletMethod : ImpactMethod<StormerVerletFlow> {
+  static constexpr std::string_view kName = "stormer-verlet";
+  static constexpr std::string_view kSummary =
+      "generalized Stormer-Verlet in Hamiltonian form (Lobatto IIIA-IIIB), order 2; systems with impacts";
+};
+
+/// Classical Runge–Kutta at the fixed step h on the Euler–Lagrange ODE (Boost.Odeint).
+struct RungeKutta4Method {
+  static constexpr std::string_view kName = "rk4";
+  static constexpr std::string_view kSummary =
+      "classical Runge-Kutta, fixed step h, on the Euler-Lagrange ODE (Boost.Odeint; unconstrained systems)";
+  template <class P>
+  static constexpr bool kApplies = UnchartedSmoothProblem<P> && P::Model::kNumConstraints == 0;
+  static std::vector<ParameterSpec> options() { return {}; }
+
+  template <class P, class F>
+  static void with_stepper(const P& p, const ParameterValues&, double h, F&& use) {
+    require_velocity_start(p.initial, kName);
+    RungeKutta4Stepper<typename P::Model> rk(EulerLagrangeOde<typename P::Model>(p.model), h);
+    rk.start_from_velocity(p.q0, p.initial_data);
+    use(rk);
+  }
+};
+
+/// An adaptive Runge–Kutta method on the Euler–Lagrange ODE; h is its first step and the output grid.
+template <RungeKuttaMethod kMethod>
+struct AdaptiveRungeKuttaMethod {
+  static constexpr std::string_view kName = kMethod == RungeKuttaMethod::kDopri5 ? "dopri5" : "rk78";
+  static constexpr std::string_view kSummary =
+      kMethod == RungeKuttaMethod::kDopri5
+          ? "Dormand-Prince 5(4), adaptive (--set rtol, atol), Boost.Odeint; unconstrained systems"
+          : "Runge-Kutta-Fehlberg 7(8), adaptive, the high-accuracy reference; unconstrained systems";
+  template <class P>
+  static constexpr bool kApplies = RungeKutta4Method::kApplies<P>;
+  static std::vector<ParameterSpec> options() { return tolerance_options(std::string(kName)); }
+
+  template <class P, class F>
+  static void with_stepper(const P& p, const ParameterValues& o, double h, F&& use) {
+    require_velocity_start(p.initial, kName);
+    AdaptiveRungeKuttaStepper<typename P::Model, kMethod> rk(EulerLagrangeOde<typename P::Model>(p.model), h,
+                                                             RungeKuttaTolerances{o.real("rtol"), o.real("atol")});
+    rk.start_from_velocity(p.q0, p.initial_data);
+    use(rk);
+  }
+};
+
+/// The energy–momentum integrator of 003 §5 (constant mass matrix, quadratic constraints).
+struct EnergyMomentumMethod {
+  static constexpr std::string_view kName = "energy-momentum";
+  static constexpr std::string_view kSummary =
+      "energy-momentum integrator of 003 sec. 5 (constant mass matrix, quadratic constraints)";
+  template <class P>
+  static constexpr bool kApplies = UnchartedSmoothProblem<P> && ConstantMassModel<typename P::Model>;
+  static std::vector<ParameterSpec> options() { return energy_momentum_options(); }
+
+  template <class P, class F>
+  static void with_stepper(const P& p, const ParameterValues& o, double h, F&& use) {
+    require_velocity_start(p.initial, kName);
+    using M = typename P::Model;
+    const double off = model_constraints<M, double>(p.model, p.q0).template lpNorm<Eigen::Infinity>();
+    if (!(off <= 1e-9))
+      throw InvalidStart("start is off the constraint manifold: |g(q0)| = " + format_number(off) + " > 1e-9");
+    EnergyMomentumIntegrator<M> em(p.model, h, read_newton_options(o));
+    em.start_from_velocity(p.q0, p.initial_data);
+    use(em);
+  }
+};
+
+/// SUNDIALS IDA on the stabilised index-2 (GGL) form; h is IDA's first step and the output grid.
+struct DaeMethod {
+  static constexpr std::string_view kName = "dae";
+  static constexpr std::string_view kSummary =
+      "SUNDIALS IDA (BDF, adaptive; --set rtol, atol) on the stabilised index-2 (GGL) DAE; constrained systems";
+  template <class P>
+  static constexpr bool kApplies = UnchartedSmoothProblem<P> && (P::Model::kNumConstraints > 0);
+  static std::vector<ParameterSpec> options() { return tolerance_options(std::string(kName)); }
+
+  template <class P, class F>
+  static void with_stepper(const P& p, const ParameterValues& o, double h, F&& use) {
+    if constexpr (P::Model::kNumConstraints > 0) {
+      require_velocity_start(p.initial, kName);
+      DaeStepper<typename P::Model> dae(p.model, h, DaeTolerances{o.real("rtol"), o.real("atol")});
+      dae.start_from_velocity(p.q0, p.initial_data);
+      use(dae);
+    }
+  }
+};
+
+// ---- the table -----------------------------------------------------------------------------------
+
+template <class... Rows>
+struct MethodList {};
+
+template <class Rules>
+struct VariationalRows;
+template <class... Rules>
+struct VariationalRows<RuleList<Rules...>> {
+  using type = MethodList<VariationalMethod<Rules>...>;
+};
+
+template <class A, class B>
+struct Concat;
+template <class... A, class... B>
+struct Concat<MethodList<A...>, MethodList<B...>> {
+  using type = MethodList<A..., B...>;
+};
+
+/// Every method of the command line, in the order `mechint list` shows them. Rows may share a
+/// name when they apply to disjoint problems (vi-trapezoid: the VI, or the impact driver).
+using MethodTable = typename Concat<
+    typename VariationalRows<CommandLineRules>::type,
+    MethodList<ImpactTrapezoidMethod, StormerVerletMethod, RungeKutta4Method,
+               AdaptiveRungeKuttaMethod<RungeKuttaMethod::kDopri5>,
+               AdaptiveRungeKuttaMethod<RungeKuttaMethod::kRk78>, EnergyMomentumMethod, DaeMethod>>::type;
+
+/// Calls `f.template operator()<Row>()` for every row of `list`.
+template <class F, class... Rows>
+void for_each_row(F& f, MethodList<Rows...>) {
+  (f.template operator()<Rows>(), ...);
+}
+
+/// Calls `f.template operator()<Row>()` for every row of the method table.
+template <class F>
+void for_each_method(F&& f) {
+  for_each_row(f, MethodTable{});
+}
+
+/// Name and summary of every method (names once each), and the options of every row by name.
+struct MethodInfo {
+  std::string name, summary;
+};
+std::vector<MethodInfo> all_methods();
+
+/// The names of the methods that apply to problems of type P.
+template <class P>
+std::vector<std::string> offered_methods() {
+  std::vector<std::string> names;
+  for_each_method([&]<class Row>() {
+    if constexpr (Row::template kApplies<P>) names.emplace_back(Row::kName);
+  });
+  return names;
+}
+
+/// The options of `method` for problems of type P; throws InvalidInput if it does not apply.
+template <class P>
+std::vector<ParameterSpec> method_options(const std::string& method) {
+  std::vector<ParameterSpec> specs;
+  bool found = false;
+  for_each_method([&]<class Row>() {
+    if constexpr (Row::template kApplies<P>)
+      if (!found && Row::kName == method) {
+        specs = Row::options();
+        found = true;
+      }
+  });
+  if (!found) throw InvalidInput("method '" + method + "' does not apply here");
+  return specs;
+}
+
+/// Where a run ends and how its rows leave: `header` once, then `row` per output time.
+class RowWriter {
+ public:
+  virtual ~RowWriter() = default;
+  virtual void header(const std::vector<std::string>& columns) = 0;
+  virtual void row(const std::vector<double>& values) = 0;
+};
+
+/// Runs `p` with `method` (options already resolved against method_options) to schedule.t_end.
+template <class P>
+void run_problem(const P& p, const std::string& method, const ParameterValues& options,
+                 const OutputSchedule& schedule, RowWriter& out) {
+  bool found = false;
+  for_each_method([&]<class Row>() {
+    if constexpr (Row::template kApplies<P>) {
+      if (found || Row::kName != method) return;
+      found = true;
+      Row::with_stepper(p, options, schedule.h, [&]<class S>(S& stepper) {
+        Recorder<S> recorder(p.labels);
+        out.header(recorder.columns());
+        integrate(stepper, schedule, [&](const S& s) { out.row(recorder.row(s)); });
+      });
+    }
+  });
+  if (!found) throw InvalidInput("method '" + method + "' does not apply here");
+}
+
+}  // namespace mechint::app

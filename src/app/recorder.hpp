@@ -1,0 +1,86 @@
+#pragma once
+/// \file
+/// The one recorder: builds the output columns and rows of a run from the capabilities of its
+/// stepper (integrate/stepper.hpp) and the system's output names. Column order (DESIGN §4):
+/// t, coordinates, [velocities], [canonical momenta], energy, [htilde], Noether momenta,
+/// [constraint_residual, lambda1..k].
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "app/problem.hpp"
+#include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
+#include "mechint/integrate/stepper.hpp"
+
+namespace mechint::app {
+
+template <Stepper S>
+class Recorder {
+ public:
+  using Model = StepperModel<S>;
+  static constexpr int kConstraints = Model::kNumConstraints;
+
+  explicit Recorder(const OutputLabels& labels) : labels_(labels) {
+    columns_.push_back("t");
+    append(labels.coordinates);
+    if constexpr (HasVelocity<S>) append(labels.velocities);
+    if constexpr (HasMomentum<S>) append(labels.canonical_momenta);
+    columns_.push_back(labels.energy_column);
+    if constexpr (HasModifiedEnergy<S>)
+      if (labels.modified_energy) columns_.push_back("htilde");
+    if constexpr (HasNoetherMomenta<S>) append(labels.momenta);
+    if (static_cast<int>(labels.coordinates.size()) != Model::kDim ||
+        (HasNoetherMomenta<S> && static_cast<int>(labels.momenta.size()) != Model::kNumSymmetries))
+      throw std::logic_error("output labels do not match the model");
+    if constexpr (kConstraints > 0) {
+      columns_.push_back("constraint_residual");
+      for (int i = 1; i <= kConstraints; ++i) columns_.push_back("lambda" + std::to_string(i));
+    }
+    row_.reserve(columns_.size());
+  }
+
+  const std::vector<std::string>& columns() const { return columns_; }
+
+  /// The row of the stepper's current state. A non-finite value stops the run (NumericalFailure):
+  /// no NaN reaches an output file.
+  const std::vector<double>& row(const S& s) {
+    row_.clear();
+    row_.push_back(s.time());
+    const auto& q = s.q();
+    for (Eigen::Index i = 0; i < q.size(); ++i) row_.push_back(q[i]);
+    if constexpr (HasVelocity<S>)
+      if (!labels_.velocities.empty()) append_vector(s.velocity());
+    if constexpr (HasMomentum<S>)
+      if (!labels_.canonical_momenta.empty()) append_vector(s.p());
+    row_.push_back(labels_.energy_factor * s.energy());
+    if constexpr (HasModifiedEnergy<S>)
+      if (labels_.modified_energy) row_.push_back(s.htilde());
+    if constexpr (HasNoetherMomenta<S>)
+      for (int i = 0; i < Model::kNumSymmetries; ++i) row_.push_back(s.momentum(i));
+    if constexpr (kConstraints > 0) {
+      row_.push_back(s.constraint_residual().template lpNorm<Eigen::Infinity>());
+      append_vector(s.lambda());
+    }
+    for (std::size_t i = 0; i < row_.size(); ++i)
+      if (!std::isfinite(row_[i]))
+        throw NumericalFailure("non-finite " + columns_[i] + " at t = " + format_number(s.time()) +
+                               "; reduce the step size or check the parameters");
+    return row_;
+  }
+
+ private:
+  void append(const std::vector<std::string>& names) { columns_.insert(columns_.end(), names.begin(), names.end()); }
+  template <class V>
+  void append_vector(const V& v) {
+    for (Eigen::Index i = 0; i < v.size(); ++i) row_.push_back(v[i]);
+  }
+
+  OutputLabels labels_;
+  std::vector<std::string> columns_;
+  std::vector<double> row_;
+};
+
+}  // namespace mechint::app

@@ -1,0 +1,77 @@
+#include "app/run_system.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "mechint/core/format.hpp"
+
+namespace mechint::app {
+namespace {
+
+std::string join(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+std::vector<std::string> names_of(const std::vector<ParameterSpec>& specs) {
+  std::vector<std::string> names;
+  for (const auto& s : specs) names.push_back(s.name);
+  return names;
+}
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+void check_schedule(const OutputSchedule& s) {
+  if (!(s.h > 0.0) || !std::isfinite(s.h))
+    throw InvalidInput("--h must be positive and finite, got " + format_number(s.h));
+  if (!(s.t_end >= 0.0) || !std::isfinite(s.t_end))
+    throw InvalidInput("--t-end must be non-negative and finite, got " + format_number(s.t_end));
+  if (!(s.output_every >= 0.0) || !std::isfinite(s.output_every))
+    throw InvalidInput("--output-every must be non-negative and finite");
+}
+
+}  // namespace
+
+void run_system(const SystemEntry& system, const std::string& requested_method, const Overrides& overrides,
+                const OutputSchedule& schedule, RowWriter& out) {
+  check_schedule(schedule);
+  const auto system_specs = system.parameters(overrides);
+  const auto system_names = names_of(system_specs);
+  Overrides system_overrides, option_overrides;
+  for (const auto& [name, value] : overrides)
+    (contains(system_names, name) ? system_overrides : option_overrides)[name] = value;
+  const ParameterValues values = ParameterValues::resolve(system_specs, system_overrides, system.name);
+
+  const std::string method = requested_method.empty() ? system.default_method : requested_method;
+  const auto offered = system.methods(values);
+  if (!contains(offered, method)) {
+    bool known = false;
+    for (const auto& m : all_methods()) known = known || m.name == method;
+    throw InvalidInput((known ? "method '" + method + "' is not offered by system '"
+                              : "unknown method '" + method + "' for system '") +
+                       system.name + "' with these settings (offered: " + join(offered) + ")");
+  }
+
+  const auto option_specs = system.method_options(values, method);
+  const auto option_names = names_of(option_specs);
+  for (const auto& [name, value] : option_overrides) {
+    if (contains(option_names, name)) continue;
+    std::set<std::string> other_options;
+    for (const auto& m : offered)
+      for (const auto& spec : system.method_options(values, m)) other_options.insert(spec.name);
+    if (other_options.count(name))
+      throw InvalidInput("option '" + name + "' does not apply to method '" + method + "' (its options: " +
+                         (option_names.empty() ? std::string("none") : join(option_names)) + ")");
+    auto known = system_names;
+    known.insert(known.end(), option_names.begin(), option_names.end());
+    throw InvalidInput("unknown name '" + name + "' for system '" + system.name + "' (known: " + join(known) + ")");
+  }
+  const ParameterValues options = ParameterValues::resolve(option_specs, option_overrides, system.name);
+  system.run(values, method, options, schedule, out);
+}
+
+}  // namespace mechint::app

@@ -1,0 +1,78 @@
+#pragma once
+/// \file
+/// A system of the command line: its name, its parameters and initial values (`--set`), its named
+/// starts, a default method, and how to build its problem (app/problem.hpp) from parameter values.
+/// The methods it offers are the rows of the method table (app/methods.hpp) its problem satisfies.
+/// Types are erased once per run, here; no virtual call happens inside a step.
+///
+/// To add a system: its model in include/mechint/systems/ and one file src/systems/NAME.cpp that
+/// calls MECHINT_REGISTER_SYSTEM with a make_system_entry (docs/adding-a-system.md).
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "app/methods.hpp"
+#include "app/parameters.hpp"
+
+namespace mechint::app {
+
+using Overrides = std::map<std::string, std::string>;
+
+struct SystemEntry {
+  std::string name;
+  std::string summary;
+  std::string default_method;
+  /// The system's settable names (parameters, initial values, named starts). `overrides` lets the
+  /// list depend on structural choices (number of links, coordinates) made with --set.
+  std::function<std::vector<ParameterSpec>(const Overrides& overrides)> parameters;
+  /// The methods offered with these values (structural choices may change them).
+  std::function<std::vector<std::string>(const ParameterValues& values)> methods;
+  /// The options of `method` with these values; throws InvalidInput if the method is not offered.
+  std::function<std::vector<ParameterSpec>(const ParameterValues& values, const std::string& method)> method_options;
+  /// Runs the system; options are the resolved method_options.
+  std::function<void(const ParameterValues& values, const std::string& method, const ParameterValues& options,
+                     const OutputSchedule& schedule, RowWriter& out)>
+      run;
+};
+
+/// Builds an entry from `with_problem(values, f)`, which builds the system's problem from its
+/// parameter values and returns f(problem).
+template <class WithProblem>
+SystemEntry make_system_entry(std::string name, std::string summary, std::string default_method,
+                              std::function<std::vector<ParameterSpec>(const Overrides&)> parameters,
+                              WithProblem with_problem) {
+  SystemEntry e;
+  e.name = std::move(name);
+  e.summary = std::move(summary);
+  e.default_method = std::move(default_method);
+  e.parameters = std::move(parameters);
+  e.methods = [with_problem](const ParameterValues& v) {
+    return with_problem(v, []<class P>(const P&) { return offered_methods<P>(); });
+  };
+  e.method_options = [with_problem](const ParameterValues& v, const std::string& method) {
+    return with_problem(v, [&]<class P>(const P&) { return method_options<P>(method); });
+  };
+  e.run = [with_problem](const ParameterValues& v, const std::string& method, const ParameterValues& options,
+                         const OutputSchedule& schedule, RowWriter& out) {
+    with_problem(v, [&]<class P>(const P& p) { run_problem(p, method, options, schedule, out); });
+  };
+  return e;
+}
+
+/// Every registered system, sorted by name.
+const std::vector<SystemEntry>& all_systems();
+/// Looks a system up by name; throws InvalidInput naming the known ones.
+const SystemEntry& find_system(const std::string& name);
+
+/// Adds a system to the registry (at static initialization; use MECHINT_REGISTER_SYSTEM).
+struct SystemRegistration {
+  explicit SystemRegistration(SystemEntry (*make)());
+};
+
+}  // namespace mechint::app
+
+/// Registers the system returned by `make_function` (a function `app::SystemEntry ()`).
+#define MECHINT_REGISTER_SYSTEM(make_function) \
+  static const ::mechint::app::SystemRegistration mechint_system_registration_##make_function{&make_function}

@@ -1,0 +1,29 @@
+#include "app/system_entry.hpp"
+#include "mechint/systems/harmonic_oscillator.hpp"
+
+namespace mechint::systems {
+namespace {
+
+app::SystemEntry harmonic_oscillator_entry() {
+  using app::ParameterSpec;
+  return app::make_system_entry(
+      "harmonic-oscillator", "L = m qdot^2/2 - k q^2/2; exact solution q0 cos(wt) + (v0/w) sin(wt)", "vi-midpoint",
+      [](const app::Overrides&) {
+        return std::vector<ParameterSpec>{ParameterSpec::real("m", 1.0, "mass", 1e-300),
+                                          ParameterSpec::real("k", 1.0, "stiffness", 0.0),
+                                          ParameterSpec::real("q", 1.0, "initial position"),
+                                          ParameterSpec::real("v", 0.0, "initial velocity")};
+      },
+      [](const app::ParameterValues& v, auto&& f) {
+        app::Problem<HarmonicOscillator> p(HarmonicOscillator{v.real("m"), v.real("k")});
+        p.q0 = VecD<1>(v.real("q"));
+        p.initial_data = VecD<1>(v.real("v"));
+        p.labels = {{"q"}, {}};
+        return f(p);
+      });
+}
+
+MECHINT_REGISTER_SYSTEM(harmonic_oscillator_entry);
+
+}  // namespace
+}  // namespace mechint::systems

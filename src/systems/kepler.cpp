@@ -1,0 +1,33 @@
+#include "app/system_entry.hpp"
+#include "mechint/systems/kepler.hpp"
+
+namespace mechint::systems {
+namespace {
+
+app::SystemEntry kepler_entry() {
+  using app::ParameterSpec;
+  return app::make_system_entry(
+      "kepler", "planar Kepler problem L = |qdot|^2/2 + mu/|q|; default: pericentre of a = 1, e = 0.5", "vi-midpoint",
+      [](const app::Overrides&) {
+        VecD<2> q0, v0;
+        Kepler::pericentre_start(1.0, 1.0, 0.5, q0, v0);
+        return std::vector<ParameterSpec>{ParameterSpec::real("mu", 1.0, "gravitational parameter", 1e-300),
+                                          ParameterSpec::real("x", q0[0], "initial x"),
+                                          ParameterSpec::real("y", q0[1], "initial y"),
+                                          ParameterSpec::real("vx", v0[0], "initial x velocity"),
+                                          ParameterSpec::real("vy", v0[1], "initial y velocity")};
+      },
+      [](const app::ParameterValues& v, auto&& f) {
+        app::Problem<Kepler> p(Kepler{v.real("mu")});
+        p.q0 = VecD<2>(v.real("x"), v.real("y"));
+        if (p.q0.norm() == 0.0) throw InvalidInput("kepler: the start may not be at the origin");
+        p.initial_data = VecD<2>(v.real("vx"), v.real("vy"));
+        p.labels = {{"x", "y"}, {"J"}};
+        return f(p);
+      });
+}
+
+MECHINT_REGISTER_SYSTEM(kepler_entry);
+
+}  // namespace
+}  // namespace mechint::systems
