@@ -21,6 +21,7 @@
 #include "mechint/core/autodiff.hpp"
 #include "mechint/model/lagrangian_derivatives.hpp"
 #include "mechint/model/lagrangian_model.hpp"
+#include "mechint/solve/newton.hpp"
 
 namespace mechint {
 
@@ -64,29 +65,44 @@ struct HamiltonianDerivatives {
   LagrangianDerivatives<n> l;  ///< derivatives of L at (q, v)
 };
 
-/// Velocity v with ∂L/∂v(q, v) = p, and L's derivatives there. Throws std::runtime_error when the
-/// Newton iteration does not converge (L not hyperregular near this point).
+/// Velocity v with ∂L/∂v(q, v) = p, and L's derivatives there. Newton on R = ∂L/∂v(q, v) − p,
+/// J = L_vv, from `v`: converged when ‖R‖∞ ≤ 1e-14·(1 + ‖p‖∞) or after an update
+/// ‖Δv‖∞ ≤ 1e-12·(1 + ‖v‖∞). Throws std::runtime_error when it does not converge in 30 updates
+/// (L not hyperregular near this point).
 template <LagrangianModel M>
 VecD<M::kDim> velocity_of_momentum(const M& model, const VecD<M::kDim>& q, const VecD<M::kDim>& p,
                                    LagrangianDerivatives<M::kDim>& l,
                                    VecD<M::kDim> v = VecD<M::kDim>::Zero()) {
   constexpr int n = M::kDim;
-  const double scale = 1e-14 * (1.0 + p.template lpNorm<Eigen::Infinity>());
-  for (int it = 0; it < 30; ++it) {
-    l = lagrangian_second_derivatives(model, q, v);
-    const VecD<n> r = p - l.v;
-    if (!(r.template lpNorm<Eigen::Infinity>() > scale)) {
-      if (!r.allFinite()) break;
-      return v;
-    }
-    const VecD<n> dv = l.vv.partialPivLu().solve(r);
-    v += dv;
-    if (dv.template lpNorm<Eigen::Infinity>() <= 1e-12 * (1.0 + v.template lpNorm<Eigen::Infinity>())) {
+  struct Legendre {
+    const M& model;
+    const VecD<n>& q;
+    const VecD<n>& p;
+    LagrangianDerivatives<n>& l;
+    VecD<n>& v;
+    double scale;
+    bool l_at_v = false;  // l holds the derivatives at the current v
+    void assemble(VecD<n>& r, Mat<n, n>* j) {
       l = lagrangian_second_derivatives(model, q, v);
-      return v;
+      l_at_v = true;
+      r = l.v - p;
+      if (j) *j = l.vv;
     }
-  }
-  throw std::runtime_error("Legendre transform: no velocity found for the given momentum");
+    double update(const VecD<n>& delta) {
+      v -= delta;
+      l_at_v = false;
+      return delta.template lpNorm<Eigen::Infinity>();
+    }
+    bool converged_on_residual(const NewtonIterate& state) const { return state.residual_norm <= scale; }
+    bool converged_on_update(const NewtonIterate& state) const {
+      return update_below(state, 1e-12, v.template lpNorm<Eigen::Infinity>());
+    }
+  } problem{model, q, p, l, v, 1e-14 * (1.0 + p.template lpNorm<Eigen::Infinity>())};
+  NewtonSolver<n> newton;
+  if (!newton.solve(problem, {.max_iterations = 30}).converged)
+    throw std::runtime_error("Legendre transform: no velocity found for the given momentum");
+  if (!problem.l_at_v) l = lagrangian_second_derivatives(model, q, v);
+  return v;
 }
 
 /// H(q, p) and its first and second derivatives (see the file comment).

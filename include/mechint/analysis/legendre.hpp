@@ -8,11 +8,14 @@
 /// p_k⁺ = D2 Ld(q_{k−1}, q_k) and p_k⁻ = −D1 Ld(q_k, q_{k+1}) differ only by Dg(q_k)^T λ_k, so both give
 /// the same velocity and energy.
 
+#include <limits>
+
 #include <Eigen/LU>
 
 #include "mechint/core/autodiff.hpp"
 #include "mechint/model/lagrangian_derivatives.hpp"
 #include "mechint/model/lagrangian_model.hpp"
+#include "mechint/solve/newton.hpp"
 
 namespace mechint {
 
@@ -70,31 +73,46 @@ Mat<M::kNumConstraints, M::kDim> model_constraint_jacobian(const M& model,
 
 /// Tangent velocity v with ∂L/∂q̇(q, v) + Dg^T μ = p, Dg v = 0, by Newton from `v_guess`
 /// (one iteration is exact for a Lagrangian quadratic in the velocities).
+///
+/// The residual is [∂L/∂q̇(q, v) − p ; Dg v], the Jacobian [[∂²L/∂q̇², Dgᵀ], [Dg, 0]]: each update
+/// solves for the increment of v and for the whole multiplier (μ is eliminated, not iterated). Stops
+/// when ‖Δv‖∞ ≤ 1e-14·(1 + ‖v‖∞), or after 20 updates with the last iterate.
 template <LagrangianModel M>
 VecD<M::kDim> velocity_from_momentum(const M& model, const VecD<M::kDim>& q,
                                      const VecD<M::kDim>& p,
                                      VecD<M::kDim> v_guess = VecD<M::kDim>::Zero()) {
   constexpr int n = M::kDim;
   constexpr int k = M::kNumConstraints;
-  const Mat<k, n> dg = model_constraint_jacobian(model, q);
-  Mat<n + k, n + k> a = Mat<n + k, n + k>::Zero();
-  VecD<n + k> rhs, x;
-  VecD<n> v = v_guess;
-  for (int it = 0; it < 20; ++it) {
-    a.template topLeftCorner<n, n>() = lagrangian_dvdv(model, q, v);
-    if constexpr (k > 0) {
-      a.template topRightCorner<n, k>() = dg.transpose();
-      a.template bottomLeftCorner<k, n>() = dg;
+  struct TangentVelocity {
+    const M& model;
+    const VecD<n>& q;
+    const VecD<n>& p;
+    Mat<k, n> dg;
+    VecD<n> v;
+    void assemble(VecD<n + k>& r, Mat<n + k, n + k>* a) const {
+      a->template topLeftCorner<n, n>() = lagrangian_dvdv(model, q, v);
+      if constexpr (k > 0) {
+        a->template topRightCorner<n, k>() = dg.transpose();
+        a->template bottomLeftCorner<k, n>() = dg;
+        a->template bottomRightCorner<k, k>().setZero();
+      }
+      r.template head<n>() = lagrangian_dv(model, q, v) - p;
+      if constexpr (k > 0) r.template tail<k>() = dg * v;
     }
-    rhs.template head<n>() = p - lagrangian_dv(model, q, v);
-    if constexpr (k > 0) rhs.template tail<k>() = -dg * v;
-    x = a.partialPivLu().solve(rhs);
-    v += x.template head<n>();
-    if (x.template head<n>().template lpNorm<Eigen::Infinity>() <=
-        1e-14 * (1.0 + v.template lpNorm<Eigen::Infinity>()))
-      break;
-  }
-  return v;
+    double update(const VecD<n + k>& delta) {
+      v -= delta.template head<n>();
+      return delta.template head<n>().template lpNorm<Eigen::Infinity>();
+    }
+    bool converged_on_update(const NewtonIterate& state) const {
+      return update_below(state, 1e-14, v.template lpNorm<Eigen::Infinity>());
+    }
+  } problem{model, q, p, model_constraint_jacobian(model, q), v_guess};
+  NewtonSolver<n + k> newton;
+  newton.solve(problem, {.max_iterations = 20});
+  // As the plain iteration did, a residual or update with NaN or infinity poisons the result.
+  if (newton.last_stop() == NewtonStop::kNonFinite)
+    problem.v.setConstant(std::numeric_limits<double>::quiet_NaN());
+  return problem.v;
 }
 
 /// Energy of the state (q, p), p a (possibly discrete) momentum.

@@ -29,6 +29,7 @@
 #include "mechint/analysis/legendre.hpp"
 #include "mechint/core/autodiff.hpp"
 #include "mechint/model/lagrangian_model.hpp"
+#include "mechint/solve/newton.hpp"
 #include "mechint/solve/newton_options.hpp"
 
 namespace mechint {
@@ -88,53 +89,25 @@ class EnergyMomentumIntegrator {
     // over 30 s at h = 1e-4: 4.4e-10 relative energy drift with d as the unknown, 2e-9 with q_{n+1},
     // 4e-12 with e (and 8e-15 with the compensated sums below).
     const Config explicit_d = h_ * (mass_inverse_ * p_);
-    Config e = Config::Zero();
-    Config d = explicit_d;
-    VecD<k> mu = 0.5 * h_ * h_ * lambda_;  // the last step's multipliers
-    using X = VecD<n + k>;
-    Mat<n + k, n + k> jac;
-    X r;
-    int it = 0;
-    double res = 0, last_update = 0;
-    for (;; ++it) {
-      const Config q1 = q_ + d, qm = q_ + 0.5 * d, dq = d;
-      VecD<n> gv;
-      Mat<n, n> hv;
-      // φ = V + (2/h²) μ·g: (h²/2)∇φ = (h²/2)∇V + Dgᵀμ is the force term of eq. 5.7 times h/2·h.
-      gradient_and_hessian<n>([&](const auto& x) { return potential_plus_constraints(x, mu); }, qm, gv, hv);
-      VecD<n> force = gv;
-      if constexpr (!kQuadraticPotential) {  // Gonzalez's correction (003 eq. 5.3)
-        const double dq2 = dq.squaredNorm();
-        if (dq2 > 0) {
-          const VecD<n> gvm = potential_gradient(qm);
-          const double dv = model_.template potential<double>(q1) - model_.template potential<double>(q_);
-          force += ((dv - gvm.dot(dq)) / dq2) * dq;
-        }
+    // From e = 0 and the last step's multipliers.
+    Step problem{*this, explicit_d, Config::Zero(), explicit_d, 0.5 * h_ * h_ * lambda_};
+    NewtonPolicy policy = NewtonPolicy::from(options_);
+    policy.variant = NewtonVariant::kFull;
+    const NewtonStats stats = newton_.solve(problem, policy);
+    if (!stats.converged) {
+      double res = stats.residual_norm;
+      if (newton_.last_stop() == NewtonStop::kMaxIterations) {  // the residual at the last iterate
+        VecD<n + k> r;
+        problem.assemble(r, nullptr);
+        res = r.template lpNorm<Eigen::Infinity>();
       }
-      r.template head<n>() = mass_ * e + 0.5 * h_ * h_ * force;
-      r.template tail<k>() = model_constraints<M, double>(model_, q1);
-      res = r.template lpNorm<Eigen::Infinity>();
-      jac.template topLeftCorner<n, n>() = mass_ + 0.25 * h_ * h_ * hv;
-      jac.template topRightCorner<n, k>() = model_constraint_jacobian(model_, qm).transpose();
-      jac.template bottomLeftCorner<k, n>() = model_constraint_jacobian(model_, q1);
-      jac.template bottomRightCorner<k, k>().setZero();
-      if (it >= options_.max_iterations) throw NewtonFailure(step_index_ + 1, t_ + h_, res, it);
-      const X delta = jac.partialPivLu().solve(r);
-      e -= delta.template head<n>();
-      d = explicit_d + e;
-      mu -= delta.template tail<k>();
-      // Relative to the increment (Newton is quadratic, so the next error is far below this), or
-      // stalled at round-off below the absolute tolerance of the variational integrator.
-      const double dn = delta.template head<n>().template lpNorm<Eigen::Infinity>();
-      if (dn <= 1e-2 * options_.step_tolerance * d.template lpNorm<Eigen::Infinity>()) break;
-      if (it > 0 && dn > 0.25 * last_update &&
-          dn <= options_.step_tolerance * (1.0 + q_.template lpNorm<Eigen::Infinity>()))
-        break;
-      last_update = dn;
-      if (res <= options_.residual_tolerance * (1.0 + h_ * p_.template lpNorm<Eigen::Infinity>()) && it > 0) break;
+      throw NewtonFailure(step_index_ + 1, t_ + h_, res, stats.iterations);
     }
-    last_iterations_ = it + 1;
-    total_iterations_ += it + 1;
+    const Config& d = problem.d;
+    const Config& e = problem.e;
+    const VecD<k>& mu = problem.mu;
+    last_iterations_ = stats.iterations;
+    total_iterations_ += stats.iterations;
     // q and p are summed with Kahan's compensation: at small h consecutive increments are alike,
     // so the rounding of q + d (and of p + Δp) repeats with one sign and drifts energy and momentum
     // linearly (measured at h = 1e-4 over 30 s on the double spherical pendulum: 4e-12 relative
@@ -164,6 +137,59 @@ class EnergyMomentumIntegrator {
   VecD<k> constraint_residual() const { return model_constraints<M, double>(model_, q_); }
 
  private:
+  /// Eq. 5.7 and g(q_{n+1}) = 0 for the correction e to the explicit increment and μ = (h²/2)λ:
+  /// R = [M e + (h²/2)(𝔻V + Dg(q_{n+½})ᵀλ) ; g(q_n + d)], d = h M⁻¹p_n + e.
+  struct Step {
+    const EnergyMomentumIntegrator& s;
+    Config explicit_d;
+    Config e;  // the unknown: d = explicit_d + e
+    Config d;
+    VecD<k> mu;
+
+    void assemble(VecD<n + k>& r, Mat<n + k, n + k>* jac) const {
+      const Config q1 = s.q_ + d, qm = s.q_ + 0.5 * d, dq = d;
+      VecD<n> gv;
+      Mat<n, n> hv;
+      // φ = V + (2/h²) μ·g: (h²/2)∇φ = (h²/2)∇V + Dgᵀμ is the force term of eq. 5.7 times h/2·h.
+      gradient_and_hessian<n>([&](const auto& x) { return s.potential_plus_constraints(x, mu); }, qm, gv, hv);
+      VecD<n> force = gv;
+      if constexpr (!kQuadraticPotential) {  // Gonzalez's correction (003 eq. 5.3)
+        const double dq2 = dq.squaredNorm();
+        if (dq2 > 0) {
+          const VecD<n> gvm = s.potential_gradient(qm);
+          const double dv = s.model_.template potential<double>(q1) - s.model_.template potential<double>(s.q_);
+          force += ((dv - gvm.dot(dq)) / dq2) * dq;
+        }
+      }
+      const double h = s.h_;
+      r.template head<n>() = s.mass_ * e + 0.5 * h * h * force;
+      r.template tail<k>() = model_constraints<M, double>(s.model_, q1);
+      if (jac) {
+        jac->template topLeftCorner<n, n>() = s.mass_ + 0.25 * h * h * hv;
+        jac->template topRightCorner<n, k>() = model_constraint_jacobian(s.model_, qm).transpose();
+        jac->template bottomLeftCorner<k, n>() = model_constraint_jacobian(s.model_, q1);
+        jac->template bottomRightCorner<k, k>().setZero();
+      }
+    }
+    double update(const VecD<n + k>& delta) {
+      e -= delta.template head<n>();
+      d = explicit_d + e;
+      mu -= delta.template tail<k>();
+      return delta.template head<n>().template lpNorm<Eigen::Infinity>();
+    }
+    /// Relative to the increment (Newton is quadratic, so the next error is far below this), or
+    /// stalled at round-off below the absolute tolerance of the variational integrator, or a
+    /// residual at round-off (after the update computed from it).
+    bool converged_on_update(const NewtonIterate& state) const {
+      const NewtonOptions& o = s.options_;
+      const double dn = state.update_norm;
+      if (dn <= 1e-2 * o.step_tolerance * d.template lpNorm<Eigen::Infinity>()) return true;
+      if (stalled_at_roundoff(state, o.step_tolerance * (1.0 + s.q_.template lpNorm<Eigen::Infinity>()))) return true;
+      return state.residual_norm <= o.residual_tolerance * (1.0 + s.h_ * s.p_.template lpNorm<Eigen::Infinity>()) &&
+             state.iteration > 0;
+    }
+  };
+
   /// x += dx with Kahan's compensation `carry` (the part of earlier increments lost to rounding).
   static void compensated_add(Config& x, Config& carry, const Config& dx) {
     const Config y = dx - carry;
@@ -194,6 +220,7 @@ class EnergyMomentumIntegrator {
   M model_;
   double h_;
   NewtonOptions options_;
+  NewtonSolver<n + k> newton_;
   Mat<n, n> mass_, mass_inverse_;
   Config q_ = Config::Zero(), p_ = Config::Zero();
   Config q_carry_ = Config::Zero(), p_carry_ = Config::Zero();  // Kahan compensations of q and p

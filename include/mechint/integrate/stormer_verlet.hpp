@@ -22,6 +22,7 @@
 
 #include "mechint/analysis/modified_hamiltonian.hpp"
 #include "mechint/integrate/one_step_flow.hpp"
+#include "mechint/solve/newton.hpp"
 #include "mechint/solve/newton_options.hpp"
 
 namespace mechint {
@@ -77,30 +78,38 @@ class StormerVerletFlow {
   const M& model() const { return model_; }
 
  private:
-  /// Newton on f(x) = 0; `eval(f, j)` evaluates the residual and Jacobian at the current x.
+  /// Newton on f(x) = 0 (solve/newton.hpp); `eval(f, j)` evaluates the residual and Jacobian at
+  /// the current x. Stops when ‖f‖∞ ≤ residual_tolerance·(1 + ‖x‖∞) or after an update
+  /// ‖Δx‖∞ ≤ step_tolerance·(1 + ‖x‖∞).
   template <class Eval>
   bool newton(StepResult& r, VecD<n>& x, Eval&& eval) {
-    VecD<n> f;
-    Mat<n, n> j;
-    for (int it = 0; it < options_.max_iterations; ++it) {
-      eval(f, j);
-      r.residual_norm = f.template lpNorm<Eigen::Infinity>();
-      if (!std::isfinite(r.residual_norm)) return false;
-      if (r.residual_norm <= options_.residual_tolerance * (1.0 + x.template lpNorm<Eigen::Infinity>()))
-        return true;
-      const VecD<n> dx = j.partialPivLu().solve(f);
-      if (!dx.allFinite()) return false;
-      x -= dx;
-      ++r.iterations;
-      if (dx.template lpNorm<Eigen::Infinity>() <=
-          options_.step_tolerance * (1.0 + x.template lpNorm<Eigen::Infinity>()))
-        return true;
-    }
-    return false;
+    struct Stage {
+      VecD<n>& x;
+      Eval& eval;
+      const NewtonOptions& o;
+      void assemble(VecD<n>& f, Mat<n, n>* j) { eval(f, *j); }
+      double update(const VecD<n>& dx) {
+        x -= dx;
+        return dx.template lpNorm<Eigen::Infinity>();
+      }
+      bool converged_on_residual(const NewtonIterate& state) const {
+        return state.residual_norm <= o.residual_tolerance * (1.0 + x.template lpNorm<Eigen::Infinity>());
+      }
+      bool converged_on_update(const NewtonIterate& state) const {
+        return update_below(state, o.step_tolerance, x.template lpNorm<Eigen::Infinity>());
+      }
+    } stage{x, eval, options_};
+    NewtonPolicy policy = NewtonPolicy::from(options_);
+    policy.variant = NewtonVariant::kFull;
+    const NewtonStats stats = newton_.solve(stage, policy);
+    r.residual_norm = stats.residual_norm;
+    r.iterations += stats.iterations;
+    return stats.converged;
   }
 
   M model_;
   NewtonOptions options_;
+  NewtonSolver<n> newton_;
 };
 
 }  // namespace mechint

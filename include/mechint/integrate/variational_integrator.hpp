@@ -17,6 +17,7 @@
 /// the residual and the iteration count, and leaves the state at the last good step.
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -24,6 +25,7 @@
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 #include "mechint/solve/del_newton.hpp"
+#include "mechint/solve/newton.hpp"
 
 namespace mechint {
 
@@ -165,17 +167,31 @@ class VariationalIntegrator {
     return g;
   }
 
-  /// Newton projection of x onto g = 0 along Dg(x)^T (minimum-norm correction).
+  /// Newton projection of x onto g = 0 along Dg(x)^T (minimum-norm correction
+  /// x ← x − Dgᵀ(Dg Dgᵀ)⁻¹g), until |g(x)|∞ < 1e-15 or 50 updates.
   Config project_to_manifold(Config x) const {
     if constexpr (k > 0) {
-      VecD<k> g;
-      Mat<k, n> dg;
-      for (int it = 0; it < 50; ++it) {
-        constraints_and_jacobian(system_, x, g, dg);
-        if (g.template lpNorm<Eigen::Infinity>() < 1e-15) break;
-        const Mat<k, k> gram = dg * dg.transpose();
-        x -= dg.transpose() * gram.partialPivLu().solve(g);
-      }
+      struct Projection {
+        const S& system;
+        Config& x;
+        VecD<k> g;
+        Mat<k, n> dg;
+        void assemble(VecD<k>& r, Mat<k, k>* gram) {
+          constraints_and_jacobian(system, x, g, dg);
+          r = g;
+          if (gram) *gram = dg * dg.transpose();
+        }
+        double update(const VecD<k>& delta) {
+          x -= dg.transpose() * delta;
+          return 0.0;
+        }
+        bool converged_on_residual(const NewtonIterate& state) const { return state.residual_norm < 1e-15; }
+        bool converged_on_update(const NewtonIterate&) const { return false; }
+      } projection{system_, x, {}, {}};
+      NewtonSolver<k> newton;
+      newton.solve(projection, {.max_iterations = 50});
+      // As the plain iteration did, a residual or update with NaN or infinity poisons the result.
+      if (newton.last_stop() == NewtonStop::kNonFinite) x.setConstant(std::numeric_limits<double>::quiet_NaN());
     }
     return x;
   }

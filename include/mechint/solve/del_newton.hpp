@@ -14,13 +14,16 @@
 ///     [ Dg(q_{k+1})              0         ]          (000 eq. 4.14, scaled)
 ///
 /// has entries of the size of the mass matrix and of Dg, independent of h (our Ld contains h, so
-/// D12 Ld ~ M/h). All storage is fixed-size and lives in the solver: a solve never allocates.
+/// D12 Ld ~ M/h). The iteration is the generic one of solve/newton.hpp (full or simplified Newton,
+/// `NewtonOptions::variant`); this file assembles the system and states the stopping rule: the
+/// residual ‖R‖∞ ≤ residual_tolerance·(1 + ‖h p_k‖∞), or the update ‖Δq‖∞ ≤ step_tolerance·(1 + ‖q‖∞)
+/// (for simplified Newton through the contraction estimate θ/(1 − θ)·‖Δq‖). All storage is
+/// fixed-size and lives in the solver: a solve never allocates.
 
 #include <cmath>
 
-#include <Eigen/LU>
-
 #include "mechint/discrete/del_derivatives.hpp"
+#include "mechint/solve/newton.hpp"
 #include "mechint/solve/newton_options.hpp"
 
 namespace mechint {
@@ -40,137 +43,74 @@ class DelNewtonSolver {
   /// `dg_k` is Dg(q_k), computed once per step by the caller.
   NewtonStats solve(const S& system, double h, const VecD<n>& q_k, const VecD<n>& p_k,
                     const Mat<k, n>& dg_k, VecD<n>& q_next, VecD<k>& lambda) {
-    NewtonStats stats = options_.variant == NewtonVariant::kFull
-                            ? solve_full(system, h, q_k, p_k, dg_k, q_next)
-                            : solve_simplified(system, h, q_k, p_k, dg_k, q_next);
+    // The kept factorization (simplified Newton) belongs to one step size.
+    if (factored_h_ != h) newton_.discard_factorization();
+    nu_.setZero();
+    Problem problem{*this, system, h, q_k, p_k, dg_k, q_next,
+                    1.0 + (h * p_k).template lpNorm<Eigen::Infinity>()};
+    const NewtonStats stats = newton_.solve(problem, NewtonPolicy::from(options_));
+    factored_h_ = newton_.has_factorization() ? h : 0.0;
     if constexpr (k > 0) lambda = nu_ / h;
     return stats;
   }
 
  private:
-  NewtonStats solve_full(const S& system, double h, const VecD<n>& q_k, const VecD<n>& p_k,
-                         const Mat<k, n>& dg_k, VecD<n>& q_next) {
-    NewtonStats stats;
-    const double residual_scale = 1.0 + (h * p_k).template lpNorm<Eigen::Infinity>();
-    nu_.setZero();
-    for (int it = 0; it < options_.max_iterations; ++it) {
-      discrete_lagrangian_d1_d12(system, q_k, q_next, h, d1_, d12_);
-      evaluate_residual(system, h, p_k, dg_k, q_next);
-      stats.iterations = it;
-      stats.residual_norm = residual_.template lpNorm<Eigen::Infinity>();
-      if (!std::isfinite(stats.residual_norm)) return stats;
-      if (stats.residual_norm <= options_.residual_tolerance * residual_scale) {
-        stats.converged = true;
-        break;
-      }
-      factor_jacobian(h, dg_k);
-      ++stats.jacobian_evaluations;
-      delta_.noalias() = lu_.solve(residual_);
-      if (!delta_.allFinite()) return stats;
-      q_next -= delta_.template head<n>();
-      if constexpr (k > 0) nu_ -= delta_.template tail<k>();
-      stats.iterations = it + 1;
-      const double step = delta_.template head<n>().template lpNorm<Eigen::Infinity>();
-      if (step <= options_.step_tolerance * (1.0 + q_next.template lpNorm<Eigen::Infinity>())) {
-        stats.converged = true;
-        break;
-      }
-    }
-    // The next solve (full or simplified) must not reuse a factorization it did not make.
-    factored_h_ = 0.0;
-    return stats;
-  }
+  /// The row-scaled bordered DEL system at one step; the unknowns are (q_{k+1}, ν).
+  struct Problem {
+    DelNewtonSolver& s;
+    const S& system;
+    double h;
+    const VecD<n>& q_k;
+    const VecD<n>& p_k;
+    const Mat<k, n>& dg_k;
+    VecD<n>& q_next;
+    double residual_scale;  // 1 + ‖h·p_k‖∞
 
-  /// Simplified Newton (001 §5): the factorization of the last refresh is reused while the updates
-  /// contract by at least `refresh_contraction`. With contraction θ the distance to the solution
-  /// after an update Δ is about θ/(1 − θ)·‖Δ‖ (Hairer & Wanner, IV.8), which is what is tested
-  /// against the step tolerance.
-  NewtonStats solve_simplified(const S& system, double h, const VecD<n>& q_k, const VecD<n>& p_k,
-                               const Mat<k, n>& dg_k, VecD<n>& q_next) {
-    NewtonStats stats;
-    const double residual_scale = 1.0 + (h * p_k).template lpNorm<Eigen::Infinity>();
-    nu_.setZero();
-    double previous_step = 0.0;
-    bool factored_here = false;  // factorization made at the current iterate
-    for (int it = 0; it < options_.max_iterations; ++it) {
-      const bool refresh = factored_h_ != h;
-      if (refresh)
-        discrete_lagrangian_d1_d12(system, q_k, q_next, h, d1_, d12_);
+    /// R = [h(p_k + D1 Ld) + Dg(q_k)ᵀν ; g(q_{k+1})], J = [[h D12 Ld, Dg(q_k)ᵀ], [Dg(q_{k+1}), 0]]:
+    /// D1 and D12 from one nested-AD evaluation when J is asked for, D1 alone otherwise.
+    void assemble(VecD<nk>& r, Mat<nk, nk>* j) {
+      if (j)
+        discrete_lagrangian_d1_d12(system, q_k, q_next, h, s.d1_, s.d12_);
       else
-        d1_ = discrete_lagrangian_d1(system, q_k, q_next, h);
-      evaluate_residual(system, h, p_k, dg_k, q_next);
-      stats.iterations = it;
-      stats.residual_norm = residual_.template lpNorm<Eigen::Infinity>();
-      if (!std::isfinite(stats.residual_norm)) break;
-      if (stats.residual_norm <= options_.residual_tolerance * residual_scale) {
-        stats.converged = true;
-        break;
+        s.d1_ = discrete_lagrangian_d1(system, q_k, q_next, h);
+      constraints_and_jacobian(system, q_next, s.g_next_, s.dg_next_);
+      r.template head<n>() = h * (p_k + s.d1_);
+      if constexpr (k > 0) {
+        r.template head<n>().noalias() += dg_k.transpose() * s.nu_;
+        r.template tail<k>() = s.g_next_;
       }
-      if (refresh) {
-        factor_jacobian(h, dg_k);
-        factored_h_ = h;
-        ++stats.jacobian_evaluations;
-      }
-      factored_here = refresh;
-      delta_.noalias() = lu_.solve(residual_);
-      if (!delta_.allFinite()) break;
-      q_next -= delta_.template head<n>();
-      if constexpr (k > 0) nu_ -= delta_.template tail<k>();
-      stats.iterations = it + 1;
-      const double step = delta_.template head<n>().template lpNorm<Eigen::Infinity>();
-      const double tolerance = options_.step_tolerance * (1.0 + q_next.template lpNorm<Eigen::Infinity>());
-      if (it > 0) {
-        const double theta = step / previous_step;
-        if (theta < 1.0 && theta / (1.0 - theta) * step <= tolerance) {
-          stats.converged = true;
-          break;
+      if (j) {
+        j->template topLeftCorner<n, n>() = h * s.d12_;
+        if constexpr (k > 0) {
+          j->template topRightCorner<n, k>() = dg_k.transpose();
+          j->template bottomLeftCorner<k, n>() = s.dg_next_;
+          j->template bottomRightCorner<k, k>().setZero();
         }
-        // Convergence too slow for this Jacobian: refresh it at the next iterate.
-        if (theta > options_.refresh_contraction) factored_h_ = 0.0;
-      } else if (factored_here && step <= tolerance) {
-        // A Jacobian evaluated at this very iterate: a full Newton step, same test as full Newton.
-        stats.converged = true;
-        break;
       }
-      previous_step = step;
     }
-    // A failed solve leaves no stale factorization behind.
-    if (!stats.converged) factored_h_ = 0.0;
-    return stats;
-  }
-
-  void evaluate_residual(const S& system, double h, const VecD<n>& p_k, const Mat<k, n>& dg_k,
-                         const VecD<n>& q_next) {
-    constraints_and_jacobian(system, q_next, g_next_, dg_next_);
-    residual_.template head<n>() = h * (p_k + d1_);
-    if constexpr (k > 0) {
-      residual_.template head<n>().noalias() += dg_k.transpose() * nu_;
-      residual_.template tail<k>() = g_next_;
+    double update(const VecD<nk>& delta) {
+      q_next -= delta.template head<n>();
+      if constexpr (k > 0) s.nu_ -= delta.template tail<k>();
+      return delta.template head<n>().template lpNorm<Eigen::Infinity>();
     }
-  }
-
-  /// Bordered Jacobian at the current iterate (d12_, dg_next_ evaluated there), factored.
-  void factor_jacobian(double h, const Mat<k, n>& dg_k) {
-    jacobian_.template topLeftCorner<n, n>() = h * d12_;
-    if constexpr (k > 0) {
-      jacobian_.template topRightCorner<n, k>() = dg_k.transpose();
-      jacobian_.template bottomLeftCorner<k, n>() = dg_next_;
-      jacobian_.template bottomRightCorner<k, k>().setZero();
+    bool converged_on_residual(const NewtonIterate& state) const {
+      return state.residual_norm <= s.options_.residual_tolerance * residual_scale;
     }
-    lu_.compute(jacobian_);
-  }
+    /// ‖Δq‖∞ ≤ step_tolerance·(1 + ‖q_{k+1}‖∞), through the contraction estimate for simplified Newton.
+    bool converged_on_update(const NewtonIterate& state) const {
+      return update_converged(state, s.options_.variant,
+                              s.options_.step_tolerance * (1.0 + q_next.template lpNorm<Eigen::Infinity>()));
+    }
+  };
 
   NewtonOptions options_;
+  NewtonSolver<nk> newton_;
   VecD<n> d1_;
   Mat<n, n> d12_;
   VecD<k> g_next_;
   Mat<k, n> dg_next_;
   VecD<k> nu_;
-  VecD<nk> residual_;
-  VecD<nk> delta_;
-  Mat<nk, nk> jacobian_;
-  Eigen::PartialPivLU<Mat<nk, nk>> lu_{nk};
-  /// Step size of the factorization in lu_, or 0 when there is none to reuse.
+  /// Step size of the factorization kept by newton_, or 0 when there is none to reuse.
   double factored_h_ = 0.0;
 };
 

@@ -1,0 +1,200 @@
+#pragma once
+/// \file
+/// The one Newton solver of mechint: every implicit piece (the DEL step, the energy–momentum step,
+/// the Störmer–Verlet stages, the Legendre transforms, the projection onto the constraint manifold,
+/// Kepler's equation) runs this loop and keeps only what is its own: the assembly of its residual
+/// and Jacobian, how an update is applied, and its stopping rule.
+///
+/// One iteration at the iterate x_i:
+///
+///   1. `problem.assemble(R, J)`: R(x_i), and J = ∂R/∂x (x_i) when `J` is not null (the solver asks
+///      for it only when it is going to factor it); every entry is written;
+///   2. a non-finite entry of R stops the solve (`NewtonStop::kNonFinite`);
+///   3. `problem.converged_on_residual(state)` (optional member; never by default);
+///   4. J is factored (partial-pivoting LU, fixed size) — at every iterate for full Newton, only when
+///      there is no usable factorization for simplified Newton;
+///   5. Δ = J⁻¹R; a non-finite Δ stops the solve (singular J, iterates out of the domain);
+///   6. `problem.update(Δ)` applies x_{i+1} = x_i − Δ (or the problem's image of it: a minimum-norm
+///      correction, a subset of the unknowns) and returns the norm of Δ its tests use;
+///   7. `problem.converged_on_update(state)`;
+///   8. simplified Newton: when the updates contract by less than `refresh_contraction`
+///      (θ = ‖Δ_i‖/‖Δ_{i−1}‖ > refresh_contraction) the factorization is dropped and J is evaluated
+///      at the next iterate.
+///
+/// The ready-made tests below cover the rules the pieces use: the update test ‖Δ‖ ≤ tol·(1 + ‖x‖),
+/// the contraction estimate θ/(1 − θ)·‖Δ‖ ≤ tol of simplified Newton, and the round-off stall (the
+/// update stopped shrinking while already below an absolute tolerance).
+///
+/// Storage is fixed-size and lives in the solver object: a solve never allocates. A simplified
+/// solve that converged leaves its factorization for the next solve; the owner drops it with
+/// `discard_factorization()` when the equations change (another step size).
+
+#include <cmath>
+#include <concepts>
+
+#include <Eigen/LU>
+
+#include "mechint/core/linear_algebra.hpp"
+#include "mechint/solve/newton_options.hpp"
+
+namespace mechint {
+
+/// How the iteration runs; the tolerances belong to the problem's convergence tests.
+struct NewtonPolicy {
+  NewtonVariant variant = NewtonVariant::kFull;
+  /// Updates before the solve gives up (`NewtonStop::kMaxIterations`).
+  int max_iterations = 25;
+  /// Simplified Newton: refresh the Jacobian when ‖Δ_i‖ / ‖Δ_{i−1}‖ exceeds this.
+  double refresh_contraction = 0.25;
+
+  static NewtonPolicy from(const NewtonOptions& options) {
+    return {options.variant, options.max_iterations, options.refresh_contraction};
+  }
+};
+
+/// Why the last solve stopped.
+enum class NewtonStop {
+  kConverged,
+  kNonFinite,      ///< a residual or an update with NaN or infinity
+  kMaxIterations,  ///< `max_iterations` updates without convergence
+};
+
+/// What the convergence tests see.
+struct NewtonIterate {
+  /// Index of the iterate the residual was evaluated at (0: the first guess).
+  int iteration = 0;
+  /// ‖R‖∞ at that iterate.
+  double residual_norm = 0.0;
+  /// Norm of the update just applied, as `problem.update` measured it (converged_on_update only).
+  double update_norm = 0.0;
+  /// Norm of the update before it (0 for the first update).
+  double previous_update_norm = 0.0;
+  /// The update was computed from a Jacobian evaluated at this iterate (a full Newton step).
+  bool fresh_jacobian = false;
+
+  /// θ = ‖Δ_i‖ / ‖Δ_{i−1}‖, meaningful from the second update on.
+  double contraction() const { return update_norm / previous_update_norm; }
+};
+
+/// A problem the solver can run: R and J into fixed-size objects, the update, the update test.
+template <class P, int N>
+concept NewtonProblem = requires(P& p, VecD<N>& r, Mat<N, N>* j, const VecD<N>& delta,
+                                 const NewtonIterate& state) {
+  p.assemble(r, j);
+  { p.update(delta) } -> std::convertible_to<double>;
+  { p.converged_on_update(state) } -> std::convertible_to<bool>;
+};
+
+// ---- ready-made convergence tests -------------------------------------------------------------
+
+/// ‖Δ‖ ≤ tol·(1 + ‖x‖): after a full Newton step the error is far below the update (quadratic
+/// convergence), so the iterate is at the solution to round-off.
+inline bool update_below(const NewtonIterate& state, double tolerance, double x_norm) {
+  return state.update_norm <= tolerance * (1.0 + x_norm);
+}
+
+/// Simplified Newton (Hairer & Wanner, IV.8): with contraction θ the distance to the solution after
+/// an update Δ is about θ/(1 − θ)·‖Δ‖. Needs two updates.
+inline bool contraction_estimate_below(const NewtonIterate& state, double tolerance) {
+  if (state.iteration == 0) return false;
+  const double theta = state.contraction();
+  return theta < 1.0 && theta / (1.0 - theta) * state.update_norm <= tolerance;
+}
+
+/// Round-off stall: the update no longer shrinks (‖Δ_i‖ > ratio·‖Δ_{i−1}‖) and is already below an
+/// absolute tolerance, so further iterations only move the iterate within its rounding.
+inline bool stalled_at_roundoff(const NewtonIterate& state, double tolerance, double ratio = 0.25) {
+  return state.iteration > 0 && state.update_norm > ratio * state.previous_update_norm &&
+         state.update_norm <= tolerance;
+}
+
+/// The update test of each variant against an absolute tolerance: ‖Δ‖ ≤ tol for full Newton; for
+/// simplified Newton the contraction estimate, or ‖Δ‖ ≤ tol for a first update from a Jacobian
+/// evaluated at that very iterate.
+inline bool update_converged(const NewtonIterate& state, NewtonVariant variant, double tolerance) {
+  if (variant == NewtonVariant::kFull) return state.update_norm <= tolerance;
+  if (state.iteration > 0) return contraction_estimate_below(state, tolerance);
+  return state.fresh_jacobian && state.update_norm <= tolerance;
+}
+
+// ---- the solver ---------------------------------------------------------------------------------
+
+template <int N>
+class NewtonSolver {
+ public:
+  using Vector = VecD<N>;
+  using Matrix = Mat<N, N>;
+
+  NewtonSolver() = default;
+
+  /// Runs Newton from the problem's current iterate. Returns the iterations (updates applied), the
+  /// residual norm of the last evaluation, the Jacobians factored, and whether a test passed.
+  template <class Problem>
+    requires NewtonProblem<Problem, N>
+  NewtonStats solve(Problem& problem, const NewtonPolicy& policy = {}) {
+    NewtonStats stats;
+    const bool simplified = policy.variant == NewtonVariant::kSimplified;
+    stop_ = NewtonStop::kMaxIterations;
+    NewtonIterate state;
+    for (int it = 0; it < policy.max_iterations; ++it) {
+      const bool refresh = !simplified || !factored_;
+      problem.assemble(residual_, refresh ? &jacobian_ : nullptr);
+      stats.iterations = it;
+      stats.residual_norm = residual_.template lpNorm<Eigen::Infinity>();
+      state.iteration = it;
+      state.residual_norm = stats.residual_norm;
+      state.fresh_jacobian = refresh;
+      if (!residual_.allFinite()) {
+        stop_ = NewtonStop::kNonFinite;
+        break;
+      }
+      if constexpr (requires { { problem.converged_on_residual(state) } -> std::convertible_to<bool>; }) {
+        if (problem.converged_on_residual(state)) {
+          stats.converged = true;
+          break;
+        }
+      }
+      if (refresh) {
+        lu_.compute(jacobian_);
+        factored_ = true;
+        ++stats.jacobian_evaluations;
+      }
+      delta_.noalias() = lu_.solve(residual_);
+      if (!delta_.allFinite()) {
+        stop_ = NewtonStop::kNonFinite;
+        break;
+      }
+      state.update_norm = problem.update(delta_);
+      stats.iterations = it + 1;
+      if (problem.converged_on_update(state)) {
+        stats.converged = true;
+        break;
+      }
+      // Convergence too slow for this Jacobian: refresh it at the next iterate.
+      if (simplified && it > 0 && state.contraction() > policy.refresh_contraction) factored_ = false;
+      state.previous_update_norm = state.update_norm;
+    }
+    if (stats.converged) stop_ = NewtonStop::kConverged;
+    // Only a converged simplified solve leaves its factorization for the next one.
+    if (!simplified || !stats.converged) factored_ = false;
+    return stats;
+  }
+
+  NewtonStop last_stop() const { return stop_; }
+  /// A factorization a simplified solve may reuse.
+  bool has_factorization() const { return factored_; }
+  /// Drops the kept factorization (the equations changed, e.g. another step size).
+  void discard_factorization() { factored_ = false; }
+
+ private:
+  // Written in full by every assembly (R) and every solve (Δ), so left uninitialised: a solver
+  // built on the stack for one small solve costs nothing to construct.
+  Vector residual_;
+  Vector delta_;
+  Matrix jacobian_;
+  Eigen::PartialPivLU<Matrix> lu_{N};
+  bool factored_ = false;
+  NewtonStop stop_ = NewtonStop::kMaxIterations;
+};
+
+}  // namespace mechint
