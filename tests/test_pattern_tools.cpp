@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "mechint/analysis/critical_rate.hpp"
-#include "mechint/analysis/pattern_score.hpp"
+#include "experiments/patterns/critical_rate.hpp"
+#include "experiments/patterns/pattern_score.hpp"
 #include "mechint/analysis/reduced_coordinates.hpp"
 #include "mechint/analysis/rotating_frame.hpp"
 #include "mechint/integrate/variational_integrator.hpp"

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "mechint/analysis/critical_rate.hpp"
-#include "mechint/analysis/pattern_score.hpp"
+#include "experiments/patterns/critical_rate.hpp"
+#include "experiments/patterns/pattern_score.hpp"
 
 namespace mechint::experiments {
 

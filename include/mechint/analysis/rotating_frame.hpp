@@ -3,7 +3,8 @@
 /// Traces of two point masses (the double spherical pendulum's, or any other) and their view from a
 /// frame rotating about z at a constant rate γ (003 eqs. 3.13–3.15): q̃_i(t) = R_z(−γ t) q_i(t).
 ///
-/// The pattern tools (reduced_coordinates.hpp, critical_rate.hpp, pattern_score.hpp) work on this
+/// The pattern tools (reduced_coordinates.hpp; src/experiments/patterns/critical_rate.hpp and
+/// pattern_score.hpp, used by the pattern-evocation experiment only) work on this
 /// plain form — sample times and positions — so they apply to the output of any integrator and can
 /// be tested on synthetic traces with known rates.
 
