@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "app/run_system.hpp"
+#include "app/system_entry.hpp"
 #include "mechint/mechint.hpp"
 #include "mechint/systems/pendulum_chain.hpp"
 
@@ -24,6 +26,25 @@ struct Pendulum2D {
   }
 };
 static_assert(mechint::LagrangianModel<Pendulum2D>);
+
+// --- its command-line entry, as src/systems/NAME.cpp would hold it --------------------------------
+mechint::app::SystemEntry pendulum_2d_entry() {
+  using mechint::app::ParameterSpec;
+  return mechint::app::make_system_entry(
+      "pendulum-2d", "planar pendulum in Cartesian coordinates with its length constraint", "vi-midpoint",
+      [](const mechint::app::Overrides&) {
+        return std::vector<ParameterSpec>{ParameterSpec::real("l", 1.0, "rod length", 1e-300),
+                                          ParameterSpec::real("x", 1.0, "initial x"),
+                                          ParameterSpec::real("y", 0.0, "initial y")};
+      },
+      [](const mechint::app::ParameterValues& v, auto&& f) {
+        mechint::app::Problem<Pendulum2D> p(Pendulum2D{1.0, v.real("l"), 9.81});
+        p.q0 = mechint::VecD<2>(v.real("x"), v.real("y"));
+        p.labels = {{"x", "y"}, {}};
+        return f(p);
+      });
+}
+// (in src/systems/ it would end with MECHINT_REGISTER_SYSTEM(pendulum_2d_entry);)
 // -------------------------------------------------------------------------------------------------
 
 using namespace mechint;
@@ -68,6 +89,49 @@ TEST(AddingASystem, CartesianAndAngleModelsConvergeToTheSameMotion) {
   }
   EXPECT_NEAR(convergence_order(hs, errs), 2.0, 0.1);
   EXPECT_LE(errs.back(), 1e-4);
+}
+
+/// Collects the rows of a run.
+struct Rows : mechint::app::RowWriter {
+  std::vector<std::string> columns;
+  std::vector<std::vector<double>> rows;
+  void header(const std::vector<std::string>& c) override { columns = c; }
+  void row(const std::vector<double>& r) override { rows.push_back(r); }
+};
+
+TEST(AddingASystem, ItsEntryOffersTheMethodsItsModelSatisfies) {
+  const app::SystemEntry e = pendulum_2d_entry();
+  const auto values = app::ParameterValues::resolve(e.parameters({}), {}, e.name);
+  // Constrained, not a constant-mass model with a potential: the VI rules and the DAE baseline.
+  EXPECT_EQ(e.methods(values), (std::vector<std::string>{"vi-midpoint", "vi-trapezoid", "vi-first-order", "dae"}));
+}
+
+TEST(AddingASystem, ItsEntryRunsAsTheIntegratorDoes) {
+  const app::SystemEntry e = pendulum_2d_entry();
+  Rows out;
+  app::run_system(e, "", {{"x", "0.6"}, {"y", "-0.8"}}, OutputSchedule{0.01, 1.0, 0.1}, out);
+  EXPECT_EQ(out.columns, (std::vector<std::string>{"t", "x", "y", "energy", "constraint_residual", "lambda1"}));
+  ASSERT_EQ(out.rows.size(), 11u);
+  // The same integration written by hand, to the last bit.
+  VariationalIntegrator vi(DiscreteSystem<Pendulum2D, MidpointRule>({}), 0.01);
+  vi.start_from_velocity({0.6, -0.8}, {0, 0});
+  for (int k = 0; k < 100; ++k) vi.step();
+  const auto& last = out.rows.back();
+  EXPECT_EQ(last[0], 1.0);
+  EXPECT_EQ(last[1], vi.q()[0]);
+  EXPECT_EQ(last[2], vi.q()[1]);
+  EXPECT_EQ(last[3], vi.energy());
+  EXPECT_EQ(last[5], vi.lambda()[0]);
+  // The DAE baseline reaches the same state up to the VI's O(h²) error.
+  Rows dae;
+  app::run_system(e, "dae", {{"x", "0.6"}, {"y", "-0.8"}, {"rtol", "1e-10"}, {"atol", "1e-12"}},
+                  OutputSchedule{0.01, 1.0, 0.1}, dae);
+  ASSERT_EQ(dae.rows.size(), 11u);
+  EXPECT_EQ(dae.rows.back()[0], 1.0);
+  EXPECT_NEAR(dae.rows.back()[1], last[1], 1e-3);
+  EXPECT_NEAR(dae.rows.back()[2], last[2], 1e-3);
+  // An option of another method is refused by name.
+  EXPECT_THROW(app::run_system(e, "", {{"rtol", "1e-9"}}, OutputSchedule{}, out), InvalidInput);
 }
 
 }  // namespace

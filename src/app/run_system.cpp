@@ -61,8 +61,9 @@ void run_system(const SystemEntry& system, const std::string& requested_method, 
   for (const auto& [name, value] : option_overrides) {
     if (contains(option_names, name)) continue;
     std::set<std::string> other_options;
-    for (const auto& m : offered)
-      for (const auto& spec : system.method_options(values, m)) other_options.insert(spec.name);
+    for_each_method([&]<class Row>() {
+      for (const auto& spec : Row::options()) other_options.insert(spec.name);
+    });
     if (other_options.count(name))
       throw InvalidInput("option '" + name + "' does not apply to method '" + method + "' (its options: " +
                          (option_names.empty() ? std::string("none") : join(option_names)) + ")");

@@ -1,0 +1,143 @@
+// The method table as the command line shows it: every system runs with its default settings, its
+// default method is one it offers, every method it offers runs, and an option that does not apply
+// to the chosen method is refused with exit 2 and one line (DESIGN §4).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int status;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream is(p);
+  std::stringstream ss;
+  ss << is.rdbuf();
+  return ss.str();
+}
+
+Result mechint(const std::string& args) {
+  const fs::path dir = fs::temp_directory_path() / ("mechint_table_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string command = std::string(MECHINT_EXECUTABLE) + " " + args + " >" + (dir / "out").string() +
+                              " 2>" + (dir / "err").string();
+  const int raw = std::system(command.c_str());
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
+}
+
+int count_lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+/// System name → (offered methods, default method), read from `mechint list`.
+struct Offer {
+  std::vector<std::string> methods;
+  std::string default_method;
+};
+
+std::map<std::string, Offer> systems_from_list() {
+  const Result r = mechint("list");
+  EXPECT_EQ(r.status, 0);
+  std::map<std::string, Offer> systems;
+  std::stringstream ss(r.out);
+  std::string line, current;
+  bool in_systems = false;
+  while (std::getline(ss, line)) {
+    if (line == "systems:") {
+      in_systems = true;
+      continue;
+    }
+    if (!line.empty() && line[0] != ' ') in_systems = false;
+    if (!in_systems) continue;
+    if (line.rfind("  ", 0) == 0 && line[2] != ' ') {
+      current = line.substr(2, line.find(' ', 2) - 2);
+      systems[current];
+    } else if (line.rfind("    methods: ", 0) == 0) {
+      std::stringstream ms(line.substr(13));
+      std::string m;
+      while (std::getline(ms, m, ',')) {
+        m.erase(0, m.find_first_not_of(' '));
+        const auto mark = m.find(" (default)");
+        if (mark != std::string::npos) {
+          m = m.substr(0, mark);
+          systems[current].default_method = m;
+        }
+        systems[current].methods.push_back(m);
+      }
+    }
+  }
+  return systems;
+}
+
+TEST(MethodTable, EverySystemRunsWithItsDefaultsAndItsDefaultMethodIsOffered) {
+  const auto systems = systems_from_list();
+  ASSERT_EQ(systems.size(), 9u);
+  for (const auto& [name, offer] : systems) {
+    ASSERT_FALSE(offer.methods.empty()) << name;
+    EXPECT_NE(std::find(offer.methods.begin(), offer.methods.end(), offer.default_method), offer.methods.end())
+        << name << " default " << offer.default_method;
+    const Result r = mechint("run " + name + " --t-end 0.05");
+    EXPECT_EQ(r.status, 0) << name << ": " << r.err;
+    EXPECT_EQ(r.out.rfind("t,", 0), 0u) << name;
+    EXPECT_GE(count_lines(r.out), 2) << name;
+  }
+}
+
+TEST(MethodTable, EveryOfferedMethodRuns) {
+  for (const auto& [name, offer] : systems_from_list()) {
+    for (const auto& method : offer.methods) {
+      const Result r = mechint("run " + name + " --method " + method + " --h 0.01 --t-end 0.03");
+      EXPECT_EQ(r.status, 0) << name << " " << method << ": " << r.err;
+      EXPECT_EQ(count_lines(r.out), 5) << name << " " << method;  // header, t = 0 and three steps
+    }
+  }
+}
+
+TEST(MethodTable, TheImpactSystemsRunWithDefaultSettings) {
+  for (const char* name : {"double-pendulum", "point-mass-wall"}) {
+    const Result r = mechint(std::string("run ") + name);
+    EXPECT_EQ(r.status, 0) << name << ": " << r.err;
+    EXPECT_EQ(count_lines(r.out), 1002) << name;  // header, t = 0 and 1000 steps of the default h
+  }
+}
+
+TEST(MethodTable, AnOptionThatDoesNotApplyIsOneLineAndExitTwo) {
+  const fs::path out = fs::temp_directory_path() / ("mechint_table_bad_" + std::to_string(::getpid()) + ".csv");
+  for (const std::string args : {"run kepler --set rtol=1e-9",                         // VI has no tolerance
+                                 "run kepler --method rk4 --set form=position",        // RK has no form
+                                 "run kepler --method dopri5 --set newton=simplified",  // nor a Newton
+                                 "run double-spherical-pendulum --method energy-momentum --set init=source",
+                                 "run point-mass-wall --set newton_tol=1e-12"}) {
+    fs::remove(out);
+    const Result r = mechint(args + " --out " + out.string());
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(count_lines(r.err), 1) << args << ": " << r.err;
+    EXPECT_NE(r.err.find("does not apply to method"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out)) << args;
+  }
+  // The same options are accepted by the methods they belong to.
+  EXPECT_EQ(mechint("run kepler --method dopri5 --set rtol=1e-9 --t-end 0.1").status, 0);
+  EXPECT_EQ(mechint("run kepler --set form=position --t-end 0.1").status, 0);
+}
+
+TEST(MethodTable, AMethodNotOfferedNamesTheOffered) {
+  const Result r = mechint("run spherical-pendulum --set coordinates=angles --method dae");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("vi-midpoint"), std::string::npos) << r.err;
+}
+
+}  // namespace

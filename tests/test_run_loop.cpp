@@ -1,0 +1,150 @@
+// The stepper contract (integrate/stepper.hpp) and the one run loop (integrate/run_loop.hpp):
+// which capabilities each integrator has, where a run is sampled, that adaptive methods are
+// sampled at the output times exactly, and that a non-finite state stops a run.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "mechint/mechint.hpp"
+#include "mechint/integrate/energy_momentum.hpp"
+#include "mechint/integrate/ida_dae.hpp"
+#include "mechint/integrate/impact_driver.hpp"
+#include "mechint/integrate/odeint_baselines.hpp"
+#include "mechint/integrate/run_loop.hpp"
+#include "mechint/integrate/trapezoid_flow.hpp"
+#include "mechint/systems/double_spherical_pendulum.hpp"
+#include "mechint/systems/harmonic_oscillator.hpp"
+#include "mechint/systems/kepler.hpp"
+#include "mechint/systems/point_mass_wall.hpp"
+#include "mechint/systems/spherical_pendulum.hpp"
+#include "mechint/systems/three_body.hpp"
+
+namespace mechint {
+namespace {
+
+using systems::HarmonicOscillator;
+using systems::Kepler;
+using systems::SphericalPendulum;
+
+using KeplerVi = VariationalIntegrator<DiscreteSystem<Kepler, MidpointRule>>;
+using SphereVi = VariationalIntegrator<DiscreteSystem<SphericalPendulum, MidpointRule>>;
+using Em = EnergyMomentumIntegrator<systems::DoubleSphericalPendulum>;
+using Impacts = ImpactDriver<TrapezoidFlow<systems::PointMassWall>>;
+using Rk4 = RungeKutta4Stepper<Kepler>;
+using Rk78 = AdaptiveRungeKuttaStepper<Kepler, RungeKuttaMethod::kRk78>;
+using Dopri5 = AdaptiveRungeKuttaStepper<Kepler, RungeKuttaMethod::kDopri5>;
+using Dae = DaeStepper<SphericalPendulum>;
+
+// Fixed-step and adaptive methods.
+static_assert(FixedStepper<KeplerVi> && FixedStepper<Em> && FixedStepper<Impacts> && FixedStepper<Rk4>);
+static_assert(AdaptiveStepper<Rk78> && AdaptiveStepper<Dopri5> && AdaptiveStepper<Dae>);
+static_assert(!AdaptiveStepper<KeplerVi> && !FixedStepper<Dae>);
+// The capabilities of the table in docs/architecture.md.
+static_assert(HasMomentum<KeplerVi> && HasVelocity<KeplerVi> && HasEnergy<KeplerVi> && HasNoetherMomenta<KeplerVi>);
+static_assert(HasMultipliers<SphereVi> && HasConstraintResidual<SphereVi>);
+static_assert(HasMomentum<Em> && HasEnergy<Em> && HasNoetherMomenta<Em> && HasMultipliers<Em>);
+static_assert(HasMomentum<Impacts> && HasEnergy<Impacts> && HasModifiedEnergy<Impacts> && !HasNoetherMomenta<Impacts>);
+static_assert(!HasMomentum<Rk4> && HasVelocity<Rk4> && HasEnergy<Rk4> && HasNoetherMomenta<Rk4>);
+static_assert(HasMultipliers<Dae> && HasConstraintResidual<Dae> && HasNoetherMomenta<Dae>);
+static_assert(!HasModifiedEnergy<KeplerVi> && !HasNoetherMomenta<VariationalIntegrator<DiscreteSystem<HarmonicOscillator, MidpointRule>>>);
+
+TEST(RunLoop, FixedStepSamplesEveryStrideAndTheLastStep) {
+  VariationalIntegrator vi(DiscreteSystem<HarmonicOscillator, MidpointRule>({}), 0.1);
+  vi.start_from_velocity(VecD<1>(1.0), VecD<1>(0.0));
+  std::vector<long> steps;
+  std::vector<double> times;
+  integrate(vi, OutputSchedule{0.1, 1.05, 0.3}, [&](const auto& s) {
+    steps.push_back(s.step_index());
+    times.push_back(s.time());
+  });
+  // N = ⌈1.05 / 0.1⌉ = 11 steps, a row every 3 steps and at the last.
+  EXPECT_EQ(steps, (std::vector<long>{0, 3, 6, 9, 11}));
+  for (std::size_t i = 0; i < steps.size(); ++i) EXPECT_DOUBLE_EQ(times[i], 0.1 * steps[i]);
+  // A t_end that is a multiple of h up to round-off takes exactly that many steps.
+  vi.start_from_velocity(VecD<1>(1.0), VecD<1>(0.0));
+  long last = -1;
+  integrate(vi, OutputSchedule{0.1, 0.7, 0.0}, [&](const auto& s) { last = s.step_index(); });
+  EXPECT_EQ(last, 7);
+}
+
+template <class Stepper>
+void expect_adaptive_samples_on_the_exact_solution(Stepper& rk, double tol) {
+  // Harmonic oscillator in the Kepler-free form: q = cos t from (1, 0).
+  std::vector<double> times;
+  integrate(rk, OutputSchedule{0.01, 1.0, 0.25}, [&](const auto& s) {
+    times.push_back(s.time());
+    EXPECT_NEAR(s.q()[0], std::cos(s.time()), tol) << s.time();
+    EXPECT_NEAR(s.velocity()[0], -std::sin(s.time()), tol) << s.time();
+  });
+  EXPECT_EQ(times, (std::vector<double>{0.0, 0.25, 0.5, 0.75, 1.0}));  // exactly the output times
+}
+
+TEST(RunLoop, AdaptiveMethodsAreSampledAtTheOutputTimesExactly) {
+  AdaptiveRungeKuttaStepper<HarmonicOscillator, RungeKuttaMethod::kRk78> rk78(
+      EulerLagrangeOde<HarmonicOscillator>({}), 0.01, RungeKuttaTolerances{1e-12, 1e-12});
+  rk78.start_from_velocity(VecD<1>(1.0), VecD<1>(0.0));
+  expect_adaptive_samples_on_the_exact_solution(rk78, 1e-10);
+  AdaptiveRungeKuttaStepper<HarmonicOscillator, RungeKuttaMethod::kDopri5> dopri5(
+      EulerLagrangeOde<HarmonicOscillator>({}), 0.01, RungeKuttaTolerances{1e-10, 1e-10});
+  dopri5.start_from_velocity(VecD<1>(1.0), VecD<1>(0.0));
+  expect_adaptive_samples_on_the_exact_solution(dopri5, 1e-8);
+}
+
+TEST(RunLoop, TheDaeStepperKeepsTheConstraintAtTheOutputTimes) {
+  const SphericalPendulum model{1.0, 1.0, 9.81};
+  Dae dae(model, 1e-3, DaeTolerances{1e-10, 1e-12});
+  const VecD<3> q0(std::sin(1.0), 0.0, -std::cos(1.0)), v0(0.0, 1.5, 0.0);
+  dae.start_from_velocity(q0, v0);
+  const double e0 = energy(model, q0, v0);
+  int rows = 0;
+  integrate(dae, OutputSchedule{0.1, 2.0, 0.1}, [&](const Dae& s) {
+    ++rows;
+    EXPECT_NEAR(s.time(), 0.1 * (rows - 1), 1e-14);
+    EXPECT_LE(std::abs(s.constraint_residual()[0]), 1e-9);
+    EXPECT_NEAR(s.energy(), e0, 1e-6);
+  });
+  EXPECT_EQ(rows, 21);
+  EXPECT_THROW(dae.start_from_velocity(VecD<3>(1.0, 0.0, 0.5), v0), InvalidStart);
+}
+
+/// A stepper whose state becomes NaN at its third step.
+struct FailingStepper {
+  Kepler kepler;
+  VecD<2> x = VecD<2>(1.0, 0.0);
+  long k = 0;
+  void step() {
+    ++k;
+    if (k == 3) x[0] = std::nan("");
+  }
+  double step_size() const { return 0.5; }
+  double time() const { return 0.5 * k; }
+  long step_index() const { return k; }
+  const VecD<2>& q() const { return x; }
+  const Kepler& model() const { return kepler; }
+};
+static_assert(FixedStepper<FailingStepper> && !HasEnergy<FailingStepper>);
+
+TEST(RunLoop, ANonFiniteStateIsANumericalFailure) {
+  FailingStepper s;
+  std::vector<long> seen;
+  EXPECT_THROW(integrate(s, OutputSchedule{0.5, 10.0, 0.0}, [&](const auto& st) { seen.push_back(st.step_index()); }),
+               NumericalFailure);
+  EXPECT_EQ(seen, (std::vector<long>{0, 1, 2}));  // the rows before the failure, none after
+}
+
+TEST(RunLoop, TheModelsDomainCheckStopsARun) {
+  // Released at rest (inertially) relative to the Earth, the body falls straight in and reaches the
+  // collision radius 0.0166 at t ≈ 0.035: the model's validate_configuration stops the run there.
+  systems::ThreeBody tb{0.012150585609624, 0.0166};
+  VariationalIntegrator vi(DiscreteSystem<systems::ThreeBody, MidpointRule>(tb), 1e-3);
+  vi.start_from_velocity(VecD<2>(0.1, 0.0), VecD<2>(0.0, -0.112150585609624));
+  double last_time = 0.0;
+  EXPECT_THROW(integrate(vi, OutputSchedule{1e-3, 1.0, 0.0}, [&](const auto& s) { last_time = s.time(); }),
+               DomainError);
+  EXPECT_GT(last_time, 0.02);
+  EXPECT_LT(last_time, 0.05);
+}
+
+}  // namespace
+}  // namespace mechint
