@@ -161,7 +161,7 @@ void run(const app::ExperimentContext& ctx) {
          "the pattern's window: the first 30 s, and 14 s for pattern III, whose patterns 003 §4.3 sees fade after "
          "about 14 s.\n\n"
       << "## Critical angular velocity\n\n"
-      << "Estimators of 003 Theorems 3–4 written for this system (see `include/mechint/analysis/critical_rate.hpp`): "
+      << "Estimators of 003 Theorems 3–4 written for this system (see `src/experiments/patterns/critical_rate.hpp`): "
          "the locked average ⟨Jz/I⟩ with I = m1 r1² + m2 r2²; the full reconstruction formula with either azimuth "
          "as the cyclic coordinate (which equals the mean azimuth rate of that mass up to the derivative of the "
          "sampled θ); the mean azimuth rates. γ_c used below: the mean of the azimuth rates of the masses that "
