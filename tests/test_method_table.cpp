@@ -141,3 +141,30 @@ TEST(MethodTable, AMethodNotOfferedNamesTheOffered) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ExitCodes, NumericalFailuresExitThreeAndBadStartsTwo) {
+  const fs::path out = fs::temp_directory_path() / ("mechint_codes_" + std::to_string(::getpid()) + ".csv");
+  struct Case {
+    std::string args;
+    int status;
+  };
+  for (const Case& c : {
+           // Falls straight into the Earth (radius 0.0166) at t ≈ 0.035: the model's domain check.
+           Case{"run three-body --set x=0.1 --set vy=-0.112150585609624 --set collision_radius=0.0166 --h 0.001", 3},
+           // A start on a primary is bad input.
+           Case{"run three-body --set x=-0.012150585609624 --set vy=0", 2},
+           // E = k q²/2 overflows: a non-finite energy is never written.
+           Case{"run harmonic-oscillator --set q=1e200", 3},
+       }) {
+    fs::remove(out);
+    const Result r = mechint(c.args + " --t-end 1 --out " + out.string());
+    EXPECT_EQ(r.status, c.status) << c.args << ": " << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << c.args << ": " << r.err;
+    EXPECT_FALSE(fs::exists(out)) << c.args;
+    EXPECT_FALSE(fs::exists(out.string() + ".partial")) << c.args;
+  }
+}
+
+}  // namespace
