@@ -36,7 +36,7 @@ struct IndexOneOde {
     VecD<6> q, v;
     for (int i = 0; i < 6; ++i) q[i] = s[i], v[i] = s[6 + i];
     const Mat<6, 6> minv = kModel.mass_matrix().inverse();
-    const Mat<2, 6> g = model_constraint_jacobian(kModel, q);
+    const Mat<2, 6> g = constraint_jacobian(kModel, q);
     VecD<6> f;  // −∇V
     f << 0, 0, -kModel.m1 * kModel.gravity, 0, 0, -kModel.m2 * kModel.gravity;
     VecD<2> gdot_v;
@@ -71,7 +71,7 @@ TEST(DoubleSphericalPendulum, StartsAreCompletedOnTheManifold) {
   for (const char* name : {"pattern-1", "pattern-2", "pattern-3", "relative-equilibrium"}) {
     const DspState st = start(name);
     EXPECT_LT(kModel.constraints<double>(st.q).lpNorm<Eigen::Infinity>(), 1e-12) << name;
-    EXPECT_LT((model_constraint_jacobian(kModel, st.q) * st.v).lpNorm<Eigen::Infinity>(), 1e-12) << name;
+    EXPECT_LT((constraint_jacobian(kModel, st.q) * st.v).lpNorm<Eigen::Infinity>(), 1e-12) << name;
     EXPECT_LE(st.q[2], 0.0) << name;
     EXPECT_LT(st.q[5], st.q[2]) << name;
   }

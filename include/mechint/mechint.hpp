@@ -3,7 +3,7 @@
 /// Everything of the mechint core in one include.
 
 #include "mechint/analysis/error_measures.hpp"
-#include "mechint/analysis/legendre.hpp"
+#include "mechint/model/legendre.hpp"
 #include "mechint/analysis/symplecticity.hpp"
 #include "mechint/core/autodiff.hpp"
 #include "mechint/discrete/chart.hpp"

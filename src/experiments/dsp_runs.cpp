@@ -5,7 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "mechint/analysis/legendre.hpp"
+#include "mechint/model/legendre.hpp"
 #include "mechint/analysis/reduced_coordinates.hpp"
 #include "mechint/integrate/energy_momentum.hpp"
 #include "mechint/integrate/ida_dae.hpp"

@@ -17,9 +17,9 @@
 ///   methods coincide; with a configuration-dependent M they differ at O(h²), and each method keeps
 ///   only its own H̃ to O(h⁴) (tests/test_modified_hamiltonian.cpp measures the slopes).
 ///
-/// Second derivatives come from one jet-of-jets evaluation of L (analysis/hamiltonian.hpp).
+/// Second derivatives come from one jet-of-jets evaluation of L (model/hamiltonian.hpp).
 
-#include "mechint/analysis/hamiltonian.hpp"
+#include "mechint/model/hamiltonian.hpp"
 
 namespace mechint {
 
@@ -44,7 +44,7 @@ template <LagrangianModel M>
 double modified_hamiltonian_trapezoid(const M& model, const VecD<M::kDim>& q, const VecD<M::kDim>& p,
                                       double h) {
   LagrangianDerivatives<M::kDim> l;
-  const VecD<M::kDim> v = velocity_of_momentum(model, q, p, l);
+  const VecD<M::kDim> v = velocity_and_derivatives_from_momentum(model, q, p, l);
   const VecD<M::kDim> a = euler_lagrange_acceleration(l, v);
   const double b = v.dot(l.qq * v) / 12.0 + l.q.dot(a) / 12.0 - v.dot(l.qv * a) / 12.0 -
                    a.dot(l.vv * a) / 24.0;

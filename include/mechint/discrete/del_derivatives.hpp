@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// Derivatives of a discrete Lagrangian and of the constraints, by forward-mode AD.
+/// Derivatives of a discrete Lagrangian by forward-mode AD (those of the constraints:
+/// model/constraint_derivatives.hpp).
 ///
 /// One evaluation of Ld on nested forward-mode AD scalars (Hessian2, see core/autodiff.hpp), with
 /// q0 seeded in the outer level and q1 in the inner level, yields at once D1 Ld(q0, q1) (the residual of the momentum-form DEL equation) and
@@ -8,6 +9,7 @@
 
 #include "mechint/core/autodiff.hpp"
 #include "mechint/discrete/discrete_system.hpp"
+#include "mechint/model/constraint_derivatives.hpp"
 
 namespace mechint {
 
@@ -60,24 +62,6 @@ VecD<S::kDim> discrete_lagrangian_d2(const S& system, const VecD<S::kDim>& q0,
   const Jet<n> ld = system.template discrete_lagrangian<Jet<n>>(lift_constant<Jet<n>, n>(q0),
                                                                 seed_gradient<n>(q1), h);
   return ld.v;
-}
-
-/// g(q) and its Jacobian Dg(q) (k × n) for any scalar-templated constraint function.
-template <DiscreteMechanicalSystem S>
-void constraints_and_jacobian(const S& system, const VecD<S::kDim>& q,
-                              VecD<S::kNumConstraints>& g,
-                              Mat<S::kNumConstraints, S::kDim>& dg) {
-  constexpr int n = S::kDim;
-  constexpr int k = S::kNumConstraints;
-  if constexpr (k > 0) {
-    const Vec<Jet<n>, k> gj = system.template constraints<Jet<n>>(seed_gradient<n>(q));
-    for (int r = 0; r < k; ++r) {
-      g[r] = gj[r].a;
-      dg.row(r) = gj[r].v.transpose();
-    }
-  } else {
-    (void)system, (void)q, (void)g, (void)dg;
-  }
 }
 
 }  // namespace mechint

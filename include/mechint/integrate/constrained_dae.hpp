@@ -18,38 +18,10 @@
 
 #include <Eigen/LU>
 
-#include "mechint/core/autodiff.hpp"
-#include "mechint/model/lagrangian_derivatives.hpp"
-#include "mechint/model/lagrangian_hessians.hpp"
-#include "mechint/model/lagrangian_model.hpp"
+#include "mechint/model/constraint_derivatives.hpp"
+#include "mechint/model/lagrangian_calculus.hpp"
 
 namespace mechint {
-
-/// g(q) and G = Dg(q) in one AD pass.
-template <LagrangianModel M, int n = M::kDim, int k = M::kNumConstraints>
-void constraints_and_jacobian(const M& model, const VecD<n>& q, VecD<k>& g, Mat<k, n>& dg) {
-  const Vec<Jet<n>, k> gj = model_constraints<M, Jet<n>>(model, seed_gradient<n>(q));
-  for (int r = 0; r < k; ++r) {
-    g[r] = gj[r].a;
-    dg.row(r) = gj[r].v.transpose();
-  }
-}
-
-/// d²/ds² g(q + s v) at s = 0, i.e. g''(q)[v, v] = (d/dt G(q)) v along q̇ = v: the term the
-/// acceleration-level constraint G v̇ + g''[v, v] = 0 needs for consistent initial values.
-template <LagrangianModel M, int n = M::kDim, int k = M::kNumConstraints>
-VecD<k> constraint_curvature(const M& model, const VecD<n>& q, const VecD<n>& v) {
-  using D = Eigen::Matrix<double, 1, 1>;
-  Hessian2<1> s;
-  s.value() = AutoDiff1<1>(0.0, D::Ones());
-  s.derivatives()[0] = AutoDiff1<1>(1.0, D::Zero());
-  Vec<Hessian2<1>, n> x;
-  for (int i = 0; i < n; ++i) x[i] = q[i] + v[i] * s;
-  const Vec<Hessian2<1>, k> gs = model_constraints<M, Hessian2<1>>(model, x);
-  VecD<k> out;
-  for (int r = 0; r < k; ++r) out[r] = gs[r].derivatives()[0].derivatives()[0];
-  return out;
-}
 
 /// The GGL residual of a constrained model (see the file comment) and its consistent start.
 template <LagrangianModel M>

@@ -16,7 +16,7 @@
 #include <Eigen/LU>
 
 #include "mechint/core/autodiff.hpp"
-#include "mechint/model/lagrangian_hessians.hpp"
+#include "mechint/model/lagrangian_calculus.hpp"
 #include "mechint/model/lagrangian_model.hpp"
 
 namespace mechint {

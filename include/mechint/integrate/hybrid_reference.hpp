@@ -17,7 +17,7 @@
 #include <boost/math/tools/toms748_solve.hpp>
 #include <boost/numeric/odeint.hpp>
 
-#include "mechint/analysis/hamiltonian.hpp"
+#include "mechint/model/hamiltonian.hpp"
 #include "mechint/model/unilateral.hpp"
 
 namespace mechint {

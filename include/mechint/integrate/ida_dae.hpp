@@ -20,7 +20,7 @@
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
-#include "mechint/analysis/legendre.hpp"
+#include "mechint/model/legendre.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 #include "mechint/integrate/constrained_dae.hpp"
@@ -157,7 +157,7 @@ class DaeStepper {
     const double off = model_constraints<M, double>(model(), q0).template lpNorm<Eigen::Infinity>();
     if (!(off <= kManifoldTolerance))
       throw InvalidStart("start is off the constraint manifold: |g(q0)| = " + format_number(off) + " > 1e-9");
-    const double tangent = (model_constraint_jacobian(model(), q0) * v0).template lpNorm<Eigen::Infinity>();
+    const double tangent = (constraint_jacobian(model(), q0) * v0).template lpNorm<Eigen::Infinity>();
     if (!(tangent <= kManifoldTolerance))
       throw InvalidStart("initial velocity violates the velocity constraints: |Dg v0| = " + format_number(tangent));
     ida_ = std::make_unique<IdaIntegrator<ConstrainedDae<M>>>(dae_, q0, v0, t0, h0_, tol_);

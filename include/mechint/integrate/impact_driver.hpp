@@ -25,7 +25,7 @@
 
 #include <boost/math/tools/toms748_solve.hpp>
 
-#include "mechint/analysis/hamiltonian.hpp"
+#include "mechint/model/hamiltonian.hpp"
 #include "mechint/analysis/modified_hamiltonian.hpp"
 #include "mechint/integrate/impact_laws.hpp"
 #include "mechint/integrate/one_step_flow.hpp"
@@ -229,7 +229,7 @@ class ImpactDriver {
     if (on_contact) {
       // φ_k(q) = 0 here: search φ_k/α, whose value at α → 0 is τ ∇φ_k · H_p(q, p).
       LagrangianDerivatives<n> l;
-      const Config v = velocity_of_momentum(model(), q, p, l);
+      const Config v = velocity_and_derivatives_from_momentum(model(), q, p, l);
       f0 = tau * unilateral_gradient(model(), k, q).dot(v);
     }
     const auto f = [&](double a) {

@@ -12,7 +12,7 @@
 
 #include <boost/numeric/odeint.hpp>
 
-#include "mechint/analysis/legendre.hpp"
+#include "mechint/model/legendre.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 #include "mechint/integrate/euler_lagrange_ode.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// The generalized Störmer–Verlet method in Hamiltonian form (the Lobatto IIIA–IIIB pair), for any
-/// hyperregular Lagrangian, H from the Legendre transform (analysis/hamiltonian.hpp):
+/// hyperregular Lagrangian, H from the Legendre transform (model/hamiltonian.hpp):
 ///
 ///     p½ = p0 − h/2 · H_q(q0, p½)                      (implicit in p½)
 ///     q1 = q0 + h/2 · (H_p(q0, p½) + H_p(q1, p½))       (implicit in q1)

@@ -14,7 +14,7 @@
 
 #include <string_view>
 
-#include "mechint/analysis/legendre.hpp"
+#include "mechint/model/legendre.hpp"
 #include "mechint/analysis/modified_hamiltonian.hpp"
 #include "mechint/discrete/discrete_system.hpp"
 #include "mechint/integrate/one_step_flow.hpp"
@@ -39,7 +39,7 @@ class TrapezoidFlow {
   StepResult step(const VecD<n>& q0, const VecD<n>& p0, double h, VecD<n>& q1, VecD<n>& p1) {
     StepResult r;
     LagrangianDerivatives<n> l;
-    q1 = q0 + h * velocity_of_momentum(model(), q0, p0, l);
+    q1 = q0 + h * velocity_and_derivatives_from_momentum(model(), q0, p0, l);
     const Mat<0, n> no_constraints;
     VecD<0> no_multipliers;
     const NewtonStats stats = solver_.solve(system_, h, q0, p0, no_constraints, q1, no_multipliers);

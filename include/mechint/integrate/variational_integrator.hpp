@@ -21,7 +21,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "mechint/analysis/legendre.hpp"
+#include "mechint/model/legendre.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 #include "mechint/solve/del_newton.hpp"
@@ -62,7 +62,7 @@ class VariationalIntegrator {
     check_finite(qdot0, "initial velocity");
     check_on_manifold(q0);
     if constexpr (k > 0) {
-      const double vres = (model_constraint_jacobian(model(), q0) * qdot0)
+      const double vres = (constraint_jacobian(model(), q0) * qdot0)
                               .template lpNorm<Eigen::Infinity>();
       if (vres > kManifoldTolerance)
         throw InvalidStart("initial velocity is not tangent to the constraint manifold: |Dg(q0) q̇0| = " +

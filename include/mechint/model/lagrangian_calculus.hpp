@@ -1,0 +1,133 @@
+#pragma once
+/// \file
+/// The calculus of a model's Lagrangian, in one place: ∂L/∂q̇, ∂²L/∂q̇², the full gradient and
+/// Hessian in (q, q̇), the energy and the Euler–Lagrange acceleration. Every integrator, baseline and
+/// diagnostic takes its derivatives of L from here (the discrete Lagrangian's derivatives are in
+/// discrete/del_derivatives.hpp, the constraints' in model/constraint_derivatives.hpp).
+///
+/// Each function uses the model's hand-written `lagrangian_derivatives` when it has them
+/// (model/lagrangian_derivatives.hpp), otherwise forward-mode AD of `lagrangian<T>` seeded for what
+/// that function needs and no more:
+///
+///   lagrangian_dv                  one jet over q̇                                  O(n) per operation
+///   lagrangian_dvdv                jet of jets over q̇                              O(n²)
+///   lagrangian_velocity_hessians   L_q, L_qv, L_vv: nested Eigen AutoDiff, inner over (q, q̇),
+///                                  outer over q̇ (no L_qq)                          O(n²)
+///   lagrangian_second_derivatives  everything, jet of jets over (q, q̇)              O(4n²)
+
+#include <Eigen/LU>
+
+#include "mechint/core/autodiff.hpp"
+#include "mechint/model/lagrangian_derivatives.hpp"
+#include "mechint/model/lagrangian_model.hpp"
+
+namespace mechint {
+
+/// ∂L/∂q̇ (q, v): the momentum conjugate to q.
+template <LagrangianModel M>
+VecD<M::kDim> lagrangian_dv(const M& model, const VecD<M::kDim>& q, const VecD<M::kDim>& v) {
+  constexpr int n = M::kDim;
+  if constexpr (HasLagrangianDerivatives<M>) {
+    LagrangianDerivatives<n> d;
+    model.lagrangian_derivatives(q, v, d);
+    return d.v;
+  } else {
+    return model.template lagrangian<Jet<n>>(lift_constant<Jet<n>, n>(q), seed_gradient<n>(v)).v;
+  }
+}
+
+/// ∂²L/∂q̇² (q, v).
+template <LagrangianModel M>
+Mat<M::kDim, M::kDim> lagrangian_dvdv(const M& model, const VecD<M::kDim>& q,
+                                      const VecD<M::kDim>& v) {
+  constexpr int n = M::kDim;
+  if constexpr (HasLagrangianDerivatives<M>) {
+    LagrangianDerivatives<n> d;
+    model.lagrangian_derivatives(q, v, d);
+    return d.vv;
+  } else {
+    Vec<Jet2<n>, n> vj;
+    for (int i = 0; i < n; ++i) vj[i] = Jet2<n>(Jet<n>(v[i], i), i);
+    const Jet2<n> l = model.template lagrangian<Jet2<n>>(lift_constant<Jet2<n>, n>(q), vj);
+    Mat<n, n> hess;
+    for (int i = 0; i < n; ++i) hess.row(i) = l.v[i].v.transpose();
+    return hess;
+  }
+}
+
+/// Gradient and Hessian of L at (q, v): the model's hand-written ones when it has them, otherwise
+/// one evaluation of L on a jet of jets over the 2n variables (q, v).
+template <LagrangianModel M>
+LagrangianDerivatives<M::kDim> lagrangian_second_derivatives(const M& model, const VecD<M::kDim>& q,
+                                                             const VecD<M::kDim>& v) {
+  constexpr int n = M::kDim;
+  LagrangianDerivatives<n> d;
+  if constexpr (HasLagrangianDerivatives<M>) {
+    model.lagrangian_derivatives(q, v, d);
+  } else {
+    constexpr int m = 2 * n;
+    Vec<Jet2<m>, n> qj, vj;
+    for (int i = 0; i < n; ++i) {
+      qj[i] = Jet2<m>(Jet<m>(q[i], i), i);
+      vj[i] = Jet2<m>(Jet<m>(v[i], n + i), n + i);
+    }
+    const Jet2<m> l = model.template lagrangian<Jet2<m>>(qj, vj);
+    for (int i = 0; i < n; ++i) {
+      d.q[i] = l.v[i].a;
+      d.v[i] = l.v[n + i].a;
+      for (int j = 0; j < n; ++j) {
+        d.qq(i, j) = l.v[i].v[j];
+        d.qv(i, j) = l.v[i].v[n + j];
+        d.vv(i, j) = l.v[n + i].v[n + j];
+      }
+    }
+  }
+  return d;
+}
+
+/// L_q, L_qv and L_vv of a model at (q, v): the model's hand-written ones if it has them,
+/// otherwise one evaluation of L on nested Eigen AutoDiff (inner level over (q, v), outer over v).
+template <LagrangianModel M, int n = M::kDim>
+void lagrangian_velocity_hessians(const M& model, const VecD<n>& q, const VecD<n>& v, VecD<n>& l_q,
+                                  Mat<n, n>& l_qv, Mat<n, n>& l_vv) {
+  if constexpr (HasLagrangianDerivatives<M>) {
+    LagrangianDerivatives<n> d;
+    model.lagrangian_derivatives(q, v, d);
+    l_q = d.q;
+    l_qv = d.qv;
+    l_vv = d.vv;
+  } else {
+    constexpr int m = 2 * n;
+    using Inner = AutoDiff1<m>;
+    using Scalar = Eigen::AutoDiffScalar<Eigen::Matrix<Inner, n, 1>>;
+    const Eigen::Matrix<double, m, 1> zero = Eigen::Matrix<double, m, 1>::Zero();
+    Vec<Scalar, n> qs, vs;
+    for (int i = 0; i < n; ++i) {
+      qs[i].value() = Inner(q[i], m, i);
+      qs[i].derivatives().setConstant(Inner(0.0, zero));
+      vs[i].value() = Inner(v[i], m, n + i);
+      vs[i].derivatives().setConstant(Inner(0.0, zero));
+      vs[i].derivatives()[i] = Inner(1.0, zero);
+    }
+    const Scalar l = model.template lagrangian<Scalar>(qs, vs);
+    l_q = l.value().derivatives().template head<n>();
+    for (int i = 0; i < n; ++i) {
+      l_qv.col(i) = l.derivatives()[i].derivatives().template head<n>();
+      l_vv.row(i) = l.derivatives()[i].derivatives().template tail<n>().transpose();
+    }
+  }
+}
+
+/// Energy E = ∂L/∂q̇ · q̇ − L.
+template <LagrangianModel M>
+double energy(const M& model, const VecD<M::kDim>& q, const VecD<M::kDim>& v) {
+  return lagrangian_dv(model, q, v).dot(v) - model.template lagrangian<double>(q, v);
+}
+
+/// The Euler–Lagrange acceleration a with L_vv a = L_q − L_qvᵀ v (d/dt ∂L/∂v = ∂L/∂q).
+template <int n>
+VecD<n> euler_lagrange_acceleration(const LagrangianDerivatives<n>& l, const VecD<n>& v) {
+  return l.vv.partialPivLu().solve(l.q - l.qv.transpose() * v);
+}
+
+}  // namespace mechint
