@@ -12,6 +12,7 @@
 #include "app/output.hpp"
 #include "app/plotting.hpp"
 #include "experiments/experiments.hpp"
+#include "mechint/integrate/run_loop.hpp"
 #include "mechint/mechint.hpp"
 #include "mechint/systems/kepler.hpp"
 
@@ -42,12 +43,12 @@ RuleResult measure(const std::vector<int>& steps_per_period, int periods) {
     const double j0 = integ.momentum(0);
     double pos = 0, en = 0, mom = 0;
     const auto t0 = std::chrono::steady_clock::now();
-    for (long k = 0; k < static_cast<long>(s) * periods; ++k) {
-      integ.step();
-      pos = std::max(pos, (integ.q() - Kepler::exact_position(kMu, kA, kE, integ.time())).norm());
-      en = std::max(en, std::abs(integ.energy() - e0));
-      mom = std::max(mom, std::abs(integ.momentum(0) - j0) / std::abs(j0));
-    }
+    const OutputSchedule every_step{.h = kPeriod / s, .t_end = periods * kPeriod, .output_every = 0.0};
+    integrate(integ, every_step, [&](const auto& state) {
+      pos = std::max(pos, (state.q() - Kepler::exact_position(kMu, kA, kE, state.time())).norm());
+      en = std::max(en, std::abs(state.energy() - e0));
+      mom = std::max(mom, std::abs(state.momentum(0) - j0) / std::abs(j0));
+    });
     r.cpu_s.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     r.h.push_back(kPeriod / s);
     r.position_error.push_back(pos);

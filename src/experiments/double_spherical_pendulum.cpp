@@ -15,6 +15,7 @@
 #include "app/plotting.hpp"
 #include "experiments/experiments.hpp"
 #include "mechint/integrate/energy_momentum.hpp"
+#include "mechint/integrate/run_loop.hpp"
 #include "mechint/mechint.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
 
@@ -53,23 +54,25 @@ struct Run {
   double momentum_drift = 0;
 };
 
-/// Runs an integrator for kDuration; `first` is the index of the state the integrator holds.
+/// Runs an integrator to kDuration; `first` is the index on the grid k·h of the state it holds
+/// (the VI started from two points counts its own steps from there).
 template <class I>
 void record(I& integ, Run& r, long first) {
   const long stride = std::lround(kSample / r.h), steps = std::lround(kDuration / r.h);
   const long trace_stride = std::max(1L, std::lround(0.01 / r.h));
   const double j0 = integ.momentum(0);
   const auto t0 = std::chrono::steady_clock::now();
-  for (long k = first; k <= steps; ++k) {
-    if (k > first) integ.step();
+  const OutputSchedule every_step{.h = r.h, .t_end = static_cast<double>(steps - first) * r.h};
+  integrate(integ, every_step, [&](const I& s) {
+    const long k = first + s.step_index();
     if (k % trace_stride == 0)
-      r.trace.push_back({integ.time(), integ.q()[4], integ.energy(), integ.lambda()[0], integ.lambda()[1]});
-    if (k == 0 || k % stride != 0) continue;
-    r.q.push_back(integ.q());
-    r.energy.push_back(Eigen::VectorXd::Constant(1, integ.energy()));
-    r.momentum.push_back(Eigen::VectorXd::Constant(1, integ.momentum(0)));
-    r.momentum_drift = std::max(r.momentum_drift, std::abs(integ.momentum(0) - j0) / std::abs(j0));
-  }
+      r.trace.push_back({s.time(), s.q()[4], s.energy(), s.lambda()[0], s.lambda()[1]});
+    if (k == 0 || k % stride != 0) return;
+    r.q.push_back(s.q());
+    r.energy.push_back(Eigen::VectorXd::Constant(1, s.energy()));
+    r.momentum.push_back(Eigen::VectorXd::Constant(1, s.momentum(0)));
+    r.momentum_drift = std::max(r.momentum_drift, std::abs(s.momentum(0) - j0) / std::abs(j0));
+  });
   r.cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -90,7 +93,7 @@ Run run_vi(const systems::DspState& st, double h) {
   r.method = "vi";
   Em em(DoubleSphericalPendulum{}, kStandardH);
   em.start_from_velocity(st.q, st.v);
-  for (long k = 0; k < std::lround(h / kStandardH); ++k) em.step();
+  integrate(em, {.h = kStandardH, .t_end = h, .output_every = h}, [](const Em&) {});
   Vi vi(DiscreteSystem<DoubleSphericalPendulum, MidpointRule>(DoubleSphericalPendulum{}), h);
   vi.start_from_two_points(st.q, em.q(), h);
   record(vi, r, 1);

@@ -12,6 +12,7 @@
 #include "app/output.hpp"
 #include "app/plotting.hpp"
 #include "experiments/experiments.hpp"
+#include "mechint/integrate/run_loop.hpp"
 #include "mechint/mechint.hpp"
 #include "mechint/systems/rigid_body.hpp"
 
@@ -62,22 +63,23 @@ Run integrate(double h) {
   // CPU time of the integration proper; 000 also subtracts its start-up at 1e-5.
   double cpu = 0;
   auto t0 = std::chrono::steady_clock::now();
-  for (long k = 1; k <= steps; ++k) {
-    if (k > 1) vi.step();
-    if (k % stride != 0) continue;
+  // The start procedure leaves the integrator at step 1 of the grid k·h.
+  const OutputSchedule schedule{.h = h, .t_end = static_cast<double>(steps) * h, .output_every = kSample};
+  integrate(vi, schedule, [&](const auto& s) {
+    if (s.step_index() % stride != 0) return;
     cpu += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const VecD<4> q_prev = vi.q_previous(), q = vi.q();
-    r.t.push_back(vi.time());
+    const VecD<4> q_prev = s.q_previous(), q = s.q();
+    r.t.push_back(s.time());
     r.q.push_back(q);
-    r.energy.push_back(Eigen::VectorXd::Constant(1, vi.energy()));
+    r.energy.push_back(Eigen::VectorXd::Constant(1, s.energy()));
     r.discrete_energy.push_back(Eigen::VectorXd::Constant(1, step_energy(body, q_prev, q, h)));
     Eigen::VectorXd j(3);
-    for (int i = 0; i < 3; ++i) j[i] = vi.momentum(i);
+    for (int i = 0; i < 3; ++i) j[i] = s.momentum(i);
     r.momentum.push_back(j);
     r.max_norm_error = std::max(r.max_norm_error, std::abs(q.norm() - 1.0));
     r.momentum_drift = std::max(r.momentum_drift, (j - j0).norm() / j0.norm());
     t0 = std::chrono::steady_clock::now();
-  }
+  });
   r.cpu_s = cpu;
   return r;
 }

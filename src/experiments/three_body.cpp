@@ -22,6 +22,7 @@
 #include "app/plotting.hpp"
 #include "experiments/experiments.hpp"
 #include "mechint/integrate/odeint_baselines.hpp"
+#include "mechint/integrate/run_loop.hpp"
 #include "mechint/mechint.hpp"
 #include "mechint/systems/three_body.hpp"
 
@@ -95,10 +96,9 @@ JacobiTrace long_run_vi(NewtonVariant variant) {
   const long steps = std::lround(kLongRun / kLongStep);
   const auto t0 = std::chrono::steady_clock::now();
   vi.start_from_velocity(kQ0, kV0);
-  for (long s = 0; s < steps; ++s) {
-    vi.step();
-    windows.add(vi.time(), std::abs(model.jacobi(vi.q(), vi.velocity()) - c0));
-  }
+  integrate(vi, {.h = kLongStep, .t_end = static_cast<double>(steps) * kLongStep}, [&](const auto& s) {
+    if (s.step_index() > 0) windows.add(s.time(), std::abs(model.jacobi(s.q(), s.velocity()) - c0));
+  });
   trace.cpu_s = seconds_since(t0);
   trace.iterations_per_step = double(vi.total_newton_iterations()) / steps;
   return trace;
@@ -155,10 +155,9 @@ WorkPoint work_vi(NewtonVariant variant, double h, const FinalState& ref) {
     vi.start_from_velocity(kQ0, kV0);
     // C is evaluated at every step in the timed runs too, as the RK4 runs do.
     double max_error = 0;
-    for (long s = 0; s < steps; ++s) {
-      vi.step();
-      max_error = std::max(max_error, std::abs(model.jacobi(vi.q(), vi.velocity()) - c0));
-    }
+    integrate(vi, {.h = h, .t_end = static_cast<double>(steps) * h}, [&](const auto& s) {
+      if (s.step_index() > 0) max_error = std::max(max_error, std::abs(model.jacobi(s.q(), s.velocity()) - c0));
+    });
     if (!std::isfinite(max_error)) throw std::runtime_error("three-body: non-finite Jacobi constant");
     if (measure) {
       w.max_jacobi_error = max_error;
