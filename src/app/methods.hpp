@@ -21,6 +21,7 @@
 #include "app/problem.hpp"
 #include "app/recorder.hpp"
 #include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
 #include "mechint/discrete/chart.hpp"
 #include "mechint/discrete/discrete_lagrangians.hpp"
 #include "mechint/discrete/discrete_system.hpp"
@@ -275,7 +276,7 @@ std::vector<ParameterSpec> method_options(const std::string& method) {
         found = true;
       }
   });
-  if (!found) throw InvalidInput("method '" + method + "' does not apply here");
+  if (!found) throw InvalidInput("method " + quote_for_message(method) + " does not apply here");
   return specs;
 }
 
@@ -287,6 +288,46 @@ class RowWriter {
   virtual void row(const std::vector<double>& values) = 0;
 };
 
+/// Refuses (InvalidStart) a start the model cannot be evaluated at: non-finite L, energy, first or
+/// second derivatives of L, constraints or their Jacobian, or a kinetic energy that is degenerate
+/// there ([[∂²L/∂q̇², Dgᵀ], [Dg, 0]] singular: no velocity for a momentum, no Newton step). Such a
+/// start would otherwise surface as a Newton failure or a NaN row with a misleading message.
+template <class P>
+void check_start(const P& p) {
+  auto check = [&](const auto& model, const auto& q, const auto& v) {
+    using M = std::decay_t<decltype(model)>;
+    constexpr int n = M::kDim, k = M::kNumConstraints;
+    const auto l = lagrangian_second_derivatives(model, q, v);
+    VecD<k> g;
+    Mat<k, n> dg;
+    constraints_and_jacobian(model, q, g, dg);
+    const double value = model.template lagrangian<double>(q, v), e = l.v.dot(v) - value;
+    const char* what = !std::isfinite(value)                                         ? "the Lagrangian"
+                       : !std::isfinite(e)                                           ? "the energy"
+                       : !(l.q.allFinite() && l.v.allFinite())                       ? "the gradient of L"
+                       : !(l.qq.allFinite() && l.qv.allFinite() && l.vv.allFinite()) ? "the Hessian of L"
+                       : !(g.allFinite() && dg.allFinite())                          ? "the constraints"
+                                                                                     : nullptr;
+    if (what)
+      throw InvalidStart(std::string(what) + " is not finite at the start: check the parameters and initial values");
+    Mat<n + k, n + k> bordered = Mat<n + k, n + k>::Zero();
+    bordered.template topLeftCorner<n, n>() = l.vv;
+    if constexpr (k > 0) {
+      bordered.template topRightCorner<n, k>() = dg.transpose();
+      bordered.template bottomLeftCorner<k, n>() = dg;
+    }
+    if (!Eigen::FullPivLU<Mat<n + k, n + k>>(bordered).isInvertible())
+      throw InvalidStart("the kinetic energy is degenerate at the start (the mass matrix, bordered by the constraint "
+                         "Jacobian, is singular): check the parameters (masses, lengths, inertia) and initial values");
+  };
+  const VecD<P::kDim> v = p.initial == InitialData::kVelocity ? p.initial_data : VecD<P::kDim>::Zero();
+  if (!p.q0.allFinite() || !p.initial_data.allFinite()) throw InvalidStart("the initial values are not finite");
+  if constexpr (P::kCharted)
+    check(ChartModel(p.model, p.chart), p.q0, v);
+  else
+    check(p.model, p.q0, v);
+}
+
 /// Runs `p` with `method` (options already resolved against method_options) to schedule.t_end.
 template <class P>
 void run_problem(const P& p, const std::string& method, const ParameterValues& options,
@@ -296,14 +337,25 @@ void run_problem(const P& p, const std::string& method, const ParameterValues& o
     if constexpr (Row::template kApplies<P>) {
       if (found || Row::kName != method) return;
       found = true;
+      check_start(p);
       Row::with_stepper(p, options, schedule.h, [&]<class S>(S& stepper) {
         Recorder<S> recorder(p.labels);
         out.header(recorder.columns());
-        integrate(stepper, schedule, [&](const S& s) { out.row(recorder.row(s)); });
+        bool at_start = true;
+        integrate(stepper, schedule, [&](const S& s) {
+          if (!at_start) return out.row(recorder.row(s, output_time(s, schedule)));
+          // What cannot be written at the start is a start the model cannot be evaluated at.
+          try {
+            out.row(recorder.row(s, output_time(s, schedule)));
+          } catch (const NumericalFailure& e) {
+            throw InvalidStart(std::string("at the start: ") + e.what());
+          }
+          at_start = false;
+        });
       });
     }
   });
-  if (!found) throw InvalidInput("method '" + method + "' does not apply here");
+  if (!found) throw InvalidInput("method " + quote_for_message(method) + " does not apply here");
 }
 
 }  // namespace mechint::app

@@ -1,73 +1,146 @@
 #include "app/output.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 
 #include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
 
 namespace mechint::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string reason() { return errno != 0 ? std::string(": ") + std::strerror(errno) : std::string(); }
+
+/// The file a regular-file output replaces: the path itself, or the end of its chain of symlinks.
+/// Throws InvalidInput for a directory or a missing parent directory.
+std::string regular_target(const std::string& path) {
+  std::error_code error;
+  fs::path target(path);
+  if (fs::is_symlink(fs::symlink_status(target, error))) target = fs::canonical(target, error);
+  if (error) throw InvalidInput("--out " + quote_for_message(path, 200) + ": " + error.message());
+  if (fs::is_directory(target, error)) throw InvalidInput("--out " + quote_for_message(path, 200) + " is a directory");
+  const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  if (!fs::is_directory(parent, error))
+    throw InvalidInput("--out " + quote_for_message(path, 200) + ": directory " +
+                       quote_for_message(parent.string(), 200) + " does not exist");
+  return target.string();
+}
+
+/// True for an existing path that must be written in place: not a regular file, not a directory.
+bool write_through(const std::string& path) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);  // follows symlinks: /dev/stdout, ...
+  return !error && fs::exists(status) && !fs::is_regular_file(status) && !fs::is_directory(status);
+}
+
+}  // namespace
 
 CsvOutput::CsvOutput(std::string path) : path_(std::move(path)), os_(&std::cout) {
-  if (path_.empty()) return;
-  const std::filesystem::path target(path_);
-  if (target.has_parent_path() && !std::filesystem::is_directory(target.parent_path()))
-    throw InvalidInput("output directory '" + target.parent_path().string() + "' does not exist");
-  partial_ = path_ + ".partial";
-  file_.open(partial_);
-  if (!file_) throw IoError("cannot write '" + partial_ + "'");
+  if (path_.empty() || path_ == "-") {
+    path_.clear();
+    return;
+  }
+  if (write_through(path_)) {
+    target_ = path_;
+    errno = 0;
+    file_.open(target_, std::ios::out | std::ios::app);  // append: no truncation of a device
+    if (!file_) throw IoError("cannot write " + quote_for_message(path_, 200) + reason());
+    os_ = &file_;
+    return;
+  }
+  target_ = regular_target(path_);
+  temporary_ = temporary_path_for(target_);
+  guard_ = std::make_unique<TemporaryFileGuard>(temporary_);
+  errno = 0;
+  file_.open(temporary_);
+  if (!file_) throw IoError("cannot write " + quote_for_message(temporary_, 200) + reason());
   os_ = &file_;
 }
 
 CsvOutput::~CsvOutput() {
-  if (!partial_.empty() && !committed_) {
+  if (!temporary_.empty() && !committed_) {
     file_.close();
     std::error_code ignored;
-    std::filesystem::remove(partial_, ignored);
+    fs::remove(temporary_, ignored);
   }
 }
 
+void CsvOutput::check_written() {
+  if (*os_) return;
+  const std::string where = path_.empty() ? std::string("standard output") : quote_for_message(path_, 200);
+  throw IoError("cannot write to " + where + reason());
+}
+
 void CsvOutput::header(const std::vector<std::string>& columns) {
+  errno = 0;
   for (std::size_t i = 0; i < columns.size(); ++i) *os_ << (i ? "," : "") << columns[i];
   *os_ << '\n';
+  check_written();
 }
 
 void CsvOutput::row(const std::vector<double>& values) {
   char buffer[32];
+  errno = 0;
   for (std::size_t i = 0; i < values.size(); ++i) {
     std::snprintf(buffer, sizeof buffer, "%.17g", values[i]);
     *os_ << (i ? "," : "") << buffer;
   }
   *os_ << '\n';
+  check_written();
 }
 
 void CsvOutput::commit() {
-  if (partial_.empty()) {
-    std::cout.flush();
-    if (!std::cout) throw IoError("error while writing to standard output");
+  errno = 0;
+  os_->flush();
+  check_written();
+  if (path_.empty()) {
     committed_ = true;
     return;
   }
   file_.close();
-  if (!file_) throw IoError("error while writing '" + partial_ + "'");
+  check_written();
+  if (temporary_.empty()) {
+    committed_ = true;
+    return;
+  }
   std::error_code error;
-  std::filesystem::rename(partial_, path_, error);
-  if (error) throw IoError("cannot move '" + partial_ + "' to '" + path_ + "': " + error.message());
+  fs::rename(temporary_, target_, error);
+  if (error)
+    throw IoError("cannot move " + quote_for_message(temporary_, 200) + " to " + quote_for_message(target_, 200) +
+                  ": " + error.message());
   committed_ = true;
 }
 
 void write_text_atomically(const std::string& path, const std::string& text) {
-  const std::string partial = path + ".partial";
+  const std::string target = regular_target(path);
+  const std::string temporary = temporary_path_for(target);
+  TemporaryFileGuard guard(temporary);
   {
-    std::ofstream os(partial);
-    if (!os) throw IoError("cannot write '" + partial + "'");
+    errno = 0;
+    std::ofstream os(temporary);
+    if (!os) throw IoError("cannot write " + quote_for_message(temporary, 200) + reason());
     os << text;
     os.close();
-    if (!os) throw IoError("error while writing '" + partial + "'");
+    if (!os) {
+      const std::string why = reason();
+      std::error_code ignored;
+      fs::remove(temporary, ignored);
+      throw IoError("cannot write " + quote_for_message(temporary, 200) + why);
+    }
   }
   std::error_code error;
-  std::filesystem::rename(partial, path, error);
-  if (error) throw IoError("cannot move '" + partial + "' to '" + path + "': " + error.message());
+  fs::rename(temporary, target, error);
+  if (error) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    throw IoError("cannot move " + quote_for_message(temporary, 200) + " to " + quote_for_message(target, 200) +
+                  ": " + error.message());
+  }
 }
 
 }  // namespace mechint::app

@@ -1,21 +1,34 @@
 #pragma once
 /// \file
-/// The CSV output of `mechint run`: a file that appears whole or not at all.
+/// The CSV output of `mechint run` (DESIGN §4): a regular file appears whole or not at all; a
+/// device, a FIFO, a terminal or standard output is written through, never replaced.
 
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "app/methods.hpp"
+#include "app/temporary_files.hpp"
 
 namespace mechint::app {
 
-/// Rows of a run as CSV (%.17g: every double written exactly). With a path, rows go to
-/// "<path>.partial", renamed to the path by `commit()`; destroyed without a commit (an exception
-/// left the run), the partial file is removed. An empty path writes to standard output.
+/// Rows of a run as CSV (%.17g: every double written exactly).
+///
+/// * empty path or "-": standard output;
+/// * an existing path that is not a regular file (a character or block device such as /dev/null
+///   or /dev/full, a FIFO, a socket): opened and written in place;
+/// * otherwise (a new file, or an existing regular file, also through a symlink, which is
+///   followed): rows go to a temporary beside the target, renamed onto it by `commit()`; destroyed
+///   without a commit (an exception left the run) or interrupted (SIGINT/SIGTERM), the temporary is
+///   removed and the target is untouched.
+///
+/// Every write is checked: a failure (disk full, /dev/full, a closed pipe) is an IoError (exit 4)
+/// naming the path and the system's reason.
 class CsvOutput final : public RowWriter {
  public:
-  /// Throws InvalidInput if the directory of `path` does not exist, IoError if it cannot be written.
+  /// Throws InvalidInput if the path is a directory or its directory does not exist, IoError if it
+  /// cannot be opened.
   explicit CsvOutput(std::string path);
   CsvOutput(const CsvOutput&) = delete;
   CsvOutput& operator=(const CsvOutput&) = delete;
@@ -23,11 +36,16 @@ class CsvOutput final : public RowWriter {
 
   void header(const std::vector<std::string>& columns) override;
   void row(const std::vector<double>& values) override;
-  /// Flushes and moves the file into place; throws IoError on a write error.
+  /// Flushes and (for a regular file) moves the file into place; throws IoError on a write error.
   void commit();
 
  private:
-  std::string path_, partial_;
+  void check_written();
+
+  std::string path_;       ///< what the user named ("" for standard output)
+  std::string target_;     ///< the file the rows end up in (symlinks followed)
+  std::string temporary_;  ///< empty when writing through
+  std::unique_ptr<TemporaryFileGuard> guard_;
   std::ofstream file_;
   std::ostream* os_;
   bool committed_ = false;

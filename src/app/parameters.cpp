@@ -1,5 +1,6 @@
 #include "app/parameters.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -45,22 +46,30 @@ ParameterSpec ParameterSpec::choice(std::string name, std::vector<std::string> c
   return s;
 }
 
-namespace {
-
-double parse_number(const ParameterSpec& spec, const std::string& text) {
+double parse_real(const std::string& what, const std::string& text) {
   errno = 0;
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE)
-    throw InvalidInput("value '" + text + "' of '" + spec.name + "' is not a number");
-  if (!std::isfinite(value))
-    throw InvalidInput("value of '" + spec.name + "' must be finite, got '" + text + "'");
+  // strtod skips leading blanks: a value must be the number and nothing else.
+  const bool whole = !text.empty() && !std::isspace(static_cast<unsigned char>(text.front())) &&
+                     end == text.c_str() + text.size();
+  if (!whole) throw InvalidInput("value of '" + what + "' is not a number: " + quote_for_message(text));
+  // ERANGE on underflow still returns the nearest representable value (a subnormal or zero), which
+  // is what was asked for; on overflow it returns ±HUGE_VAL.
+  if (!std::isfinite(value) || (errno == ERANGE && std::abs(value) > 1.0))
+    throw InvalidInput("value of '" + what + "' must be a finite number, got " + quote_for_message(text));
+  return value;
+}
+
+namespace {
+
+double parse_number(const ParameterSpec& spec, const std::string& text) {
+  const double value = parse_real(spec.name, text);
   if (spec.kind == ParameterSpec::Kind::kInteger && value != std::floor(value))
-    throw InvalidInput("value of '" + spec.name + "' must be an integer, got '" + text + "'");
+    throw InvalidInput("value of '" + spec.name + "' must be an integer, got " + quote_for_message(text));
   if (value < spec.min_value || value > spec.max_value)
-    throw InvalidInput("value of '" + spec.name + "' must be in [" +
-                                format_number(spec.min_value) + ", " +
-                                format_number(spec.max_value) + "], got " + text);
+    throw InvalidInput("value of '" + spec.name + "' must be in [" + format_number(spec.min_value) + ", " +
+                       format_number(spec.max_value) + "], got " + quote_for_message(text));
   return value;
 }
 
@@ -76,8 +85,8 @@ ParameterValues ParameterValues::resolve(const std::vector<ParameterSpec>& specs
     if (!by_name.count(name)) {
       std::string known;
       for (const auto& spec : specs) known += (known.empty() ? "" : ", ") + spec.name;
-      throw InvalidInput("unknown name '" + name + "' for system '" + system_name +
-                                  "' (known: " + known + ")");
+      throw InvalidInput("unknown name " + quote_for_message(name) + " for system '" + system_name +
+                         "' (known: " + known + ")");
     }
   }
   for (const auto& spec : specs) {
@@ -93,7 +102,8 @@ ParameterValues ParameterValues::resolve(const std::vector<ParameterSpec>& specs
         list += (list.empty() ? "" : "|") + c;
       }
       if (!ok)
-        throw InvalidInput("value '" + text + "' of '" + spec.name + "' is not one of " + list);
+        throw InvalidInput("value of '" + spec.name + "' must be one of " + list + ", got " +
+                           quote_for_message(text));
     } else {
       values.numbers_[spec.name] = parse_number(spec, text);
     }
@@ -120,9 +130,9 @@ const std::string& ParameterValues::choice(const std::string& name) const {
 void parse_assignment(const std::string& assignment, std::map<std::string, std::string>& into) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw InvalidInput("--set expects NAME=VALUE, got '" + assignment + "'");
+    throw InvalidInput("--set expects NAME=VALUE, got " + quote_for_message(assignment));
   const std::string name = assignment.substr(0, eq);
-  if (into.count(name)) throw InvalidInput("'" + name + "' is set twice");
+  if (into.count(name)) throw InvalidInput(quote_for_message(name) + " is set twice");
   into[name] = assignment.substr(eq + 1);
 }
 

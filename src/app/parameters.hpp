@@ -52,6 +52,10 @@ class ParameterValues {
   std::map<std::string, bool> explicitly_set_;
 };
 
+/// A finite real number written in full (the syntax of strtod; subnormal values are numbers too).
+/// Throws InvalidInput naming `what` and quoting the text otherwise.
+double parse_real(const std::string& what, const std::string& text);
+
 /// Parses "NAME=VALUE" into the map; throws std::invalid_argument if malformed or repeated.
 void parse_assignment(const std::string& assignment, std::map<std::string, std::string>& into);
 

@@ -44,11 +44,12 @@ class Recorder {
 
   const std::vector<std::string>& columns() const { return columns_; }
 
-  /// The row of the stepper's current state. A non-finite value stops the run (NumericalFailure):
-  /// no NaN reaches an output file.
-  const std::vector<double>& row(const S& s) {
+  /// The row of the stepper's current state at the output time `t` (integrate/run_loop.hpp,
+  /// output_time). A non-finite value stops the run (NumericalFailure naming the column and the
+  /// time): no NaN reaches an output file.
+  const std::vector<double>& row(const S& s, double t) {
     row_.clear();
-    row_.push_back(s.time());
+    row_.push_back(t);
     const auto& q = s.q();
     for (Eigen::Index i = 0; i < q.size(); ++i) row_.push_back(q[i]);
     if constexpr (HasVelocity<S>)
@@ -66,8 +67,8 @@ class Recorder {
     }
     for (std::size_t i = 0; i < row_.size(); ++i)
       if (!std::isfinite(row_[i]))
-        throw NumericalFailure("non-finite " + columns_[i] + " at t = " + format_number(s.time()) +
-                               "; reduce the step size or check the parameters");
+        throw NumericalFailure("non-finite " + columns_[i] + " at t = " + format_number(t) + " (step " +
+                               std::to_string(s.step_index()) + "); reduce the step size or check the parameters");
     return row_;
   }
 

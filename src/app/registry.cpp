@@ -4,6 +4,7 @@
 #include "app/system_entry.hpp"
 #include "experiments/experiments.hpp"
 #include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
 
 namespace mechint::app {
 namespace {
@@ -28,7 +29,7 @@ const SystemEntry& find_system(const std::string& name) {
     if (e.name == name) return e;
   std::string known;
   for (const auto& e : all_systems()) known += (known.empty() ? "" : ", ") + e.name;
-  throw InvalidInput("unknown system '" + name + "' (known: " + known + ")");
+  throw InvalidInput("unknown system " + quote_for_message(name) + " (known: " + known + ")");
 }
 
 const std::vector<ExperimentEntry>& all_experiments() {
@@ -49,7 +50,7 @@ const ExperimentEntry& find_experiment(const std::string& name) {
     if (e.name == name) return e;
   std::string known = "all";
   for (const auto& e : all_experiments()) known += ", " + e.name;
-  throw InvalidInput("unknown experiment '" + name + "' (known: " + known + ")");
+  throw InvalidInput("unknown experiment " + quote_for_message(name) + " (known: " + known + ")");
 }
 
 }  // namespace mechint::app

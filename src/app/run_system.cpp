@@ -52,7 +52,7 @@ void run_system(const SystemEntry& system, const std::string& requested_method, 
     bool known = false;
     for (const auto& m : all_methods()) known = known || m.name == method;
     throw InvalidInput((known ? "method '" + method + "' is not offered by system '"
-                              : "unknown method '" + method + "' for system '") +
+                              : "unknown method " + quote_for_message(method) + " for system '") +
                        system.name + "' with these settings (offered: " + join(offered) + ")");
   }
 
@@ -65,11 +65,11 @@ void run_system(const SystemEntry& system, const std::string& requested_method, 
       for (const auto& spec : Row::options()) other_options.insert(spec.name);
     });
     if (other_options.count(name))
-      throw InvalidInput("option '" + name + "' does not apply to method '" + method + "' (its options: " +
+      throw InvalidInput("option " + quote_for_message(name) + " does not apply to method '" + method + "' (its options: " +
                          (option_names.empty() ? std::string("none") : join(option_names)) + ")");
     auto known = system_names;
     known.insert(known.end(), option_names.begin(), option_names.end());
-    throw InvalidInput("unknown name '" + name + "' for system '" + system.name + "' (known: " + join(known) + ")");
+    throw InvalidInput("unknown name " + quote_for_message(name) + " for system '" + system.name + "' (known: " + join(known) + ")");
   }
   const ParameterValues options = ParameterValues::resolve(option_specs, option_overrides, system.name);
   system.run(values, method, options, schedule, out);

@@ -3,10 +3,8 @@
 //   mechint run SYSTEM [--method M] [--h H] [--t-end T] [--output-every DT] [--set NAME=VALUE]... [--out FILE.csv]
 //   mechint reproduce EXPERIMENT [--out DIR]
 // Exit codes (DESIGN §4, core/errors.hpp): 2 bad input, 3 numerical failure, 4 input/output error,
-// each with one line on stderr; 1 is an unexpected exception (a bug). No partial output file is left
-// behind: rows go to a temporary file renamed into place at the end.
-#include <CLI/CLI.hpp>
-
+// 130/143 SIGINT/SIGTERM, each with one printable line on stderr; 1 is an unexpected exception (a
+// bug). No partial output file is left behind (app/output.hpp, app/temporary_files.hpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -20,7 +18,10 @@
 #include "app/experiment_entry.hpp"
 #include "app/output.hpp"
 #include "app/run_system.hpp"
+#include "app/temporary_files.hpp"
+#include "cli/arguments.hpp"
 #include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
 
 namespace {
 
@@ -61,30 +62,56 @@ int list_everything() {
   return 0;
 }
 
-int run_system(const std::string& system_name, const std::string& method, const OutputSchedule& schedule,
-               const std::vector<std::string>& assignments, const std::string& out_path) {
-  const app::SystemEntry& system = app::find_system(system_name);
+int run_system(const cli::RunCommand& command) {
+  const app::SystemEntry& system = app::find_system(command.system);
   app::Overrides overrides;
-  for (const auto& a : assignments) app::parse_assignment(a, overrides);
-  app::CsvOutput out(out_path);
-  app::run_system(system, method, overrides, schedule, out);
+  for (const auto& a : command.assignments) app::parse_assignment(a, overrides);
+  app::CsvOutput out(command.out);
+  app::run_system(system, command.method, overrides, command.schedule, out);
   out.commit();
   return 0;
 }
 
-int reproduce(const std::string& name, const std::string& out_dir) {
+/// The marker `reproduce` leaves in each directory it writes, naming the experiment.
+constexpr const char* kReproduceMarker = ".mechint-reproduce";
+
+/// Refuses to write experiment `name` into `dir` when `dir` holds anything but a previous output of
+/// that same experiment (its marker says so): old and new files would mix. Then marks `dir`.
+void claim_output_directory(const std::filesystem::path& dir, const std::string& name) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (fs::exists(dir, error) && !fs::is_directory(dir, error))
+    throw InvalidInput("reproduce --out " + quote_for_message(dir.string(), 200) + " is not a directory");
+  if (fs::is_directory(dir, error) && !fs::is_empty(dir, error)) {
+    std::ifstream marker(dir / kReproduceMarker);
+    std::string previous;
+    std::getline(marker, previous);
+    if (previous != name)
+      throw InvalidInput("reproduce --out " + quote_for_message(dir.string(), 200) +
+                         " is not empty and is not a previous output of '" + name +
+                         "': choose a new or empty directory");
+  }
+  fs::create_directories(dir, error);
+  if (error)
+    throw IoError("cannot create " + quote_for_message(dir.string(), 200) + ": " + error.message());
+  app::write_text_atomically((dir / kReproduceMarker).string(), name + "\n");
+}
+
+int reproduce(const cli::ReproduceCommand& command) {
   std::vector<const app::ExperimentEntry*> chosen;
-  if (name == "all") {
+  const bool all = command.experiment == "all";
+  if (all) {
     for (const auto& e : app::all_experiments()) chosen.push_back(&e);
   } else {
-    chosen.push_back(&app::find_experiment(name));
+    chosen.push_back(&app::find_experiment(command.experiment));
   }
-  const std::filesystem::path root(out_dir);
+  const std::filesystem::path root(command.out_dir);
+  claim_output_directory(root, command.experiment);
   std::size_t index = 0;
   for (const auto* e : chosen) {
     ++index;
-    const auto dir = name == "all" ? root / e->name : root;
-    std::filesystem::create_directories(dir);
+    const auto dir = all ? root / e->name : root;
+    if (all) claim_output_directory(dir, e->name);
     std::cerr << "[" << index << "/" << chosen.size() << "] " << e->name << " -> " << dir.string()
               << std::endl;
     app::ExperimentContext context{dir, std::cerr};
@@ -95,53 +122,37 @@ int reproduce(const std::string& name, const std::string& out_dir) {
 
 }  // namespace
 
+int fail(ExitCode code, const std::string& message) {
+  std::cerr << "mechint: " << (code == ExitCode::kInternalError ? "internal error (please report): " : "error: ")
+            << printable_line(message) << "\n";
+  return static_cast<int>(code);
+}
+
 int main(int argc, char** argv) {
-  CLI::App cli{"mechint: variational integrators for mechanical systems"};
-  cli.require_subcommand(1);
-
-  cli.add_subcommand("list", "systems, methods and experiments, one line each");
-
-  auto* run = cli.add_subcommand("run", "integrate one system and write CSV");
-  std::string system_name, method, out_path;
-  OutputSchedule schedule;
-  std::vector<std::string> assignments;
-  run->add_option("system", system_name, "system name (see mechint list)")->required();
-  run->add_option("--method", method, "integration method (default: the system's, see mechint list)");
-  run->add_option("--h", schedule.h, "step size")->capture_default_str();
-  run->add_option("--t-end", schedule.t_end, "final time")->capture_default_str();
-  run->add_option("--output-every", schedule.output_every, "time between output rows (0: every step)");
-  run->add_option("--set", assignments, "NAME=VALUE: a parameter or initial value")->take_all();
-  run->add_option("--out", out_path, "CSV file (default: standard output)");
-
-  auto* repro = cli.add_subcommand("reproduce", "reproduce an experiment of the source documents");
-  std::string experiment, out_dir = "out";
-  repro->add_option("experiment", experiment, "experiment name or all")->required();
-  repro->add_option("--out", out_dir, "output directory")->capture_default_str();
-
+  app::install_interrupt_handler();
   try {
-    cli.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return cli.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "mechint: error: " << e.what() << "\n";
-    return 2;
-  }
-  try {
-    if (cli.got_subcommand("list")) return list_everything();
-    if (cli.got_subcommand("run"))
-      return run_system(system_name, method, schedule, assignments, out_path);
-    return reproduce(experiment, out_dir);
+    const cli::Command command = cli::parse_command_line(argc, argv);
+    switch (command.kind) {
+      case cli::Command::Kind::kHelp:
+        std::cout << command.help;
+        return 0;
+      case cli::Command::Kind::kList:
+        return list_everything();
+      case cli::Command::Kind::kRun:
+        return run_system(command.run);
+      case cli::Command::Kind::kReproduce:
+        return reproduce(command.reproduce);
+    }
+    return fail(ExitCode::kInternalError, "unknown command kind");
   } catch (const mechint::Error& e) {
-    std::cerr << "mechint: error: " << e.what() << "\n";
-    return static_cast<int>(e.exit_code());
-  } catch (const std::invalid_argument& e) {  // from a library we call (std::stod, ...): bad input
-    std::cerr << "mechint: error: " << e.what() << "\n";
-    return 2;
+    return fail(e.exit_code(), e.what());
   } catch (const std::filesystem::filesystem_error& e) {
-    std::cerr << "mechint: error: " << e.what() << "\n";
-    return static_cast<int>(ExitCode::kIoError);
+    // A file operation of an experiment: name the path, not the library's wording.
+    return fail(ExitCode::kIoError, "cannot access " + quote_for_message(e.path1().string(), 200) + ": " +
+                                        e.code().message());
+  } catch (const std::bad_alloc&) {
+    return fail(ExitCode::kNumericalFailure, "out of memory");
   } catch (const std::exception& e) {
-    std::cerr << "mechint: internal error (please report): " << e.what() << "\n";
-    return static_cast<int>(ExitCode::kInternalError);
+    return fail(ExitCode::kInternalError, e.what());
   }
 }

@@ -1,4 +1,8 @@
+#include <cmath>
+#include <utility>
+
 #include "app/system_entry.hpp"
+#include "mechint/core/format.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
 
 namespace mechint::systems {
@@ -46,6 +50,18 @@ app::SystemEntry double_spherical_pendulum_entry() {
         pick("x1", s.x1), pick("y1", s.y1), pick("x2", s.x2), pick("y2", s.y2);
         pick("vx1", s.vx1), pick("vy1", s.vy1), pick("vx2", s.vx2), pick("vy2", s.vy2);
         const DspState st = complete_dsp_start(p.model, s);
+        // The named starts are completed as DESIGN §2 says (pattern 3 has its x-velocity of mass 1
+        // corrected). A start given by the user is never changed silently: refused instead.
+        const bool user_start = v.was_set("x1") || v.was_set("y1") || v.was_set("x2") || v.was_set("y2") ||
+                                v.was_set("vx1") || v.was_set("vy1") || v.was_set("vx2") || v.was_set("vy2");
+        const std::pair<const char*, std::pair<double, double>> given[] = {
+            {"vx1", {s.vx1, st.v[0]}}, {"vy1", {s.vy1, st.v[1]}}, {"vx2", {s.vx2, st.v[3]}}, {"vy2", {s.vy2, st.v[4]}}};
+        for (const auto& [name, values] : given)
+          if (user_start && std::abs(values.first - values.second) > 1e-12 * (1.0 + std::abs(values.first)))
+            throw InvalidStart(std::string("the start's velocity is not tangent to the constraints and the vertical "
+                                           "velocities cannot absorb it: ") + name + " = " + format_number(values.first) +
+                               " would have to become " + format_number(values.second) +
+                               "; give velocities tangent to the rods");
         p.q0 = st.q;
         p.initial_data = st.v;
         p.labels = {{"x1", "y1", "z1", "x2", "y2", "z2"}, {"Jz"}};

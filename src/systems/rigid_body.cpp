@@ -1,4 +1,8 @@
+#include <string>
+
 #include "app/system_entry.hpp"
+#include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
 #include "mechint/systems/rigid_body.hpp"
 
 namespace mechint::systems {
@@ -25,7 +29,16 @@ app::SystemEntry rigid_body_entry() {
             ParameterSpec::real("wz", 4.0, "initial body angular velocity, z")};
       },
       [](const app::ParameterValues& v, auto&& f) {
-        app::Problem<RigidBody> p(RigidBody{VecD<3>(v.real("I1"), v.real("I2"), v.real("I3"))});
+        const VecD<3> inertia(v.real("I1"), v.real("I2"), v.real("I3"));
+        // Principal moments of a mass distribution satisfy I_i ≤ I_j + I_k (equality: a planar body).
+        for (int i = 0; i < 3; ++i) {
+          const double others = inertia[(i + 1) % 3] + inertia[(i + 2) % 3];
+          if (inertia[i] > others * (1.0 + 1e-12))
+            throw InvalidInput("I" + std::to_string(i + 1) + " = " + format_number(inertia[i]) +
+                               " exceeds the sum of the other two principal moments (" + format_number(others) +
+                               "): no rigid body has these moments of inertia (I_i <= I_j + I_k)");
+        }
+        app::Problem<RigidBody> p(RigidBody{inertia});
         // A start off the unit sphere by more than the manifold tolerance is refused by the integrator.
         p.q0 = VecD<4>(v.real("qs"), v.real("qx"), v.real("qy"), v.real("qz"));
         p.initial_data = RigidBody::velocity_from_body_rate(p.q0, VecD<3>(v.real("wx"), v.real("wy"), v.real("wz")));

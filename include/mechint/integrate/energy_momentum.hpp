@@ -26,7 +26,7 @@
 #include <cmath>
 #include <concepts>
 
-#include "mechint/analysis/legendre.hpp"
+#include "mechint/model/legendre.hpp"
 #include "mechint/core/autodiff.hpp"
 #include "mechint/model/lagrangian_model.hpp"
 #include "mechint/solve/newton.hpp"
@@ -75,7 +75,7 @@ class EnergyMomentumIntegrator {
     q_carry_.setZero();
     p_ = mass_ * v0;
     p_carry_.setZero();
-    t_ = t0;
+    t0_ = t_ = t0;
     step_index_ = 0;
     lambda_.setZero();
   }
@@ -115,8 +115,8 @@ class EnergyMomentumIntegrator {
     compensated_add(q_, q_carry_, d);
     compensated_add(p_, p_carry_, Config((2.0 / h_) * (mass_ * e)));  // p_{n+1} = 2 M d / h − p_n
     lambda_ = (2.0 / (h_ * h_)) * mu;
-    t_ += h_;
     ++step_index_;
+    t_ = t0_ + static_cast<double>(step_index_) * h_;  // on the grid, not accumulated
   }
 
   const Config& q() const { return q_; }
@@ -166,8 +166,8 @@ class EnergyMomentumIntegrator {
       r.template tail<k>() = model_constraints<M, double>(s.model_, q1);
       if (jac) {
         jac->template topLeftCorner<n, n>() = s.mass_ + 0.25 * h * h * hv;
-        jac->template topRightCorner<n, k>() = model_constraint_jacobian(s.model_, qm).transpose();
-        jac->template bottomLeftCorner<k, n>() = model_constraint_jacobian(s.model_, q1);
+        jac->template topRightCorner<n, k>() = constraint_jacobian(s.model_, qm).transpose();
+        jac->template bottomLeftCorner<k, n>() = constraint_jacobian(s.model_, q1);
         jac->template bottomRightCorner<k, k>().setZero();
       }
     }
@@ -225,7 +225,7 @@ class EnergyMomentumIntegrator {
   Config q_ = Config::Zero(), p_ = Config::Zero();
   Config q_carry_ = Config::Zero(), p_carry_ = Config::Zero();  // Kahan compensations of q and p
   VecD<k> lambda_ = VecD<k>::Zero();
-  double t_ = 0;
+  double t0_ = 0, t_ = 0;
   long step_index_ = 0;
   int last_iterations_ = 0;
   long total_iterations_ = 0;

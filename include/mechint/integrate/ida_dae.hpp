@@ -64,7 +64,7 @@ class IdaIntegrator {
       NV_Ith_S(atol, i) = differential ? tol.atol : std::max(tol.atol, kAlgebraicAtol);
     }
     mem_ = IDACreate(ctx_);
-    if (mem_ == nullptr) throw std::runtime_error("IDACreate failed");
+    if (mem_ == nullptr) throw NumericalFailure("SUNDIALS IDA: IDACreate failed");
     check(IDAInit(mem_, &IdaIntegrator::residual, t0, yy_, yp_), "IDAInit");
     check(IDASVtolerances(mem_, tol.rtol, atol), "IDASVtolerances");
     check(IDASetUserData(mem_, const_cast<Dae*>(&dae_)), "IDASetUserData");
@@ -122,7 +122,7 @@ class IdaIntegrator {
     return 0;
   }
   static void check(int flag, const char* what) {
-    if (flag < 0) throw std::runtime_error(std::string(what) + " failed with flag " + std::to_string(flag));
+    if (flag < 0) throw NumericalFailure("SUNDIALS IDA: " + std::string(what) + " failed with flag " + std::to_string(flag));
   }
 
   Dae dae_;

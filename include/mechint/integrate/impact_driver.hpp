@@ -61,9 +61,9 @@ class ImpactDriver {
   ImpactDriver(const Model& model, double h, ImpactOptions options = {}, NewtonOptions newton = {})
       : flow_(model, newton), h_(h), options_(options) {
     if (!(h > 0.0) || !std::isfinite(h))
-      throw std::invalid_argument("step size h must be positive and finite, got " + format_number(h));
+      throw InvalidInput("step size h must be positive and finite, got " + format_number(h));
     if (!(options.window_before > 0.0) || !(options.window_after > 0.0))
-      throw std::invalid_argument("MHC windows must be positive");
+      throw InvalidInput("MHC windows must be positive");
     kind_ = options.override_modified_hamiltonian ? options.modified_hamiltonian
                                                   : Flow::kModifiedHamiltonian;
     window_before_steps_ = std::max(1L, std::lround(options.window_before / h));

@@ -53,7 +53,7 @@ inline ImpactLaw parse_impact_law(std::string_view name) {
   if (name == "dtec") return ImpactLaw::kDtec;
   if (name == "ctec") return ImpactLaw::kCtec;
   if (name == "mhc") return ImpactLaw::kMhc;
-  throw std::invalid_argument("unknown impact law '" + std::string(name) + "' (known: dtec, ctec, mhc)");
+  throw InvalidInput("unknown impact law " + quote_for_message(name) + " (known: dtec, ctec, mhc)");
 }
 
 /// Options of the impact driver.

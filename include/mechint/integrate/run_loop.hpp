@@ -4,16 +4,24 @@
 /// observer at the start and at the output times, and checks every step (finite state, the model's
 /// own domain check). The command line, the experiments and the tests run integrators through it.
 ///
-/// Output times. The grid is t_k = k h from t = 0; rows are produced at the start, every `stride`
-/// steps (output_every / h rounded to a whole number of steps, at least 1) and at the last step
-/// N = ⌈t_end / h⌉ (t_end a multiple of h up to round-off gives exactly t_end / h steps).
-/// A fixed-step method stops after step N; an adaptive method is sampled at the same times, each
-/// reached exactly (its steps are clipped there, or interpolated where the method has a continuous
-/// extension).
+/// The time grid (OutputSchedule). A run covers [0, t_end] in N = t_end / h steps of size h, and
+/// t_end must be a whole multiple of h (to rounding: |t_end/h − N| ≤ 1e-9 + 8ε·N): a fixed-step
+/// method then ends exactly at t_end with every step of the same size, which is what its preserved
+/// structure (symplecticity, the discrete Noether theorem) is proved for; a run that is not a
+/// multiple is refused rather than ended by a shorter step or overshot. Rows are written at the start,
+/// at every multiple of `output_every` (itself a multiple of h, or 0 for every step; at least t_end:
+/// only the start and the end) and at t_end. The time written is the grid time k·h, and t_end itself
+/// for the last row. An adaptive method is sampled at the same times, each reached exactly (its steps
+/// are clipped there, or interpolated where the method has a continuous extension).
+/// Refused with InvalidInput: a non-positive or non-finite h or t_end, a negative or non-finite
+/// output_every, h larger than t_end, more than 2^53 steps (beyond that k·h is no longer exact and
+/// t + h may equal t), a t_end or output_every that is not a multiple of h.
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
+#include <utility>
 
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
@@ -21,16 +29,52 @@
 
 namespace mechint {
 
-/// Where a run ends and where it is sampled.
+/// Where a run ends and where it is sampled (the time grid of the file comment).
 struct OutputSchedule {
   double h = 0.01;             ///< the step (fixed-step methods) and the unit of the output grid
   double t_end = 10.0;
   double output_every = 0.0;   ///< 0: every step
 
-  /// Number of steps N of size h to reach t_end.
-  long steps() const { return static_cast<long>(std::ceil(t_end / h - 1e-9)); }
-  /// Steps between output rows.
-  long stride() const { return output_every <= 0.0 ? 1L : std::max(1L, std::lround(output_every / h)); }
+  /// Throws InvalidInput unless the grid is one that can be integrated (see the file comment).
+  void validate() const {
+    if (!(std::isfinite(h) && h > 0.0)) throw InvalidInput("the step h must be a positive number, got " + format_number(h));
+    if (!(std::isfinite(t_end) && t_end > 0.0))
+      throw InvalidInput("the end time t_end must be a positive number, got " + format_number(t_end));
+    if (!(std::isfinite(output_every) && output_every >= 0.0))
+      throw InvalidInput("output_every must be zero or a positive number, got " + format_number(output_every));
+    if (h > t_end)
+      throw InvalidInput("the step h = " + format_number(h) + " is longer than the run (t_end = " + format_number(t_end) + ")");
+    const double n = t_end / h;
+    if (!(n <= kMaxSteps))
+      throw InvalidInput("t_end / h = " + format_number(n) + " steps is more than 2^53: the time grid cannot be represented");
+    if (!is_whole(n))
+      throw InvalidInput("t_end = " + format_number(t_end, 17) + " is not a multiple of h = " + format_number(h, 17) +
+                         " (t_end / h = " + format_number(n, 10) + "); a fixed step must end exactly at t_end: choose t_end = " +
+                         format_number(std::floor(n) * h, 17) + " or " + format_number(std::ceil(n) * h, 17) +
+                         ", or an h that divides it");
+    if (output_every > 0.0 && output_every < t_end && !is_whole(output_every / h))
+      throw InvalidInput("output_every = " + format_number(output_every, 17) + " is not a multiple of h = " +
+                         format_number(h, 17) + " (output_every / h = " + format_number(output_every / h, 10) + ")");
+  }
+
+  /// Number of steps N (validate() first).
+  long steps() const { return std::lround(t_end / h); }
+  /// Steps between output rows, in [1, N].
+  long stride() const {
+    if (output_every <= 0.0) return 1L;
+    if (output_every >= t_end) return steps();
+    return std::clamp(std::lround(output_every / h), 1L, steps());
+  }
+  /// Time of grid point k: k·h, and t_end exactly at k = N.
+  double time_at(long k) const { return k == steps() ? t_end : static_cast<double>(k) * h; }
+
+  /// 2^53: every step index, and every k·h, exact.
+  static constexpr double kMaxSteps = 9007199254740992.0;
+
+ private:
+  static bool is_whole(double ratio) {
+    return std::abs(ratio - std::round(ratio)) <= 1e-9 + 8.0 * std::numeric_limits<double>::epsilon() * ratio;
+  }
 };
 
 /// Calls `model.validate_configuration(q, t)` if the model has one (it throws on a configuration
@@ -50,10 +94,21 @@ void check_step(const S& s) {
 }
 }  // namespace detail
 
+/// The time of the row `s` is at: its grid time k·h (t_end for the last) for a fixed-step method,
+/// its own time (already on the grid) for an adaptive one.
+template <Stepper S>
+double output_time(const S& s, const OutputSchedule& schedule) {
+  if constexpr (FixedStepper<S>)
+    return schedule.time_at(s.step_index());
+  else
+    return s.time();
+}
+
 /// Runs `s` (already started) to `schedule.t_end`, calling `observe(s)` at the start and at every
 /// output time (Boost.Odeint's integrate_n_steps with an observer, for mechint's steppers).
 template <Stepper S, class Observer>
 void integrate(S& s, const OutputSchedule& schedule, Observer&& observe) {
+  schedule.validate();
   const long last = schedule.steps();
   const long stride = schedule.stride();
   detail::check_step(s);
@@ -68,7 +123,7 @@ void integrate(S& s, const OutputSchedule& schedule, Observer&& observe) {
     }
   } else {
     for (long k = stride; k < last + stride; k += stride) {
-      const double t_out = static_cast<double>(std::min(k, last)) * schedule.h;
+      const double t_out = schedule.time_at(std::min(k, last));
       while (s.time() < t_out) {
         s.step_toward(t_out);
         detail::check_step(s);

@@ -40,7 +40,7 @@ struct NewtonOptions {
 inline NewtonVariant parse_newton_variant(const std::string& name) {
   if (name == "full") return NewtonVariant::kFull;
   if (name == "simplified") return NewtonVariant::kSimplified;
-  throw std::invalid_argument("unknown Newton variant '" + name + "' (known: full, simplified)");
+  throw InvalidInput("unknown Newton variant " + quote_for_message(name) + " (known: full, simplified)");
 }
 
 /// What one solve did.

@@ -16,6 +16,8 @@
 #include <string>
 
 #include "mechint/core/autodiff.hpp"
+#include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
 
 namespace mechint::systems {
 
@@ -72,8 +74,8 @@ inline HorizontalStart named_dsp_start(const std::string& name) {
   if (name == "pattern-2") return {0.012, 0.009, 0.505, 0.510, 0.210, -0.040, -0.477, 0.023};
   if (name == "pattern-3") return {4.000, 0.000, 4.000, 0.060, -0.001, 0.001, 0.000, 6.000};
   if (name == "relative-equilibrium") return {3.0788, 0.0, 5.5418, 0.0, 0.0, 4.8593, 0.0, 8.7468};
-  throw std::invalid_argument("unknown start '" + name +
-                              "' (known: pattern-1, pattern-2, pattern-3, relative-equilibrium)");
+  throw InvalidInput("unknown start " + quote_for_message(name) +
+                     " (known: pattern-1, pattern-2, pattern-3, relative-equilibrium)");
 }
 
 /// Full start (q0, q̇0) on the constraint manifold.
@@ -92,9 +94,9 @@ inline DspState complete_dsp_start(const DoubleSphericalPendulum& m, const Horiz
   const double r2 = m.l2 * m.l2 - dx * dx - dy * dy;
   const double tol = 1e-12;
   if (r1 < -tol * m.l1 * m.l1)
-    throw std::invalid_argument("start: x1² + y1² exceeds l1² (mass 1 cannot reach that horizontal position)");
+    throw InvalidStart("start: x1² + y1² exceeds l1² (mass 1 cannot reach that horizontal position)");
   if (r2 < -tol * m.l2 * m.l2)
-    throw std::invalid_argument("start: the horizontal distance of the masses exceeds l2");
+    throw InvalidStart("start: the horizontal distance of the masses exceeds l2");
   DspState st;
   const double z1 = -std::sqrt(std::max(r1, 0.0));
   const double z2 = z1 - std::sqrt(std::max(r2, 0.0));

@@ -1,0 +1,31 @@
+#pragma once
+/// \file
+/// Temporary files that must not outlive an interrupted run, and the SIGINT/SIGTERM handler that
+/// removes them (DESIGN §4: exit 130/143 with one line, no partial file left behind).
+///
+/// The handler does only what is async-signal-safe: unlink(2) of the registered paths (kept in
+/// fixed buffers), write(2) of one line, _exit(128 + signal).
+
+#include <string>
+
+namespace mechint::app {
+
+/// Registers `path` for removal on SIGINT/SIGTERM for as long as the object lives.
+class TemporaryFileGuard {
+ public:
+  explicit TemporaryFileGuard(const std::string& path);
+  TemporaryFileGuard(const TemporaryFileGuard&) = delete;
+  TemporaryFileGuard& operator=(const TemporaryFileGuard&) = delete;
+  ~TemporaryFileGuard();
+
+ private:
+  int slot_ = -1;
+};
+
+/// Installs the SIGINT/SIGTERM handler (once, from main).
+void install_interrupt_handler();
+
+/// A fresh name for a temporary beside `target`: "<dir>/.<name>.<pid>.partial".
+std::string temporary_path_for(const std::string& target);
+
+}  // namespace mechint::app

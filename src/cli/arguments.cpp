@@ -1,0 +1,67 @@
+#include "cli/arguments.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "app/parameters.hpp"
+#include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
+
+namespace mechint::cli {
+
+Command parse_command_line(int argc, const char* const* argv) {
+  CLI::App app{"mechint: variational integrators for mechanical systems"};
+  app.require_subcommand(1);
+  app.add_subcommand("list", "systems, methods and experiments, one line each");
+
+  Command command;
+  auto* run = app.add_subcommand("run", "integrate one system and write CSV");
+  // The times are read as text and parsed like every other number (app::parse_real): CLI11 would
+  // take an empty value as 0 and report its own messages.
+  std::string h = "0.01", t_end = "10", output_every = "0";
+  run->add_option("system", command.run.system, "system name (see mechint list)")->required();
+  run->add_option("--method", command.run.method, "integration method (default: the system's, see mechint list)");
+  run->add_option("--h", h, "step size")->capture_default_str();
+  run->add_option("--t-end", t_end, "final time, a multiple of h")->capture_default_str();
+  run->add_option("--output-every", output_every, "time between output rows, a multiple of h (0: every step)")
+      ->capture_default_str();
+  run->add_option("--set", command.run.assignments, "NAME=VALUE: a parameter, an initial value or a method option")
+      ->take_all();
+  run->add_option("--out", command.run.out, "CSV file (default or -: standard output)");
+
+  auto* reproduce = app.add_subcommand("reproduce", "reproduce an experiment of the source documents");
+  reproduce->add_option("experiment", command.reproduce.experiment, "experiment name or all")->required();
+  reproduce->add_option("--out", command.reproduce.out_dir, "output directory (new, empty, or a previous output of "
+                                                            "the same experiment)")
+      ->capture_default_str();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    command.kind = Command::Kind::kHelp;
+    command.help = app.help();
+    return command;
+  } catch (const CLI::CallForAllHelp&) {
+    command.kind = Command::Kind::kHelp;
+    command.help = app.help("", CLI::AppFormatMode::All);
+    return command;
+  } catch (const CLI::ParseError& e) {
+    // CLI11's message quotes what the user typed: keep it on one printable line.
+    throw InvalidInput(printable_line(e.what()));
+  }
+  if (app.got_subcommand("list")) {
+    command.kind = Command::Kind::kList;
+  } else if (app.got_subcommand("reproduce")) {
+    command.kind = Command::Kind::kReproduce;
+    if (command.reproduce.out_dir.empty()) throw InvalidInput("reproduce --out: the directory name is empty");
+  } else {
+    command.kind = Command::Kind::kRun;
+    auto& s = command.run.schedule;
+    s.h = app::parse_real("--h", h);
+    s.t_end = app::parse_real("--t-end", t_end);
+    s.output_every = app::parse_real("--output-every", output_every);
+    s.validate();
+  }
+  return command;
+}
+
+}  // namespace mechint::cli

@@ -1,0 +1,41 @@
+#pragma once
+/// \file
+/// The command line of `mechint` (DESIGN §4) parsed into a value, without running anything: what
+/// `main` executes and what the argument fuzzer (fuzz/) exercises.
+
+#include <string>
+#include <vector>
+
+#include "mechint/integrate/run_loop.hpp"
+
+namespace mechint::cli {
+
+/// `mechint run SYSTEM ...`
+struct RunCommand {
+  std::string system;
+  std::string method;  ///< empty: the system's default
+  OutputSchedule schedule;  ///< validated
+  std::vector<std::string> assignments;  ///< the `--set NAME=VALUE` texts, in order
+  std::string out;  ///< empty or "-": standard output
+};
+
+/// `mechint reproduce EXPERIMENT [--out DIR]`
+struct ReproduceCommand {
+  std::string experiment;
+  std::string out_dir = "out";
+};
+
+struct Command {
+  enum class Kind { kList, kRun, kReproduce, kHelp };
+  Kind kind = Kind::kHelp;
+  RunCommand run;
+  ReproduceCommand reproduce;
+  std::string help;  ///< for kHelp: the text to print
+};
+
+/// Parses argv. Throws InvalidInput with one line for anything it cannot use: an unknown
+/// subcommand or option, a missing argument, a value of --h, --t-end or --output-every that is not
+/// a finite number, a time grid that cannot be integrated (OutputSchedule::validate).
+Command parse_command_line(int argc, const char* const* argv);
+
+}  // namespace mechint::cli
