@@ -12,6 +12,9 @@ packages=(
   nlohmann-json3-dev   # results.json
   libgtest-dev         # tests
   libbenchmark-dev     # bench/
+  # fuzz/: the argument fuzzer is built with clang++-14 -fsanitize=fuzzer,address,undefined; the
+  # libFuzzer, ASan and UBSan runtimes are in libclang-rt-14-dev, only recommended by clang-14.
+  clang-14 libclang-rt-14-dev
   python3 python3-matplotlib python3-numpy  # figures
 )
 
