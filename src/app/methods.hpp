@@ -49,6 +49,8 @@ std::vector<ParameterSpec> impact_options();
 std::vector<ParameterSpec> energy_momentum_options();
 
 NewtonOptions read_newton_options(const ParameterValues& options);
+/// check, check_ratio, check_every of the variational integrator.
+StepCheckOptions read_step_check_options(const ParameterValues& options);
 
 /// Refuses a start from momenta for methods that start from velocities.
 void require_velocity_start(InitialData initial, std::string_view method);
@@ -80,7 +82,7 @@ struct VariationalMethod {
   template <class P, class F>
   static void with_stepper(const P& p, const ParameterValues& o, double h, F&& use) {
     const DelForm form = o.choice("form") == "position" ? DelForm::kPosition : DelForm::kMomentum;
-    VariationalIntegrator vi(discrete_system(p), h, read_newton_options(o), form);
+    VariationalIntegrator vi(discrete_system(p), h, read_newton_options(o), form, read_step_check_options(o));
     if (o.choice("init") == "source") {
       if (p.initial != InitialData::kVelocity)
         throw InvalidInput("init=source needs initial velocities; this system starts from momenta");
@@ -110,6 +112,7 @@ struct ImpactMethod {
     impact.window_before = o.real("window_before");
     impact.window_after = o.real("window_after");
     impact.enabled = p.walls;
+    impact.record_impacts = false;  // memory flat in the length of the run
     ImpactDriver<Flow<typename P::Model>> driver(p.model, h, impact);
     driver.start(p.q0, p.initial_data);
     use(driver);

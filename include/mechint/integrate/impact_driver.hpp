@@ -90,7 +90,8 @@ class ImpactDriver {
     t0_ = t_ = t0;
     step_index_ = 0;
     impacts_.clear();
-    impacts_.reserve(kReservedImpacts);
+    if (options_.record_impacts) impacts_.reserve(kReservedImpacts);
+    impact_count_ = 0;
     history_count_ = 0;
     history_head_ = 0;
     remember_htilde();
@@ -135,7 +136,9 @@ class ImpactDriver {
       rec.energy_after = hamiltonian(model(), qi, rec.p_after);
       rec.htilde_before = htilde(qi, pm);
       rec.htilde_after = htilde(qi, rec.p_after);
-      impacts_.push_back(rec);
+      if (options_.record_impacts) impacts_.push_back(rec);
+      last_impact_ = rec;
+      ++impact_count_;
       impacted = true;
       q = qi;
       p = rec.p_after;
@@ -162,7 +165,11 @@ class ImpactDriver {
   long step_index() const { return step_index_; }
   double step_size() const { return h_; }
   const Model& model() const { return flow_.model(); }
+  /// Every impact so far (empty unless ImpactOptions::record_impacts).
   const std::vector<Record>& impacts() const { return impacts_; }
+  /// Number of impacts resolved so far, and the last one (valid when the count is positive).
+  long impact_count() const { return impact_count_; }
+  const Record& last_impact() const { return last_impact_; }
   const ImpactOptions& options() const { return options_; }
   ModifiedHamiltonianKind modified_hamiltonian_kind() const { return kind_; }
 
@@ -326,6 +333,8 @@ class ImpactDriver {
   double t0_ = 0.0, t_ = 0.0;
   long step_index_ = 0;
   std::vector<Record> impacts_;
+  Record last_impact_{};
+  long impact_count_ = 0;
   std::vector<double> history_, scratch_;
   std::size_t history_count_ = 0, history_head_ = 0;
 };

@@ -72,6 +72,10 @@ struct ImpactOptions {
   int max_impacts_per_step = 20;
   /// false: the unilateral constraints are ignored (smooth runs of a model with a wall).
   bool enabled = true;
+  /// true: every impact is kept in `ImpactDriver::impacts()` (the log grows with the run and its
+  /// growth allocates; reserve it for long runs). false: only the count and the last impact are
+  /// kept, and the memory of a run does not depend on its length (the command line).
+  bool record_impacts = true;
 };
 
 /// An impact could not be resolved (no root of the impact law, chattering).
@@ -83,10 +87,13 @@ class ImpactFailure : public NumericalFailure {
 /// The physical root of F near λ_e (see the file comment). `what` names the law for messages.
 template <class F>
 double solve_impulse(F&& f, double lambda_elastic, double time, std::string_view what) {
-  const double scale = std::abs(lambda_elastic);
-  if (!(scale > 0.0) || !std::isfinite(scale))
+  // λ_e > 0 when the state approaches the wall at the contact. Zero or negative: the step crossed
+  // the wall while the velocity there is tangent to it or leaving it (a grazing contact at this
+  // step size), and the bracket below would be empty (it used to reach Boost's root finder
+  // reversed and end the run as an internal error).
+  if (!(lambda_elastic > 0.0) || !std::isfinite(lambda_elastic))
     throw ImpactFailure("impact at t = " + format_number(time) +
-                        ": no approach velocity towards the wall (grazing contact); reduce the step size");
+                        ": no approach velocity towards the wall at the contact (grazing contact); reduce the step size");
   // Lower end: the minimum of the energy along λ sits near λ_e/2; look around it for F < 0.
   double lo = 0.5 * lambda_elastic, flo = f(lo);
   for (int i = 1; i <= 29 && !(flo < 0.0); ++i) {
