@@ -1,5 +1,6 @@
 // ns per step of the variational integrator (midpoint, momentum form, full Newton) on the models of
-// issue 2, against DESIGN §5's figures for trep on the same chains:
+// issue 2, with the step check on (check:1, the default) and off (check:0), against DESIGN §5's
+// figures for trep on the same chains:
 //   1 link 12–19 µs, 2 links 30–41 µs, 10 links 490–580 µs per step (dt = 0.01).
 // Counters: newton_iterations per step, and flops_estimate / flops_per_ns for the arithmetic a step
 // must do at minimum (see docs/performance.md).
@@ -31,15 +32,23 @@ void run_steps(benchmark::State& state, Integrator& integ) {
                                                          benchmark::Counter::kInvert);
 }
 
+/// The step check (docs/trustworthy-runs.md) on (argument 1, the default) or off (0).
+StepCheckOptions step_check(const benchmark::State& state) {
+  StepCheckOptions check;
+  check.enabled = state.range(0) != 0;
+  return check;
+}
+
 void BM_KeplerMidpoint(benchmark::State& state) {
   using systems::Kepler;
-  VariationalIntegrator integ(DiscreteSystem<Kepler, MidpointRule>(Kepler{1.0}), 2 * M_PI / 100);
+  VariationalIntegrator integ(DiscreteSystem<Kepler, MidpointRule>(Kepler{1.0}), 2 * M_PI / 100, {},
+                              DelForm::kMomentum, step_check(state));
   VecD<2> q0, v0;
   Kepler::pericentre_start(1.0, 1.0, 0.5, q0, v0);
   integ.start_from_velocity(q0, v0);
   run_steps(state, integ);
 }
-BENCHMARK(BM_KeplerMidpoint);
+BENCHMARK(BM_KeplerMidpoint)->ArgName("check")->Arg(1)->Arg(0);
 
 void BM_SphericalPendulumConstrained(benchmark::State& state) {
   using systems::SphericalPendulum;
@@ -62,7 +71,8 @@ BENCHMARK(BM_SphericalPendulumAngles);
 template <int N>
 void BM_PendulumChain(benchmark::State& state) {
   using Chain = systems::PendulumChain<N>;
-  VariationalIntegrator integ(DiscreteSystem<Chain, MidpointRule>(Chain{}), 0.01);
+  VariationalIntegrator integ(DiscreteSystem<Chain, MidpointRule>(Chain{}), 0.01, {}, DelForm::kMomentum,
+                              step_check(state));
   integ.start_from_velocity(Chain::peer_start(), VecD<N>::Zero());
   run_steps(state, integ);
   // Arithmetic a step must do with the O(N²) derivatives (docs/performance.md): per Newton
@@ -74,12 +84,12 @@ void BM_PendulumChain(benchmark::State& state) {
   state.counters["gflops"] = benchmark::Counter(flops * static_cast<double>(state.iterations()) * 1e-9,
                                                 benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_PendulumChain<1>)->Name("BM_PendulumChain/links:1");
-BENCHMARK(BM_PendulumChain<2>)->Name("BM_PendulumChain/links:2");
-BENCHMARK(BM_PendulumChain<3>)->Name("BM_PendulumChain/links:3");
-BENCHMARK(BM_PendulumChain<5>)->Name("BM_PendulumChain/links:5");
-BENCHMARK(BM_PendulumChain<10>)->Name("BM_PendulumChain/links:10");
-BENCHMARK(BM_PendulumChain<20>)->Name("BM_PendulumChain/links:20");
-BENCHMARK(BM_PendulumChain<30>)->Name("BM_PendulumChain/links:30");
+BENCHMARK(BM_PendulumChain<1>)->Name("BM_PendulumChain/links:1")->ArgName("check")->Arg(1)->Arg(0);
+BENCHMARK(BM_PendulumChain<2>)->Name("BM_PendulumChain/links:2")->ArgName("check")->Arg(1)->Arg(0);
+BENCHMARK(BM_PendulumChain<3>)->Name("BM_PendulumChain/links:3")->ArgName("check")->Arg(1)->Arg(0);
+BENCHMARK(BM_PendulumChain<5>)->Name("BM_PendulumChain/links:5")->ArgName("check")->Arg(1)->Arg(0);
+BENCHMARK(BM_PendulumChain<10>)->Name("BM_PendulumChain/links:10")->ArgName("check")->Arg(1)->Arg(0);
+BENCHMARK(BM_PendulumChain<20>)->Name("BM_PendulumChain/links:20")->ArgName("check")->Arg(1)->Arg(0);
+BENCHMARK(BM_PendulumChain<30>)->Name("BM_PendulumChain/links:30")->ArgName("check")->Arg(1)->Arg(0);
 
 }  // namespace

@@ -15,7 +15,23 @@ std::vector<ParameterSpec> variational_options() {
                             "iterations and steps, refreshed when convergence slows (001 §5)"),
       ParameterSpec::real("newton_tol", 1e-10, "Newton stops when the update is below newton_tol*(1+|q|)", 1e-16,
                           1e-3),
+      ParameterSpec::choice("check", {"on", "off"},
+                            "confirm steps by two steps of h/2 and reject a Newton solution that is not the "
+                            "continuation of the motion (docs/trustworthy-runs.md)"),
+      ParameterSpec::real("check_ratio", StepCheckOptions{}.max_ratio,
+                          "reject when the two half steps end farther than this many step lengths away", 1e-6, 1e6),
+      ParameterSpec::integer("check_every", static_cast<int>(StepCheckOptions{}.every),
+                             "confirm steps 1, 2, 4, ... then every this many (and every suspicious step)", 1,
+                             1000000000),
   };
+}
+
+StepCheckOptions read_step_check_options(const ParameterValues& options) {
+  StepCheckOptions check;
+  check.enabled = options.choice("check") == "on";
+  check.max_ratio = options.real("check_ratio");
+  check.every = options.integer("check_every");
+  return check;
 }
 
 std::vector<ParameterSpec> tolerance_options(const std::string& method) {

@@ -14,8 +14,10 @@
 /// for the last row. An adaptive method is sampled at the same times, each reached exactly (its steps
 /// are clipped there, or interpolated where the method has a continuous extension).
 /// Refused with InvalidInput: a non-positive or non-finite h or t_end, a negative or non-finite
-/// output_every, h larger than t_end, more than 2^53 steps (beyond that k·h is no longer exact and
-/// t + h may equal t), a t_end or output_every that is not a multiple of h.
+/// output_every, h larger than t_end, more than 2^44 ≈ 1.8e13 steps (far beyond a run that ends:
+/// below it the grid points k·h are at least 256 rounding units apart and the multiple-of-h test
+/// resolves a thirtieth of a step; near 2^52 consecutive k·h would coincide and t + h == t), a
+/// t_end or output_every that is not a multiple of h.
 
 #include <algorithm>
 #include <cmath>
@@ -46,7 +48,8 @@ struct OutputSchedule {
       throw InvalidInput("the step h = " + format_number(h) + " is longer than the run (t_end = " + format_number(t_end) + ")");
     const double n = t_end / h;
     if (!(n <= kMaxSteps))
-      throw InvalidInput("t_end / h = " + format_number(n) + " steps is more than 2^53: the time grid cannot be represented");
+      throw InvalidInput("t_end / h = " + format_number(n) + " steps is more than 2^44 (1.8e13): the time grid k*h "
+                         "cannot be resolved in double precision at that many steps; use a larger h");
     if (!is_whole(n))
       throw InvalidInput("t_end = " + format_number(t_end, 17) + " is not a multiple of h = " + format_number(h, 17) +
                          " (t_end / h = " + format_number(n, 10) + "); a fixed step must end exactly at t_end: choose t_end = " +
@@ -68,8 +71,8 @@ struct OutputSchedule {
   /// Time of grid point k: k·h, and t_end exactly at k = N.
   double time_at(long k) const { return k == steps() ? t_end : static_cast<double>(k) * h; }
 
-  /// 2^53: every step index, and every k·h, exact.
-  static constexpr double kMaxSteps = 9007199254740992.0;
+  /// 2^44 steps (see the file comment).
+  static constexpr double kMaxSteps = 17592186044416.0;
 
  private:
   static bool is_whole(double ratio) {
@@ -84,6 +87,13 @@ void validate_configuration(const M& model, const V& q, double t) {
   if constexpr (requires { model.validate_configuration(q, t); }) model.validate_configuration(q, t);
 }
 
+/// Calls `model.validate_step(q_before, q, t)` if the model has one: a check of the whole step, e.g.
+/// that it does not jump over a singular point of the potential with both ends outside it.
+template <class M, class V>
+void validate_step(const M& model, const V& q_before, const V& q, double t) {
+  if constexpr (requires { model.validate_step(q_before, q, t); }) model.validate_step(q_before, q, t);
+}
+
 namespace detail {
 template <class S>
 void check_step(const S& s) {
@@ -92,6 +102,26 @@ void check_step(const S& s) {
                            format_number(s.time()) + "); reduce the step size");
   validate_configuration(s.model(), s.q(), s.time());
 }
+
+template <class S>
+constexpr bool kModelChecksSteps = requires(const StepperModel<S>& m, const std::remove_cvref_t<decltype(std::declval<const S&>().q())>& q) {
+  m.validate_step(q, q, 0.0);
+};
+
+/// Advances `s` by `advance(s)` and checks the step (finite state, the model's domain, the step).
+template <class S, class Advance>
+void advance_and_check(S& s, Advance&& advance) {
+  if constexpr (kModelChecksSteps<S>) {
+    const auto q_before = s.q();  // fixed-size: a copy on the stack
+    advance(s);
+    check_step(s);
+    validate_step(s.model(), q_before, s.q(), s.time());
+  } else {
+    advance(s);
+    check_step(s);
+  }
+}
+
 }  // namespace detail
 
 /// The time of the row `s` is at: its grid time k·h (t_end for the last) for a fixed-step method,
@@ -117,17 +147,13 @@ void integrate(S& s, const OutputSchedule& schedule, Observer&& observe) {
     // step_index() counts from t = 0: a start that already took steps (000's start procedure)
     // continues the same grid.
     while (s.step_index() < last) {
-      s.step();
-      detail::check_step(s);
+      detail::advance_and_check(s, [](S& x) { x.step(); });
       if (s.step_index() % stride == 0 || s.step_index() == last) observe(std::as_const(s));
     }
   } else {
     for (long k = stride; k < last + stride; k += stride) {
       const double t_out = schedule.time_at(std::min(k, last));
-      while (s.time() < t_out) {
-        s.step_toward(t_out);
-        detail::check_step(s);
-      }
+      while (s.time() < t_out) detail::advance_and_check(s, [t_out](S& x) { x.step_toward(t_out); });
       observe(std::as_const(s));
     }
   }

@@ -15,6 +15,24 @@
 ///
 /// `step()` never allocates; failure to converge throws `NewtonFailure` naming the step, the time,
 /// the residual and the iteration count, and leaves the state at the last good step.
+///
+/// Step confirmation (StepCheckOptions). Newton can converge to a root of the DEL equations that
+/// is not the continuation of the motion: at a step far beyond what resolves the motion, the
+/// equations have other solutions, and the one found is then a trajectory that gains energy or
+/// jumps (the Kepler orbit at h = 3 escapes in one step while Newton contracts normally; at h = 2,
+/// 1 and 0.5 Newton fails). A solution that continues the motion is the limit of the solutions at
+/// smaller steps, so a step is confirmed by two steps of h/2 from the same state (q_k, p_k), each
+/// from its own predictor and with full Newton: the step is rejected (`RejectedStep`, exit 3)
+/// when these do not converge, or when they end farther from q_{k+1} than `max_ratio` times the
+/// length of a step of the trusted motion: max(‖q_k − q_{k−1}‖, 2‖q_{k+½} − q_k‖, 2‖q̃_{k+1} − q_{k+½}‖)
+/// (the previous step and the half steps, not the candidate, whose own length a far spurious root
+/// would inflate), at least ten Newton tolerances. For a method of order r the two differ by
+/// O(h^{r+1}), a small fraction of the O(h) motion of a step that resolves it (docs/trustworthy-runs.md
+/// has the measured values). Confirmation costs about
+/// two steps, so it runs on steps 1, 2, 4, … up to `every`, then every `every` steps, and on any step
+/// that looks suspicious at no cost: Newton's first contraction θ₁ = ‖Δ₁‖/‖Δ₀‖ above
+/// `trigger_contraction` (outside the region where Newton is known to converge to the root
+/// nearest its guess) or a displacement that grew by more than `trigger_growth` in one step.
 
 #include <cmath>
 #include <limits>
@@ -28,6 +46,27 @@
 #include "mechint/solve/newton.hpp"
 
 namespace mechint {
+
+/// When and how strictly the variational integrator confirms its steps (see the file comment).
+struct StepCheckOptions {
+  bool enabled = true;
+  /// Reject when two steps of h/2 end farther from the step of h than this many step lengths of the
+  /// motion (measured on resolved runs: ≤ 0.2 for the second-order rules, ≤ 1.0 for the first-order
+  /// rule on a 10-link chain at h = 0.05; docs/trustworthy-runs.md).
+  double max_ratio = 2.0;
+  /// Confirm steps 1, 2, 4, … below this, then every this many steps.
+  long every = 64;
+  /// Also confirm a step whose Newton iteration contracted by less than this at its first update …
+  double trigger_contraction = 0.5;
+  /// … or whose displacement grew by more than this factor over the previous step's.
+  double trigger_growth = 2.0;
+};
+
+/// A step whose Newton solution is not the continuation of the motion (exit 3).
+class RejectedStep : public NumericalFailure {
+ public:
+  using NumericalFailure::NumericalFailure;
+};
 
 /// Which variables the integrator carries from step to step.
 enum class DelForm {
@@ -47,8 +86,9 @@ class VariationalIntegrator {
   static constexpr double kManifoldTolerance = 1e-9;
 
   VariationalIntegrator(S system, double h, NewtonOptions options = {},
-                        DelForm form = DelForm::kMomentum)
-      : system_(std::move(system)), h_(h), form_(form), solver_(options) {
+                        DelForm form = DelForm::kMomentum, StepCheckOptions check = {})
+      : system_(std::move(system)), h_(h), form_(form), solver_(options), check_(check),
+        confirm_solver_(full_newton(options)) {
     if (!(h > 0.0) || !std::isfinite(h))
       throw InvalidInput("step size h must be positive and finite, got " +
                                   format_number(h));
@@ -101,7 +141,7 @@ class VariationalIntegrator {
     check_finite(q0, "q0");
     check_finite(qdot0, "initial velocity");
     check_on_manifold(q0);
-    VariationalIntegrator fine(system_, fine_h, solver_.options(), DelForm::kPosition);
+    VariationalIntegrator fine(system_, fine_h, solver_.options(), DelForm::kPosition, check_);
     Config q_euler = project_to_manifold(q0 + fine_h * qdot0);
     fine.reset(q_euler, discrete_lagrangian_d2(system_, q0, q_euler, fine_h), q0, t0 + fine_h);
     for (long i = 1; i < fine_steps; ++i) fine.step();
@@ -120,6 +160,7 @@ class VariationalIntegrator {
     stats_ = solver_.solve(system_, h_, q_, p_, dg_k_, q_next_, lambda_);
     if (!stats_.converged || !q_next_.allFinite())
       throw NewtonFailure(step_index_ + 1, t_ + h_, stats_.residual_norm, stats_.iterations);
+    if (check_.enabled && should_confirm()) confirm_step();
     q_prev_ = q_;
     q_ = q_next_;
     if constexpr (requires { system_.wrap_periodic(q_prev_, q_); }) system_.wrap_periodic(q_prev_, q_);
@@ -150,6 +191,9 @@ class VariationalIntegrator {
   /// Jacobians evaluated and factored since the start (fewer than iterations for simplified Newton).
   long total_jacobian_evaluations() const { return total_jacobians_; }
   DelForm form() const { return form_; }
+  const StepCheckOptions& step_check() const { return check_; }
+  /// Steps confirmed by two half steps since the start.
+  long confirmed_steps() const { return confirmed_steps_; }
   const S& system() const { return system_; }
   const Model& model() const { return system_.continuous_model(); }
 
@@ -197,6 +241,61 @@ class VariationalIntegrator {
   }
 
  private:
+  static NewtonOptions full_newton(NewtonOptions options) {
+    options.variant = NewtonVariant::kFull;
+    return options;
+  }
+
+  /// Steps 1, 2, 4, … below `every`, every `every` steps, and the suspicious ones.
+  bool should_confirm() const {
+    const long s = step_index_ + 1;
+    if (s % check_.every == 0 || (s < check_.every && (s & (s - 1)) == 0)) return true;
+    if (stats_.first_contraction > check_.trigger_contraction) return true;
+    const double previous = (q_ - q_prev_).template lpNorm<Eigen::Infinity>();
+    return (q_next_ - q_).template lpNorm<Eigen::Infinity>() > check_.trigger_growth * previous;
+  }
+
+  /// Two steps of h/2 from (q_k, p_k), each from its own extrapolated guess; throws RejectedStep
+  /// unless they converge and end within max_ratio step displacements of q_{k+1}.
+  void confirm_step() {
+    ++confirmed_steps_;
+    const double half = 0.5 * h_;
+    VecD<k> lambda;
+    Config q_half = q_ + 0.5 * (q_ - q_prev_);
+    NewtonStats first = confirm_solver_.solve(system_, half, q_, p_, dg_k_, q_half, lambda);
+    Config q_two = 2.0 * q_half - q_;
+    bool converged = first.converged && q_half.allFinite();
+    if (converged) {
+      const Config p_half = discrete_lagrangian_d2(system_, q_, q_half, half);
+      VecD<k> g_half;
+      Mat<k, n> dg_half;
+      constraints_and_jacobian(system_, q_half, g_half, dg_half);
+      const NewtonStats second = confirm_solver_.solve(system_, half, q_half, p_half, dg_half, q_two, lambda);
+      converged = second.converged && q_two.allFinite();
+    }
+    // Built only when a step is rejected: a confirmed step does not allocate.
+    const auto where = [&] {
+      return "step " + std::to_string(step_index_ + 1) + " (t = " + format_number(t0_ + (step_index_ + 1) * h_) +
+             ") rejected: ";
+    };
+    if (!converged)
+      throw RejectedStep(where() + "Newton converged, but two steps of h/2 from the same state do not, so its solution "
+                                 "is not the continuation of the motion; reduce the step size");
+    // The scale of the motion, from what is trusted: the previous step, the two half steps (doubled
+    // to a step's length) and their second difference (×4: h²·q̈, the motion of a step from rest or
+    // at a turning point), not the candidate itself (a far spurious root would set its own scale);
+    // at least ten times Newton's tolerance, below which the solutions are not resolved.
+    const auto norm = [](const Config& x) { return x.template lpNorm<Eigen::Infinity>(); };
+    const double motion = std::max({norm(q_ - q_prev_), 2.0 * norm(q_half - q_), 2.0 * norm(q_two - q_half),
+                                    4.0 * norm(q_two - 2.0 * q_half + q_),
+                                    10.0 * solver_.options().step_tolerance * (1.0 + norm(q_))});
+    const double ratio = norm(q_two - q_next_) / motion;
+    if (!(ratio <= check_.max_ratio))
+      throw RejectedStep(where() + "one step of h and two of h/2 from the same state end " + format_number(ratio, 3) +
+                         " step lengths apart (check_ratio " + format_number(check_.max_ratio) +
+                         "): Newton's solution is not the continuation of the motion; reduce the step size");
+  }
+
   void reset(const Config& q0, const Config& p0, const Config& q_prev, double t0) {
     q_ = q0;
     p_ = p0;
@@ -207,6 +306,7 @@ class VariationalIntegrator {
     step_index_ = 0;
     total_iterations_ = 0;
     total_jacobians_ = 0;
+    confirmed_steps_ = 0;
     stats_ = {};
   }
 
@@ -230,6 +330,9 @@ class VariationalIntegrator {
   double h_;
   DelForm form_;
   DelNewtonSolver<S> solver_;
+  StepCheckOptions check_;
+  DelNewtonSolver<S> confirm_solver_;  // full Newton at h/2, its own kept state
+  long confirmed_steps_ = 0;
   Config q_ = Config::Zero(), q_prev_ = Config::Zero(), p_ = Config::Zero(), q_next_;
   VecD<k> lambda_ = VecD<k>::Zero();
   VecD<k> g_k_;

@@ -166,6 +166,8 @@ class NewtonSolver {
       }
       state.update_norm = problem.update(delta_);
       stats.iterations = it + 1;
+      if (it == 0) stats.first_update_norm = state.update_norm;
+      if (it == 1) stats.first_contraction = state.contraction();
       if (problem.converged_on_update(state)) {
         stats.converged = true;
         break;

@@ -51,6 +51,11 @@ struct NewtonStats {
   bool converged = false;
   /// Jacobians evaluated and factored during the solve (one per iteration for full Newton).
   int jacobian_evaluations = 0;
+  /// ‖Δ_0‖, the first update (in the problem's norm), and θ_1 = ‖Δ_1‖/‖Δ_0‖, the contraction of
+  /// the first two (0 when the solve stopped before a second update): how far the first guess was
+  /// from the solution, and whether Newton was in its region of contraction from the start.
+  double first_update_norm = 0.0;
+  double first_contraction = 0.0;
 };
 
 /// Thrown when the DEL equations cannot be solved at a step: the step is too large for Newton to

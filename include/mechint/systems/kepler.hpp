@@ -3,10 +3,13 @@
 /// Planar Kepler problem, L = ½|q̇|² + μ/|q| (unit mass). Invariant under rotations about the
 /// origin: ξ(q) = (−y, x), whose Noether momentum is the angular momentum x ẏ − y ẋ.
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "mechint/core/autodiff.hpp"
+#include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
 #include "mechint/solve/newton.hpp"
 
 namespace mechint::systems {
@@ -25,6 +28,20 @@ struct Kepler {
   }
 
   VecD<2> symmetry_generator(int, const VecD<2>& q) const { return VecD<2>(-q[1], q[0]); }
+
+  /// The potential is singular at the origin: throws DomainError when a step (the segment from
+  /// q_before to q) passes the centre closer than a quarter of its own length, an encounter the step
+  /// does not resolve (a radial fall into the centre, or a pericentre passage at too large a step).
+  void validate_step(const VecD<2>& q_before, const VecD<2>& q, double t) const {
+    const VecD<2> ab = q - q_before;
+    const double len2 = ab.squaredNorm();
+    const double s = len2 > 0.0 ? std::clamp(-q_before.dot(ab) / len2, 0.0, 1.0) : 0.0;
+    const double closest = (q_before + s * ab).norm();
+    if (!(closest > 0.25 * std::sqrt(len2)))
+      throw DomainError("the step ending at t = " + format_number(t) + " passes " + format_number(closest) +
+                        " from the centre, closer than a quarter of its length " + format_number(std::sqrt(len2)) +
+                        ": a collision or an encounter the step does not resolve; reduce the step size");
+  }
 
   /// Start at pericentre of the orbit with semi-major axis a and eccentricity e (period 2π√(a³/μ)).
   static void pericentre_start(double mu, double a, double e, VecD<2>& q0, VecD<2>& v0) {

@@ -10,11 +10,13 @@
 /// C = x² + y² + 2(1−μ)/r1 + 2μ/r2 − ẋ² − ẏ² equals −2E.
 
 #include <array>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 #include "mechint/core/autodiff.hpp"
 #include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
 
 namespace mechint::systems {
 
@@ -60,6 +62,34 @@ struct ThreeBody {
     if (!(r1 > collision_radius) || !(r2 > collision_radius))
       throw DomainError("collision with a primary at t = " + std::to_string(t) +
                               " (distance " + std::to_string(std::min(r1, r2)) + ")");
+  }
+
+  /// Throws DomainError when a step (the segment from q_before to q) passes a primary closer than
+  /// `collision_radius` or than a quarter of its own length: both ends of a step can be far from a
+  /// primary that the step jumps over, and an encounter closer than the step is long is not resolved
+  /// (the force varies by orders of magnitude within the step; RK4 once went through the Earth this
+  /// way with exit 0).
+  void validate_step(const VecD<2>& q_before, const VecD<2>& q, double t) const {
+    const double length = (q - q_before).norm();
+    const double d = std::min(segment_distance(q_before, q, VecD<2>(-mu, 0.0)),
+                              segment_distance(q_before, q, VecD<2>(1.0 - mu, 0.0)));
+    if (!(d > collision_radius) || !(d > kUnresolvedEncounter * length))
+      throw DomainError("the step ending at t = " + format_number(t) + " passes " + format_number(d) +
+                        " from a primary" + (d > collision_radius ? ", closer than a quarter of its length " + format_number(length) +
+                                                                      ": an encounter the step does not resolve"
+                                                                : " (collision radius " + format_number(collision_radius) + "): a collision") +
+                        "; reduce the step size");
+  }
+
+  /// A step passing a singular point closer than this fraction of its length does not resolve it.
+  static constexpr double kUnresolvedEncounter = 0.25;
+
+  /// Distance from point c to the segment [a, b].
+  static double segment_distance(const VecD<2>& a, const VecD<2>& b, const VecD<2>& c) {
+    const VecD<2> ab = b - a;
+    const double len2 = ab.squaredNorm();
+    const double s = len2 > 0.0 ? std::clamp((c - a).dot(ab) / len2, 0.0, 1.0) : 0.0;
+    return (a + s * ab - c).norm();
   }
 };
 

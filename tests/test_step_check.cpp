@@ -1,0 +1,115 @@
+// Step acceptance (docs/trustworthy-runs.md): a Newton solution that is not the continuation of the
+// motion is rejected with exit 3, a step that jumps over a singular point of the potential too; the
+// check never changes an accepted trajectory and costs a few percent of the steps.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "cli_harness.hpp"
+#include "mechint/integrate/odeint_baselines.hpp"
+#include "mechint/integrate/run_loop.hpp"
+#include "mechint/mechint.hpp"
+#include "mechint/systems/kepler.hpp"
+#include "mechint/systems/pendulum_chain.hpp"
+#include "mechint/systems/three_body.hpp"
+
+namespace {
+
+using namespace mechint;
+using mechint::systems::Kepler;
+using mechint::systems::PendulumChain;
+using mechint::systems::ThreeBody;
+using ::mechint::testing::count_lines;
+using ::mechint::testing::run_mechint;
+
+/// The runs that used to write a wrong trajectory with exit 0 (Newton converged to another root):
+/// the bound Kepler orbit escaping at h = 3, the Jacobi constant of the three-body problem jumping
+/// from 3.347 to −0.13 in one step, a 10-link chain gaining 450 units of energy.
+TEST(StepCheck, RejectsTheSilentWrongTrajectories) {
+  for (const std::string run : {"run kepler --h 3 --t-end 99", "run three-body --h 1 --t-end 10",
+                                "run pendulum-chain --set links=10 --h 1 --t-end 10 --set newton=simplified"}) {
+    const auto r = run_mechint(run);
+    EXPECT_EQ(r.status, 3) << run << ": " << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("rejected"), std::string::npos) << r.err;
+  }
+  // The same chain run with the check off is the wrong trajectory: from rest at E = -381.5 it gains
+  // hundreds of units of energy (the chain has no singular point for a model guard to catch; the
+  // Kepler and three-body runs are also stopped by their models' step guards).
+  const auto unchecked =
+      run_mechint("run pendulum-chain --set links=10 --h 1 --t-end 10 --set newton=simplified --set check=off");
+  ASSERT_EQ(unchecked.status, 0) << unchecked.err;
+  const std::string last = unchecked.out.substr(unchecked.out.rfind('\n', unchecked.out.size() - 2) + 1);
+  const double energy = std::stod(last.substr(last.rfind(',') + 1));
+  EXPECT_GT(energy, -300.0) << last;
+}
+
+/// A fall into the centre of the Kepler problem, and an RK4 step through a primary of the three-body
+/// problem with both ends outside its collision radius: collisions, exit 3.
+TEST(StepCheck, RejectsStepsThroughASingularity) {
+  for (const std::string run : {"run kepler --set x=1e-10 --set vy=0", "run kepler --method rk4 --set x=1e-10 --set vy=0",
+                                "run three-body --method rk4 --set x=-0.002 --set vy=0 --set collision_radius=1e-6"}) {
+    const auto r = run_mechint(run);
+    EXPECT_EQ(r.status, 3) << run << ": " << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  }
+}
+
+/// The segment test of the three-body model against its closed form (a segment through a primary is
+/// within 0 of it, one beside it at its perpendicular distance), and the steps it refuses.
+TEST(StepCheck, SegmentDistance) {
+  EXPECT_EQ(ThreeBody::segment_distance(VecD<2>(-1, 0), VecD<2>(1, 0), VecD<2>(0, 0)), 0.0);
+  EXPECT_DOUBLE_EQ(ThreeBody::segment_distance(VecD<2>(-1, 0.5), VecD<2>(1, 0.5), VecD<2>(0, 0)), 0.5);
+  EXPECT_DOUBLE_EQ(ThreeBody::segment_distance(VecD<2>(1, 0), VecD<2>(2, 0), VecD<2>(0, 0)), 1.0);
+  const ThreeBody model;
+  // Through the primary; past it at 0.01, closer than a quarter of the step's length 0.2; past it at
+  // 0.1 with a step of 0.02 (resolved).
+  EXPECT_THROW(model.validate_step(VecD<2>(-model.mu - 0.1, 1e-9), VecD<2>(-model.mu + 0.1, -1e-9), 1.0), DomainError);
+  EXPECT_THROW(model.validate_step(VecD<2>(-model.mu - 0.1, 0.01), VecD<2>(-model.mu + 0.1, 0.01), 1.0), DomainError);
+  EXPECT_NO_THROW(model.validate_step(VecD<2>(-model.mu - 0.01, 0.1), VecD<2>(-model.mu + 0.01, 0.1), 1.0));
+}
+
+/// Confirmation only observes: the trajectory with the check on is the one with it off, bit for
+/// bit, and the share of confirmed steps is small on a resolved run.
+TEST(StepCheck, DoesNotChangeAnAcceptedTrajectory) {
+  VecD<2> q0, v0;
+  Kepler::pericentre_start(1.0, 1.0, 0.5, q0, v0);
+  const double h = 2 * M_PI / 200;
+  StepCheckOptions off;
+  off.enabled = false;
+  VariationalIntegrator checked(DiscreteSystem<Kepler, MidpointRule>(Kepler{}), h);
+  VariationalIntegrator unchecked(DiscreteSystem<Kepler, MidpointRule>(Kepler{}), h, {}, DelForm::kMomentum, off);
+  checked.start_from_velocity(q0, v0);
+  unchecked.start_from_velocity(q0, v0);
+  for (int k = 0; k < 2000; ++k) {
+    checked.step();
+    unchecked.step();
+  }
+  EXPECT_EQ(checked.q(), unchecked.q());
+  EXPECT_EQ(checked.p(), unchecked.p());
+  EXPECT_EQ(unchecked.confirmed_steps(), 0);
+  EXPECT_GT(checked.confirmed_steps(), 0);
+  EXPECT_LT(checked.confirmed_steps(), 2000 / 20);  // below 5% of the steps
+}
+
+/// On a coarse but resolved run (10-link chain at h = 0.05, simplified Newton, the regime of the
+/// pendulum-chain experiments) nothing is rejected, and the rejection threshold is not close: the
+/// run passes with an eighth of the default threshold, every step confirmed.
+TEST(StepCheck, AcceptsResolvedCoarseRuns) {
+  PendulumChain<10> chain;
+  VecD<10> c0 = VecD<10>::Zero();
+  c0[0] = M_PI / 4;
+  NewtonOptions newton;
+  newton.variant = NewtonVariant::kSimplified;
+  StepCheckOptions strict;
+  strict.max_ratio = 0.25;
+  strict.every = 1;  // confirm every step
+  VariationalIntegrator vi(DiscreteSystem<PendulumChain<10>, MidpointRule>(chain), 0.05, newton, DelForm::kMomentum,
+                           strict);
+  vi.start_from_velocity(c0, VecD<10>::Zero());
+  EXPECT_NO_THROW(integrate(vi, {.h = 0.05, .t_end = 20.0, .output_every = 20.0}, [](const auto&) {}));
+  EXPECT_EQ(vi.confirmed_steps(), 400);
+}
+
+}  // namespace
