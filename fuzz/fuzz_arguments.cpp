@@ -6,6 +6,7 @@
 // newlines and escape codes included), after an implicit "mechint". Finding: a crash, a hang, a
 // sanitizer report, an exception other than mechint::InvalidInput, or a broken invariant below
 // (__builtin_trap).
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -123,6 +124,10 @@ void check_schedule(const OutputSchedule& s) {
   FUZZ_CHECK(stride >= 1 && stride <= steps);
   FUZZ_CHECK(s.time_at(0) == 0.0);
   FUZZ_CHECK(s.time_at(steps) == s.t_end);
+  // The grid is strictly increasing: the last interior points, and the first ones, are distinct
+  // and below t_end (the rows of a run never repeat a time).
+  for (long k = std::max(1L, steps - 3); k <= steps; ++k) FUZZ_CHECK(s.time_at(k - 1) < s.time_at(k));
+  for (long k = 1; k <= std::min(3L, steps); ++k) FUZZ_CHECK(s.time_at(k - 1) < s.time_at(k));
 }
 
 void check_command(const cli::Command& command) {

@@ -35,6 +35,18 @@ inline CliResult run_mechint(const std::string& args) {
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_file(dir / "out"), read_file(dir / "err")};
 }
 
+/// Files beside `path` that an output to `path` could have left: "path.partial" or the temporary
+/// "<dir>/.<name>.<pid>.partial" (app/temporary_files.hpp).
+inline int leftover_temporaries(const std::filesystem::path& path) {
+  namespace fs = std::filesystem;
+  int count = fs::exists(path.string() + ".partial") ? 1 : 0;
+  const std::string prefix = "." + path.filename().string() + ".";
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(path.has_parent_path() ? path.parent_path() : ".", error))
+    count += entry.path().filename().string().rfind(prefix, 0) == 0;
+  return count;
+}
+
 inline int count_lines(const std::string& s) {
   int n = 0;
   for (char c : s) n += c == '\n';

@@ -46,7 +46,8 @@ std::vector<std::vector<double>> run(const P& problem, double h, double t_end, d
   std::vector<std::vector<double>> rows;
   Row::with_stepper(problem, options, h, [&]<class S>(S& stepper) {
     app::Recorder<S> recorder(problem.labels);
-    integrate(stepper, OutputSchedule{h, t_end, every}, [&](const S& s) { rows.push_back(recorder.row(s)); });
+    const OutputSchedule schedule{h, t_end, every};
+    integrate(stepper, schedule, [&](const S& s) { rows.push_back(recorder.row(s, output_time(s, schedule))); });
   });
   return rows;
 }

@@ -14,14 +14,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli_harness.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Result {
-  int status;
-  std::string out, err;
-};
 
 std::string slurp(const fs::path& p) {
   std::ifstream is(p);
@@ -30,21 +27,11 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
-Result mechint(const std::string& args) {
-  const fs::path dir = fs::temp_directory_path() / ("mechint_cli_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const std::string command = std::string(MECHINT_EXECUTABLE) + " " + args + " >" + (dir / "out").string() +
-                              " 2>" + (dir / "err").string();
-  const int raw = std::system(command.c_str());
-  Result r{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
-  return r;
-}
+using Result = ::mechint::testing::CliResult;
+using ::mechint::testing::count_lines;
+using ::mechint::testing::leftover_temporaries;
 
-int count_lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
+Result mechint(const std::string& args) { return ::mechint::testing::run_mechint(args); }
 
 std::vector<std::string> split(const std::string& line, char sep) {
   std::vector<std::string> parts;
@@ -64,7 +51,7 @@ TEST_P(BadInput, ExitsNonZeroWithOneLineAndNoFile) {
   EXPECT_EQ(count_lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(out)) << GetParam();
-  EXPECT_FALSE(fs::exists(out.string() + ".partial")) << GetParam();
+  EXPECT_EQ(leftover_temporaries(out), 0) << GetParam();
 }
 
 INSTANTIATE_TEST_SUITE_P(

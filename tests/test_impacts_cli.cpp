@@ -14,24 +14,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli_harness.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int status;
-  std::string err;
-};
+using Result = ::mechint::testing::CliResult;
 
-Result mechint(const std::string& args) {
-  const fs::path err = fs::temp_directory_path() / ("mechint_impacts_err_" + std::to_string(::getpid()));
-  const std::string command = std::string(MECHINT_EXECUTABLE) + " " + args + " 2>" + err.string();
-  const int raw = std::system(command.c_str());
-  std::ifstream is(err);
-  std::stringstream ss;
-  ss << is.rdbuf();
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, ss.str()};
-}
+Result mechint(const std::string& args) { return ::mechint::testing::run_mechint(args); }
 
 std::vector<std::vector<std::string>> read_csv(const fs::path& p) {
   std::vector<std::vector<std::string>> rows;

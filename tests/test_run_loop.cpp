@@ -54,11 +54,11 @@ TEST(RunLoop, FixedStepSamplesEveryStrideAndTheLastStep) {
   vi.start_from_velocity(VecD<1>(1.0), VecD<1>(0.0));
   std::vector<long> steps;
   std::vector<double> times;
-  integrate(vi, OutputSchedule{0.1, 1.05, 0.3}, [&](const auto& s) {
+  integrate(vi, OutputSchedule{0.1, 1.1, 0.3}, [&](const auto& s) {
     steps.push_back(s.step_index());
     times.push_back(s.time());
   });
-  // N = ⌈1.05 / 0.1⌉ = 11 steps, a row every 3 steps and at the last.
+  // N = 1.1 / 0.1 = 11 steps, a row every 3 steps and at the last.
   EXPECT_EQ(steps, (std::vector<long>{0, 3, 6, 9, 11}));
   for (std::size_t i = 0; i < steps.size(); ++i) EXPECT_DOUBLE_EQ(times[i], 0.1 * steps[i]);
   // A t_end that is a multiple of h up to round-off takes exactly that many steps.
@@ -66,6 +66,11 @@ TEST(RunLoop, FixedStepSamplesEveryStrideAndTheLastStep) {
   long last = -1;
   integrate(vi, OutputSchedule{0.1, 0.7, 0.0}, [&](const auto& s) { last = s.step_index(); });
   EXPECT_EQ(last, 7);
+  // One that is not is refused before any step, as is an output interval that is not a multiple.
+  vi.start_from_velocity(VecD<1>(1.0), VecD<1>(0.0));
+  EXPECT_THROW(integrate(vi, OutputSchedule{0.1, 1.05, 0.3}, [](const auto&) {}), InvalidInput);
+  EXPECT_THROW(integrate(vi, OutputSchedule{0.1, 1.1, 0.25}, [](const auto&) {}), InvalidInput);
+  EXPECT_EQ(vi.step_index(), 0);
 }
 
 template <class Stepper>

@@ -21,8 +21,11 @@ std::string reason() { return errno != 0 ? std::string(": ") + std::strerror(err
 std::string regular_target(const std::string& path) {
   std::error_code error;
   fs::path target(path);
-  if (fs::is_symlink(fs::symlink_status(target, error))) target = fs::canonical(target, error);
-  if (error) throw InvalidInput("--out " + quote_for_message(path, 200) + ": " + error.message());
+  // symlink_status of a path that does not exist yet reports an error: that is the usual case.
+  if (fs::is_symlink(fs::symlink_status(target, error))) {
+    target = fs::weakly_canonical(target, error);  // the end of the chain, which may not exist yet
+    if (error) throw InvalidInput("--out " + quote_for_message(path, 200) + ": " + error.message());
+  }
   if (fs::is_directory(target, error)) throw InvalidInput("--out " + quote_for_message(path, 200) + " is a directory");
   const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
   if (!fs::is_directory(parent, error))

@@ -61,7 +61,12 @@ void install_interrupt_handler() {
 
 std::string temporary_path_for(const std::string& target) {
   const std::filesystem::path p(target);
-  const std::string name = "." + p.filename().string() + "." + std::to_string(::getpid()) + ".partial";
+  // Appended piece by piece: g++ 12 warns (-Wrestrict, a false positive) on "." + std::string.
+  std::string name = ".";
+  name += p.filename().string();
+  name += '.';
+  name += std::to_string(::getpid());
+  name += ".partial";
   return (p.has_parent_path() ? p.parent_path() / name : std::filesystem::path(name)).string();
 }
 
