@@ -40,7 +40,9 @@ inline CliResult run_mechint(const std::string& args) {
 inline int leftover_temporaries(const std::filesystem::path& path) {
   namespace fs = std::filesystem;
   int count = fs::exists(path.string() + ".partial") ? 1 : 0;
-  const std::string prefix = "." + path.filename().string() + ".";
+  std::string prefix = ".";  // appended piecewise: g++ 12 warns (-Wrestrict) on "." + std::string
+  prefix += path.filename().string();
+  prefix += '.';
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(path.has_parent_path() ? path.parent_path() : ".", error))
     count += entry.path().filename().string().rfind(prefix, 0) == 0;
