@@ -24,9 +24,10 @@
 /// smaller steps, so a step is confirmed by two steps of h/2 from the same state (q_k, p_k), each
 /// from its own predictor and with full Newton: the step is rejected (`RejectedStep`, exit 3)
 /// when these do not converge, or when they end farther from q_{k+1} than `max_ratio` times the
-/// length of a step of the trusted motion: max(‖q_k − q_{k−1}‖, 2‖q_{k+½} − q_k‖, 2‖q̃_{k+1} − q_{k+½}‖)
-/// (the previous step and the half steps, not the candidate, whose own length a far spurious root
-/// would inflate), at least ten Newton tolerances. For a method of order r the two differ by
+/// length of a step of the trusted motion: max(‖q_k − q_{k−1}‖, 2‖q_{k+½} − q_k‖, 2‖q̃_{k+1} − q_{k+½}‖,
+/// 4‖q̃_{k+1} − 2q_{k+½} + q_k‖) (the previous step, the half steps and their second difference, the
+/// motion of a step from rest; not the candidate, whose own length a far spurious root would
+/// inflate), at least ten Newton tolerances. For a method of order r the two differ by
 /// O(h^{r+1}), a small fraction of the O(h) motion of a step that resolves it (docs/trustworthy-runs.md
 /// has the measured values). Confirmation costs about
 /// two steps, so it runs on steps 1, 2, 4, … up to `every`, then every `every` steps, and on any step
