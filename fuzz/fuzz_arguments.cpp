@@ -140,6 +140,9 @@ void check_command(const cli::Command& command) {
     case cli::Command::Kind::kReproduce:
       FUZZ_CHECK(!command.reproduce.out_dir.empty());
       break;
+    case cli::Command::Kind::kCheck:
+      FUZZ_CHECK(!command.check.model_file.empty());
+      break;
     case cli::Command::Kind::kRun:
       check_schedule(command.run.schedule);
       check_parameters(command.run.assignments);

@@ -10,6 +10,7 @@ packages=(
   libsundials-dev      # SUNDIALS IDA: the DAE baseline
   libcli11-dev         # command line
   nlohmann-json3-dev   # results.json
+  libtomlplusplus-dev  # model files (TOML)
   libgtest-dev         # tests
   libbenchmark-dev     # bench/
   # fuzz/: the argument fuzzer is built with clang++-14 -fsanitize=fuzzer,address,undefined; the

@@ -1,0 +1,88 @@
+#pragma once
+/// \file
+/// A model file (DESIGN §6) after parsing and checking: names resolved to indices, expressions as
+/// trees. Nothing of the file's text survives here but numbers (as doubles) and the user's names
+/// (which are identifiers, used only for messages and output columns), so the code generator
+/// (model_file/codegen.hpp) cannot emit anything the parser did not produce.
+///
+/// Produced by `read_model_file` / `parse_model_text` (model_file/model_file.hpp); consumed by the
+/// code generator and by `mechint check`.
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mechint::model_file {
+
+/// 1-based line and column in the model file (0, 0: unknown).
+struct SourcePosition {
+  int line = 0;
+  int column = 0;
+};
+
+/// The functions of the expression grammar (DESIGN §6), in the order of `kFunctionNames`.
+enum class Function { kSin, kCos, kTan, kAsin, kAcos, kAtan, kAtan2, kSinh, kCosh, kTanh, kExp, kLog, kSqrt, kAbs, kPow, kMin, kMax };
+inline constexpr std::array<std::string_view, 17> kFunctionNames = {
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+    "tanh", "exp", "log", "sqrt", "abs", "pow", "min", "max"};
+/// Number of arguments of each function, in the same order.
+inline constexpr std::array<int, 17> kFunctionArity = {1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2};
+
+/// What a name in an expression refers to; `index` is its position in the matching list of
+/// ModelDescription (coordinates for both kCoordinate and kVelocity).
+enum class SymbolKind { kCoordinate, kVelocity, kParameter, kControl, kTime };
+
+/// A node of an expression tree.
+struct Expression {
+  enum class Kind {
+    kNumber,    ///< `number`
+    kSymbol,    ///< `symbol`, `index`
+    kNegate,    ///< -args[0]
+    kAdd,       ///< args[0] + args[1]
+    kSubtract,  ///< args[0] - args[1]
+    kMultiply,  ///< args[0] * args[1]
+    kDivide,    ///< args[0] / args[1]
+    kPower,     ///< args[0] ^ args[1] (right-associative, binds tighter than unary minus: -x^2 = -(x^2))
+    kCall,      ///< function(args...)
+  };
+  Kind kind = Kind::kNumber;
+  double number = 0.0;
+  SymbolKind symbol = SymbolKind::kTime;
+  int index = 0;
+  Function function = Function::kSin;
+  std::vector<Expression> args;
+  SourcePosition position;  ///< where the node starts in the file
+};
+
+/// A named number of the file (a parameter, or a coordinate's initial value).
+struct NamedValue {
+  std::string name;
+  double value = 0.0;
+  SourcePosition position;
+};
+
+/// A checked model file.
+struct ModelDescription {
+  std::string file;         ///< the path as given (for messages)
+  std::string name;         ///< `name`
+  std::string description;  ///< `description` ("" when absent)
+  std::vector<std::string> coordinates;  ///< q names, in order; velocities are NAME_dot
+  std::vector<bool> periodic;            ///< per coordinate: wrapped to (-pi, pi] in the output
+  std::vector<NamedValue> parameters;    ///< in the order of the file
+  Expression lagrangian;                 ///< L(q, q_dot; parameters)
+  std::vector<Expression> constraints;   ///< g_i(q) = 0
+  std::vector<Expression> unilateral;    ///< phi_i(q) >= 0
+  /// Symmetry generators xi(q), each with one component per coordinate.
+  std::vector<std::vector<Expression>> symmetries;
+  std::vector<Expression> forces;  ///< empty, or one per coordinate: f(q, q_dot, u, t)
+  std::vector<std::string> controls;
+  std::string method;             ///< default method ("" when absent)
+  SourcePosition method_position;  ///< where `method` is, for a message when it does not apply
+  std::optional<double> h;        ///< default step
+  std::vector<double> initial_q;  ///< one per coordinate (0 when not given)
+  std::vector<double> initial_v;  ///< one per coordinate (0 when not given)
+};
+
+}  // namespace mechint::model_file

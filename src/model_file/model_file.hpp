@@ -1,0 +1,34 @@
+#pragma once
+/// \file
+/// Reading and checking a model file (DESIGN §6): TOML through toml++, expressions through
+/// expression_parser.hpp, every problem reported as one line `FILE:LINE:COLUMN: what is wrong`
+/// (mechint::InvalidInput, exit code 2).
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "model_file/model_description.hpp"
+
+namespace mechint::model_file {
+
+/// Largest model file accepted, in bytes.
+inline constexpr std::size_t kMaxModelFileSize = 1 << 20;
+/// Most coordinates a model file may declare.
+inline constexpr std::size_t kMaxCoordinates = 32;
+/// Longest name (of the model, a coordinate, a parameter or a control), in bytes.
+inline constexpr std::size_t kMaxNameLength = 64;
+
+/// Parses and checks the text of a model file. `file_label` names the file in messages and in the
+/// result's `file`. Throws mechint::InvalidInput `FILE:LINE:COLUMN: what is wrong` on a TOML syntax
+/// error, an unknown key, a value of the wrong type, a missing required key, a bad or duplicate
+/// name, a non-finite number, a wrong count (symmetry components, forces, constraints) or any
+/// error in an expression.
+ModelDescription parse_model_text(std::string_view text, const std::string& file_label);
+
+/// Reads the model file at `path` and parses it with parse_model_text (labelled `path`). Refuses
+/// with mechint::InvalidInput what is not a regular file, is larger than kMaxModelFileSize or
+/// cannot be read.
+ModelDescription read_model_file(const std::string& path);
+
+}  // namespace mechint::model_file
