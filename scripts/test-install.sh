@@ -16,6 +16,8 @@ config="$(find "$prefix" -name mechintConfig.cmake -path '*/cmake/mechint/*')"
 [ -n "$config" ] || fail "not installed: <libdir>/cmake/mechint/mechintConfig.cmake"
 config_dir="$(dirname "$config")"
 for f in bin/mechint include/mechint/mechint.hpp share/mechint/plots/core_convergence.py \
+         share/mechint/model_compiler.json share/mechint/include/model_file/generated_model_support.hpp \
+         share/mechint/include/app/system_entry.hpp \
          "${config_dir#"$prefix"/}"/mechint{ConfigVersion,Targets,Dependencies}.cmake; do
   [ -e "$prefix/$f" ] || fail "not installed: $f"
 done
@@ -50,4 +52,13 @@ fi
 awk '/^## Library/ {lib = 1} lib && /^```cpp/ {inside = 1; next} inside && /^```/ {exit} inside' "$src/README.md" \
   | diff -u "$src/examples/consumer/main.cpp" - >/dev/null \
   || fail "README.md (Library) no longer shows examples/consumer/main.cpp as it is"
+# A model file runs from the installed tree alone: its generated source compiles against the
+# installed headers (share/mechint/model_compiler.json names them relative to the prefix).
+cp "$src/examples/models/henon-heiles.toml" "$work/henon-heiles.toml"
+MECHINT_CACHE_DIR="$work/model-cache" "$prefix/bin/mechint" run "$work/henon-heiles.toml" --t-end 1 \
+  >"$work/model.csv" 2>"$work/model.log" || { cat "$work/model.log"; fail "installed mechint cannot run a model file"; }
+grep -q "^t,x,y,energy" "$work/model.csv" || fail "model file run from the installed tree wrote no CSV"
+if grep -rqF "$src/" "$prefix/share/mechint/model_compiler.json"; then
+  fail "the installed model_compiler.json holds the source path $src"
+fi
 echo "test-install: install and consumer OK"

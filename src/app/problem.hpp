@@ -31,6 +31,9 @@ struct OutputLabels {
   double energy_factor = 1.0;
   /// Adds the column `htilde` (the integrator's truncated modified Hamiltonian) where the stepper has it.
   bool modified_energy = false;
+  /// If not empty: per coordinate, whether it is an angle written wrapped to (-pi, pi] (the
+  /// integrator itself runs on the unwrapped value).
+  std::vector<bool> periodic = {};
 };
 
 /// Whether the initial data next to q0 are velocities q̇0 or canonical momenta p0 = ∂L/∂q̇.

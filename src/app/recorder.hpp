@@ -17,6 +17,12 @@
 
 namespace mechint::app {
 
+/// x wrapped to (-pi, pi].
+inline double wrap_angle(double x) {
+  constexpr double kTwoPi = 2.0 * M_PI;
+  return x - kTwoPi * std::ceil((x - M_PI) / kTwoPi);
+}
+
 template <Stepper S>
 class Recorder {
  public:
@@ -33,6 +39,7 @@ class Recorder {
       if (labels.modified_energy) columns_.push_back("htilde");
     if constexpr (HasNoetherMomenta<S>) append(labels.momenta);
     if (static_cast<int>(labels.coordinates.size()) != Model::kDim ||
+        (!labels.periodic.empty() && static_cast<int>(labels.periodic.size()) != Model::kDim) ||
         (HasNoetherMomenta<S> && static_cast<int>(labels.momenta.size()) != Model::kNumSymmetries))
       throw std::logic_error("output labels do not match the model");
     if constexpr (kConstraints > 0) {
@@ -51,7 +58,8 @@ class Recorder {
     row_.clear();
     row_.push_back(t);
     const auto& q = s.q();
-    for (Eigen::Index i = 0; i < q.size(); ++i) row_.push_back(q[i]);
+    for (Eigen::Index i = 0; i < q.size(); ++i)
+      row_.push_back(labels_.periodic.empty() || !labels_.periodic[i] ? q[i] : wrap_angle(q[i]));
     if constexpr (HasVelocity<S>)
       if (!labels_.velocities.empty()) append_vector(s.velocity());
     if constexpr (HasMomentum<S>)

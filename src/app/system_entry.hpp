@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,8 @@ struct SystemEntry {
   std::string name;
   std::string summary;
   std::string default_method;
+  /// The step when `--h` is not given (a model file's `h`); none: the command line's default.
+  std::optional<double> default_h;
   /// The system's settable names (parameters, initial values, named starts). `overrides` lets the
   /// list depend on structural choices (number of links, coordinates) made with --set.
   std::function<std::vector<ParameterSpec>(const Overrides& overrides)> parameters;

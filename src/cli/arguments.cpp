@@ -18,9 +18,11 @@ Command parse_command_line(int argc, const char* const* argv) {
   // The times are read as text and parsed like every other number (app::parse_real): CLI11 would
   // take an empty value as 0 and report its own messages.
   std::string h = "0.01", t_end = "10", output_every = "0";
-  run->add_option("system", command.run.system, "system name (see mechint list)")->required();
+  run->add_option("system", command.run.system, "system name (see mechint list) or model file (FILE.toml)")
+      ->required();
   run->add_option("--method", command.run.method, "integration method (default: the system's, see mechint list)");
-  run->add_option("--h", h, "step size")->capture_default_str();
+  auto* h_option = run->add_option("--h", h, "step size (default: the model file's h, else 0.01)")
+                       ->capture_default_str();
   run->add_option("--t-end", t_end, "final time, a multiple of h")->capture_default_str();
   run->add_option("--output-every", output_every, "time between output rows, a multiple of h (0: every step)")
       ->capture_default_str();
@@ -33,6 +35,10 @@ Command parse_command_line(int argc, const char* const* argv) {
   reproduce->add_option("--out", command.reproduce.out_dir, "output directory (new, empty, or a previous output of "
                                                             "the same experiment)")
       ->capture_default_str();
+
+  auto* check = app.add_subcommand("check", "check a model file and print what mechint derives from it");
+  check->add_option("model_file", command.check.model_file, "model file (FILE.toml, docs/model-files.md)")
+      ->required();
 
   try {
     app.parse(argc, argv);
@@ -50,6 +56,9 @@ Command parse_command_line(int argc, const char* const* argv) {
   }
   if (app.got_subcommand("list")) {
     command.kind = Command::Kind::kList;
+  } else if (app.got_subcommand("check")) {
+    command.kind = Command::Kind::kCheck;
+    if (command.check.model_file.empty()) throw InvalidInput("check: the model file name is empty");
   } else if (app.got_subcommand("reproduce")) {
     command.kind = Command::Kind::kReproduce;
     if (command.reproduce.out_dir.empty()) throw InvalidInput("reproduce --out: the directory name is empty");
@@ -57,6 +66,7 @@ Command parse_command_line(int argc, const char* const* argv) {
     command.kind = Command::Kind::kRun;
     auto& s = command.run.schedule;
     s.h = app::parse_real("--h", h);
+    command.run.h_given = h_option->count() > 0;
     s.t_end = app::parse_real("--t-end", t_end);
     s.output_every = app::parse_real("--output-every", output_every);
     s.validate();

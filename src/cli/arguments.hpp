@@ -12,9 +12,10 @@ namespace mechint::cli {
 
 /// `mechint run SYSTEM ...`
 struct RunCommand {
-  std::string system;
+  std::string system;  ///< a built-in name or the path of a model file (ends in .toml)
   std::string method;  ///< empty: the system's default
   OutputSchedule schedule;  ///< validated
+  bool h_given = false;     ///< --h was given (else a model file's own h may replace the default)
   std::vector<std::string> assignments;  ///< the `--set NAME=VALUE` texts, in order
   std::string out;  ///< empty or "-": standard output
 };
@@ -25,11 +26,17 @@ struct ReproduceCommand {
   std::string out_dir = "out";
 };
 
+/// `mechint check FILE.toml`
+struct CheckCommand {
+  std::string model_file;
+};
+
 struct Command {
-  enum class Kind { kList, kRun, kReproduce, kHelp };
+  enum class Kind { kList, kRun, kReproduce, kCheck, kHelp };
   Kind kind = Kind::kHelp;
   RunCommand run;
   ReproduceCommand reproduce;
+  CheckCommand check;
   std::string help;  ///< for kHelp: the text to print
 };
 

@@ -2,6 +2,7 @@
 //   mechint list
 //   mechint run SYSTEM [--method M] [--h H] [--t-end T] [--output-every DT] [--set NAME=VALUE]... [--out FILE.csv]
 //   mechint reproduce EXPERIMENT [--out DIR]
+//   mechint check FILE.toml
 // Exit codes (DESIGN §4, core/errors.hpp): 2 bad input, 3 numerical failure, 4 input/output error,
 // 130/143 SIGINT/SIGTERM, each with one printable line on stderr; 1 is an unexpected exception (a
 // bug). No partial output file is left behind (app/output.hpp, app/temporary_files.hpp).
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,7 @@
 #include "cli/arguments.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
+#include "model_file/model_file_system.hpp"
 
 namespace {
 
@@ -59,15 +62,28 @@ int list_everything() {
   std::cout << "experiments:\n";
   for (const auto& e : app::all_experiments()) std::cout << "  " << e.name << "  " << e.summary << "\n";
   std::cout << "  all  every experiment above, in turn\n";
+  std::cout << "model files:\n  mechint run PATH.toml runs a system described in a model file (compiled once, "
+               "cached); mechint check PATH.toml shows what mechint derives from it (docs/model-files.md)\n";
   return 0;
 }
 
 int run_system(const cli::RunCommand& command) {
-  const app::SystemEntry& system = app::find_system(command.system);
+  std::optional<app::SystemEntry> model_file;
+  if (model_file::is_model_file_name(command.system)) model_file = model_file::model_file_system(command.system);
+  const app::SystemEntry& system = model_file ? *model_file : app::find_system(command.system);
   app::Overrides overrides;
   for (const auto& a : command.assignments) app::parse_assignment(a, overrides);
+  OutputSchedule schedule = command.schedule;
+  if (!command.h_given && system.default_h) {
+    schedule.h = *system.default_h;
+    try {
+      schedule.validate();
+    } catch (const InvalidInput& e) {
+      throw InvalidInput(std::string("with the model file's h = ") + format_number(schedule.h) + ": " + e.what());
+    }
+  }
   app::CsvOutput out(command.out);
-  app::run_system(system, command.method, overrides, command.schedule, out);
+  app::run_system(system, command.method, overrides, schedule, out);
   out.commit();
   return 0;
 }
@@ -142,6 +158,9 @@ int main(int argc, char** argv) {
         return run_system(command.run);
       case cli::Command::Kind::kReproduce:
         return reproduce(command.reproduce);
+      case cli::Command::Kind::kCheck:
+        std::cout << model_file::describe_model_file(command.check.model_file);
+        return 0;
     }
     return fail(ExitCode::kInternalError, "unknown command kind");
   } catch (const mechint::Error& e) {

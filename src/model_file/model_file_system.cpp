@@ -1,0 +1,218 @@
+#include "model_file/model_file_system.hpp"
+
+#include <dlfcn.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+
+#include <ceres/jet.h>
+
+#include "app/system_entry.hpp"
+#include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
+#include "model_file/codegen.hpp"
+#include "model_file/evaluate.hpp"
+#include "model_file/model_compiler.hpp"
+#include "model_file/model_file.hpp"
+
+namespace mechint::model_file {
+namespace {
+
+std::string at(const ModelDescription& d, const SourcePosition& p) {
+  return d.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": ";
+}
+
+/// Refuses what the file may declare (DESIGN §6) but this version cannot integrate yet.
+void refuse_unsupported(const ModelDescription& d) {
+  if (!d.forces.empty())
+    throw InvalidInput(at(d, d.forces.front().position) +
+                       "forces are not supported by this version of mechint (conservative models only)");
+  if (!d.controls.empty())
+    throw InvalidInput(d.file + ":1:1: controls are not supported by this version of mechint");
+}
+
+/// The entry point a generated library exports (model_file/codegen.cpp).
+using EntryFunction = void (*)(const ModelDescription*, app::SystemEntry*);
+
+/// A model file's description and, once needed, its compiled and loaded system.
+class LoadedModel {
+ public:
+  LoadedModel(ModelDescription description, std::string text)
+      : description_(std::move(description)), text_(std::move(text)) {}
+
+  const ModelDescription& description() const { return description_; }
+
+  /// The system of the compiled model: generated, compiled (once, cached) and loaded on first use.
+  const app::SystemEntry& system() {
+    if (!loaded_) load();
+    return *loaded_;
+  }
+
+ private:
+  void load() {
+    const std::string source = generate_model_source(description_);
+    const Toolchain toolchain = find_toolchain();
+    const std::string key = cache_key(source, text_, toolchain);
+    const auto library = compiled_library(source, key, toolchain, [&] {
+      std::cerr << "mechint: compiling model '" << description_.name << "' (" << quote_for_message(description_.file, 200)
+                << ") once; later runs load it from " << cache_directory().string() << std::endl;
+    });
+    // Never closed: the system's functions live in the library for the rest of the process.
+    void* handle = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr)
+      throw std::runtime_error("cannot load the compiled model " + library.string() + ": " + ::dlerror());
+    auto* entry = reinterpret_cast<EntryFunction>(::dlsym(handle, "mechint_model_file_entry_v1"));
+    if (entry == nullptr)
+      throw std::runtime_error("the compiled model " + library.string() + " has no entry point: " + ::dlerror());
+    app::SystemEntry system;
+    entry(&description_, &system);
+    loaded_ = std::move(system);
+    check_default_method();
+  }
+
+  /// The file's `method` must be one the model offers.
+  void check_default_method() {
+    if (description_.method.empty()) return;
+    const auto values = app::ParameterValues::resolve(model_file_parameters(description_), {}, description_.name);
+    const auto offered = loaded_->methods(values);
+    for (const auto& m : offered)
+      if (m == description_.method) return;
+    std::string list;
+    for (const auto& m : offered) list += (list.empty() ? "" : ", ") + m;
+    throw InvalidInput(at(description_, description_.method_position) + "method " +
+                       quote_for_message(description_.method) + " does not apply to this model (offered: " + list + ")");
+  }
+
+  ModelDescription description_;
+  std::string text_;
+  std::optional<app::SystemEntry> loaded_;
+};
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s.empty() ? "none" : s;
+}
+
+}  // namespace
+
+bool is_model_file_name(const std::string& name) {
+  return name.size() > 5 && name.compare(name.size() - 5, 5, ".toml") == 0;
+}
+
+std::vector<app::ParameterSpec> model_file_parameters(const ModelDescription& d) {
+  std::vector<app::ParameterSpec> specs;
+  for (const auto& p : d.parameters) specs.push_back(app::ParameterSpec::real(p.name, p.value, "parameter"));
+  for (std::size_t i = 0; i < d.coordinates.size(); ++i)
+    specs.push_back(app::ParameterSpec::real(d.coordinates[i], d.initial_q[i], "initial value"));
+  for (std::size_t i = 0; i < d.coordinates.size(); ++i)
+    specs.push_back(app::ParameterSpec::real(d.coordinates[i] + "_dot", d.initial_v[i], "initial velocity"));
+  return specs;
+}
+
+std::string model_file_default_method(const ModelDescription& d) {
+  if (!d.method.empty()) return d.method;
+  return d.unilateral.empty() ? "vi-midpoint" : "vi-trapezoid";
+}
+
+app::OutputLabels model_file_labels(const ModelDescription& d) {
+  app::OutputLabels labels;
+  labels.coordinates = d.coordinates;
+  for (std::size_t i = 1; i <= d.symmetries.size(); ++i) labels.momenta.push_back("J" + std::to_string(i));
+  bool any_periodic = false;
+  for (const bool p : d.periodic) any_periodic = any_periodic || p;
+  if (any_periodic) labels.periodic = d.periodic;
+  return labels;
+}
+
+app::SystemEntry model_file_system(const std::string& path) {
+  auto description = read_model_file(path);
+  refuse_unsupported(description);
+  auto model = std::make_shared<LoadedModel>(std::move(description), read_text(path));
+  const ModelDescription& d = model->description();
+  app::SystemEntry e;
+  e.name = d.name;
+  e.summary = d.description.empty() ? "model file " + path : d.description;
+  e.default_method = model_file_default_method(d);
+  e.default_h = d.h;
+  e.parameters = [model](const app::Overrides&) { return model_file_parameters(model->description()); };
+  e.methods = [model](const app::ParameterValues& v) { return model->system().methods(v); };
+  e.method_options = [model](const app::ParameterValues& v, const std::string& method) {
+    return model->system().method_options(v, method);
+  };
+  e.run = [model](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
+                  const OutputSchedule& schedule, app::RowWriter& out) {
+    model->system().run(v, method, options, schedule, out);
+  };
+  return e;
+}
+
+std::string describe_model_file(const std::string& path) {
+  const ModelDescription d = read_model_file(path);
+  const std::size_t n = d.coordinates.size();
+  std::ostringstream out;
+  out << "model " << d.name << " (" << d.file << ")";
+  if (!d.description.empty()) out << ": " << d.description;
+  out << "\n  coordinates (" << n << "): " << join(d.coordinates) << "\n";
+  std::vector<std::string> periodic;
+  for (std::size_t i = 0; i < n; ++i)
+    if (d.periodic[i]) periodic.push_back(d.coordinates[i]);
+  if (!periodic.empty()) out << "  periodic, written in (-pi, pi]: " << join(periodic) << "\n";
+  out << "  parameters:";
+  for (const auto& p : d.parameters) out << " " << p.name << "=" << format_number(p.value);
+  if (d.parameters.empty()) out << " none";
+  out << "\n  holonomic constraints: " << d.constraints.size() << "\n  unilateral constraints (impacts): "
+      << d.unilateral.size() << "\n  symmetries (Noether momenta J1...): " << d.symmetries.size() << "\n";
+  const ModelStructure s = analyse_structure(d);
+  out << "  mass matrix: " << (s.constant_mass ? "constant" : "depends on q (or not recognised as constant)") << "\n";
+  if (!d.constraints.empty())
+    out << "  constraints: " << (s.quadratic_constraints ? "quadratic in q" : "not quadratic in q") << "\n";
+  out << "  energy-momentum method: "
+      << (s.constant_mass && s.quadratic_constraints && d.unilateral.empty() ? "applies" : "does not apply") << "\n";
+  if (!d.forces.empty()) out << "  forces: declared (not supported by this version)\n";
+
+  // The start, evaluated from the expression trees: energy E = q̇·∂L/∂q̇ − L by a jet over q̇.
+  constexpr int kMax = 32;
+  using J = ceres::Jet<double, kMax>;
+  SymbolValues<J> values;
+  for (const auto& p : d.parameters) values.parameters.push_back(p.value);
+  for (std::size_t i = 0; i < n; ++i) {
+    values.q.push_back(J(d.initial_q[i]));
+    values.v.push_back(J(d.initial_v[i], static_cast<int>(i)));
+  }
+  const J lagrangian = evaluate(d.lagrangian, values);
+  double energy = -lagrangian.a;
+  for (std::size_t i = 0; i < n; ++i) energy += d.initial_v[i] * lagrangian.v[static_cast<int>(i)];
+  double residual = 0.0;
+  SymbolValues<double> plain;
+  plain.parameters = values.parameters;
+  plain.q = d.initial_q;
+  plain.v = d.initial_v;
+  for (const auto& g : d.constraints) residual = std::max(residual, std::abs(evaluate(g, plain)));
+  // Full precision: the energy of the start is compared with the compiled model's (tests).
+  char energy_text[32];
+  std::snprintf(energy_text, sizeof energy_text, "%.17g", energy);
+  out << "  start: energy " << energy_text;
+  if (!d.constraints.empty()) out << ", constraint residual " << format_number(residual);
+  for (std::size_t c = 0; c < d.unilateral.size(); ++c)
+    out << ", phi" << c + 1 << " = " << format_number(evaluate(d.unilateral[c], plain));
+  out << "\n  default method: " << model_file_default_method(d);
+  if (d.h) out << ", h = " << format_number(*d.h);
+  out << "\n";
+  return out.str();
+}
+
+}  // namespace mechint::model_file
