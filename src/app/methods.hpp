@@ -12,15 +12,19 @@
 /// To add an integrator: its header in include/mechint/integrate/ and one row here (in MethodTable).
 /// A new discrete Lagrangian needs no row: the variational rows are made from CommandLineRules.
 
+#include <cstdint>
 #include <memory>
+#include <typeinfo>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "app/checkpoint.hpp"
 #include "app/parameters.hpp"
 #include "app/problem.hpp"
 #include "app/recorder.hpp"
 #include "mechint/core/errors.hpp"
+#include "mechint/core/state_archive.hpp"
 #include "mechint/core/format.hpp"
 #include "mechint/discrete/chart.hpp"
 #include "mechint/discrete/discrete_lagrangians.hpp"
@@ -289,6 +293,10 @@ class RowWriter {
   virtual ~RowWriter() = default;
   virtual void header(const std::vector<std::string>& columns) = 0;
   virtual void row(const std::vector<double>& values) = 0;
+  /// The checkpoint of a checkpointed run (app/checkpoint.hpp), or none.
+  virtual RunCheckpoint* checkpoint() { return nullptr; }
+  /// Writes out what is buffered; returns the bytes of output so far (what a checkpoint records).
+  virtual std::uint64_t flush() { return 0; }
 };
 
 /// Refuses (InvalidStart) a start the model cannot be evaluated at: non-finite L, energy, first or
@@ -331,6 +339,26 @@ void check_start(const P& p) {
     check(p.model, p.q0, v);
 }
 
+/// A checkpointed run of `stepper` (just started): refuses a method whose stepper cannot be
+/// checkpointed; when resuming, restores the saved state (refusing one of another stepper type).
+template <class S>
+RunStart begin_checkpointed_run(S& stepper, const RunCheckpoint& checkpoint, const std::string& method) {
+  if constexpr (!Checkpointable<S>) {
+    (void)stepper, (void)checkpoint;
+    throw InvalidInput("--checkpoint is not available for method '" + method +
+                       "' (its solver keeps state mechint cannot save: dopri5's dense output, IDA's history); "
+                       "choose rk78 or a variational method");
+  } else {
+    if (!checkpoint.resuming()) return RunStart::kFresh;
+    if (checkpoint.saved_stepper_type() != typeid(S).name())
+      throw InvalidInput("--resume: the checkpoint was written by another integrator than this run's");
+    StateReader state(checkpoint.saved_state());
+    stepper.checkpoint_state(state);
+    state.finish();
+    return RunStart::kResumed;
+  }
+}
+
 /// Runs `p` with `method` (options already resolved against method_options) to schedule.t_end.
 template <class P>
 void run_problem(const P& p, const std::string& method, const ParameterValues& options,
@@ -343,9 +371,11 @@ void run_problem(const P& p, const std::string& method, const ParameterValues& o
       check_start(p);
       Row::with_stepper(p, options, schedule.h, [&]<class S>(S& stepper) {
         Recorder<S> recorder(p.labels);
-        out.header(recorder.columns());
-        bool at_start = true;
-        integrate(stepper, schedule, [&](const S& s) {
+        RunCheckpoint* checkpoint = out.checkpoint();
+        const RunStart start = checkpoint ? begin_checkpointed_run(stepper, *checkpoint, method) : RunStart::kFresh;
+        if (start == RunStart::kFresh) out.header(recorder.columns());
+        bool at_start = start == RunStart::kFresh;
+        const auto observe = [&](const S& s) {
           if (!at_start) return out.row(recorder.row(s, output_time(s, schedule)));
           // What cannot be written at the start is a start the model cannot be evaluated at.
           try {
@@ -354,7 +384,17 @@ void run_problem(const P& p, const std::string& method, const ParameterValues& o
             throw InvalidStart(std::string("at the start: ") + e.what());
           }
           at_start = false;
-        });
+        };
+        const auto after_row = [&](S& s) {
+          if constexpr (Checkpointable<S>) {
+            if (checkpoint && checkpoint->due(s.time())) {
+              StateWriter state;
+              s.checkpoint_state(state);
+              checkpoint->save(typeid(S).name(), state.bytes(), s.time(), out.flush());
+            }
+          }
+        };
+        integrate(stepper, schedule, observe, after_row, start);
       });
     }
   });

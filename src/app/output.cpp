@@ -43,7 +43,31 @@ bool write_through(const std::string& path) {
 
 }  // namespace
 
-CsvOutput::CsvOutput(std::string path) : path_(std::move(path)), os_(&std::cout) {
+CsvOutput::CsvOutput(std::string path, RunCheckpoint* checkpoint)
+    : path_(std::move(path)), os_(&std::cout), checkpoint_(checkpoint) {
+  if (checkpoint_) {
+    if (path_.empty() || path_ == "-" || write_through(path_))
+      throw InvalidInput("--checkpoint needs --out FILE naming a regular file (a resumed run writes the whole output "
+                         "again), got " + quote_for_message(path_.empty() ? std::string("-") : path_, 200));
+    target_ = regular_target(path_);
+    temporary_ = checkpoint_->rows_path();
+    errno = 0;
+    if (checkpoint_->resuming()) {
+      std::error_code error;
+      const auto size = fs::file_size(temporary_, error);
+      if (error || size < checkpoint_->saved_output_bytes())
+        throw InvalidInput("--resume: the rows written before the checkpoint, " + quote_for_message(temporary_, 200) +
+                           ", are missing or shorter than the checkpoint records");
+      fs::resize_file(temporary_, checkpoint_->saved_output_bytes(), error);  // drop rows after the checkpoint
+      if (error) throw IoError("cannot truncate " + quote_for_message(temporary_, 200) + ": " + error.message());
+      file_.open(temporary_, std::ios::out | std::ios::app);
+    } else {
+      file_.open(temporary_, std::ios::out | std::ios::trunc);
+    }
+    if (!file_) throw IoError("cannot write " + quote_for_message(temporary_, 200) + reason());
+    os_ = &file_;
+    return;
+  }
   if (path_.empty() || path_ == "-") {
     path_.clear();
     return;
@@ -66,6 +90,8 @@ CsvOutput::CsvOutput(std::string path) : path_(std::move(path)), os_(&std::cout)
 }
 
 CsvOutput::~CsvOutput() {
+  // The rows of a checkpointed run stay as long as a checkpoint file refers to them.
+  if (checkpoint_ && !committed_ && (checkpoint_->resuming() || checkpoint_->saved_once())) return;
   if (!temporary_.empty() && !committed_) {
     file_.close();
     std::error_code ignored;
@@ -97,6 +123,13 @@ void CsvOutput::row(const std::vector<double>& values) {
   check_written();
 }
 
+std::uint64_t CsvOutput::flush() {
+  errno = 0;
+  os_->flush();
+  check_written();
+  return file_.is_open() ? static_cast<std::uint64_t>(file_.tellp()) : 0;
+}
+
 void CsvOutput::commit() {
   errno = 0;
   os_->flush();
@@ -117,6 +150,7 @@ void CsvOutput::commit() {
     throw IoError("cannot move " + quote_for_message(temporary_, 200) + " to " + quote_for_message(target_, 200) +
                   ": " + error.message());
   committed_ = true;
+  if (checkpoint_) checkpoint_->finish();
 }
 
 void write_text_atomically(const std::string& path, const std::string& text) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/checkpoint.hpp"
 #include "app/methods.hpp"
 #include "app/temporary_files.hpp"
 
@@ -25,17 +26,25 @@ namespace mechint::app {
 ///
 /// Every write is checked: a failure (disk full, /dev/full, a closed pipe) is an IoError (exit 4)
 /// naming the path and the system's reason.
+///
+/// With a checkpoint (app/checkpoint.hpp) the path must name a regular file; rows go to the
+/// checkpoint's FILE.rows, which an interrupt leaves in place, and a resumed run continues it from
+/// the length the checkpoint recorded. FILE.rows is removed on failure only when no checkpoint
+/// refers to it.
 class CsvOutput final : public RowWriter {
  public:
-  /// Throws InvalidInput if the path is a directory or its directory does not exist, IoError if it
+  /// Throws InvalidInput if the path is a directory or its directory does not exist (or, with a
+  /// checkpoint, is not a regular file, or the rows of the resumed run are missing), IoError if it
   /// cannot be opened.
-  explicit CsvOutput(std::string path);
+  explicit CsvOutput(std::string path, RunCheckpoint* checkpoint = nullptr);
   CsvOutput(const CsvOutput&) = delete;
   CsvOutput& operator=(const CsvOutput&) = delete;
   ~CsvOutput() override;
 
   void header(const std::vector<std::string>& columns) override;
   void row(const std::vector<double>& values) override;
+  RunCheckpoint* checkpoint() override { return checkpoint_; }
+  std::uint64_t flush() override;
   /// Flushes and (for a regular file) moves the file into place; throws IoError on a write error.
   void commit();
 
@@ -49,6 +58,7 @@ class CsvOutput final : public RowWriter {
   std::ofstream file_;
   std::ostream* os_;
   bool committed_ = false;
+  RunCheckpoint* checkpoint_ = nullptr;
 };
 
 /// Writes `text` to `path` through a temporary file and a rename; throws IoError on failure.

@@ -111,6 +111,15 @@ ParameterValues ParameterValues::resolve(const std::vector<ParameterSpec>& specs
   return values;
 }
 
+std::string ParameterValues::describe() const {
+  std::string s;
+  for (const auto& [name, text] : text_) {
+    const auto number = numbers_.find(name);
+    s += (s.empty() ? "" : ";") + name + "=" + (number == numbers_.end() ? text : format_number(number->second, 17));
+  }
+  return s;
+}
+
 double ParameterValues::real(const std::string& name) const {
   const auto it = numbers_.find(name);
   if (it == numbers_.end()) throw std::logic_error("no numeric parameter '" + name + "'");

@@ -45,6 +45,9 @@ class ParameterValues {
   bool has(const std::string& name) const { return text_.count(name) > 0; }
   /// True when the user set this name explicitly.
   bool was_set(const std::string& name) const { return explicitly_set_.count(name) > 0; }
+  /// Every value as "name=value" items joined by ';', numbers exact (%.17g), names sorted: what a
+  /// checkpoint records of its run.
+  std::string describe() const;
 
  private:
   std::map<std::string, std::string> text_;

@@ -72,6 +72,11 @@ void run_system(const SystemEntry& system, const std::string& requested_method, 
     throw InvalidInput("unknown name " + quote_for_message(name) + " for system '" + system.name + "' (known: " + join(known) + ")");
   }
   const ParameterValues options = ParameterValues::resolve(option_specs, option_overrides, system.name);
+  if (RunCheckpoint* checkpoint = out.checkpoint())
+    checkpoint->bind("system=" + system.name + (system.fingerprint.empty() ? "" : ";definition=" + system.fingerprint) +
+                     ";method=" + method + ";h=" + format_number(schedule.h, 17) +
+                     ";t_end=" + format_number(schedule.t_end, 17) + ";output_every=" +
+                     format_number(schedule.output_every, 17) + ";" + values.describe() + ";" + options.describe());
   system.run(values, method, options, schedule, out);
 }
 

@@ -27,6 +27,9 @@ struct SystemEntry {
   std::string default_method;
   /// The step when `--h` is not given (a model file's `h`); none: the command line's default.
   std::optional<double> default_h;
+  /// What identifies the system's definition beyond its name and values, for checkpoints: a model
+  /// file's digest of its text (a built-in system is fixed by the version).
+  std::string fingerprint;
   /// The system's settable names (parameters, initial values, named starts). `overrides` lets the
   /// list depend on structural choices (number of links, coordinates) made with --set.
   std::function<std::vector<ParameterSpec>(const Overrides& overrides)> parameters;

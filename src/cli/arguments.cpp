@@ -29,6 +29,13 @@ Command parse_command_line(int argc, const char* const* argv) {
   run->add_option("--set", command.run.assignments, "NAME=VALUE: a parameter, an initial value or a method option")
       ->take_all();
   run->add_option("--out", command.run.out, "CSV file (default or -: standard output)");
+  std::string checkpoint, checkpoint_every, resume;
+  auto* checkpoint_option =
+      run->add_option("--checkpoint", checkpoint, "save the run's state to this file as it goes (needs --out FILE)");
+  auto* every_option = run->add_option("--checkpoint-every", checkpoint_every,
+                                       "run time between checkpoints (default: a tenth of t_end)");
+  auto* resume_option =
+      run->add_option("--resume", resume, "continue the run saved in this checkpoint (the same command line)");
 
   auto* reproduce = app.add_subcommand("reproduce", "reproduce an experiment of the source documents");
   reproduce->add_option("experiment", command.reproduce.experiment, "experiment name or all")->required();
@@ -70,6 +77,23 @@ Command parse_command_line(int argc, const char* const* argv) {
     s.t_end = app::parse_real("--t-end", t_end);
     s.output_every = app::parse_real("--output-every", output_every);
     s.validate();
+    if (every_option->count() > 0 && checkpoint_option->count() == 0 && resume_option->count() == 0)
+      throw InvalidInput("--checkpoint-every needs --checkpoint FILE");
+    if (checkpoint_option->count() > 0 && resume_option->count() > 0 && checkpoint != resume)
+      throw InvalidInput("--checkpoint and --resume name different files: a resumed run keeps saving to the file it "
+                         "resumes from");
+    if (checkpoint_option->count() > 0 || resume_option->count() > 0) {
+      app::CheckpointRequest request;
+      request.resume = resume_option->count() > 0;
+      request.path = request.resume ? resume : checkpoint;
+      if (request.path.empty()) throw InvalidInput(request.resume ? "--resume: the file name is empty"
+                                                                  : "--checkpoint: the file name is empty");
+      request.every = every_option->count() > 0 ? app::parse_real("--checkpoint-every", checkpoint_every)
+                                                : s.t_end / 10.0;
+      if (!(request.every > 0.0))
+        throw InvalidInput("--checkpoint-every must be a positive time, got " + format_number(request.every));
+      command.run.checkpoint = request;
+    }
   }
   return command;
 }

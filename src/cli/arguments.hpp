@@ -3,9 +3,11 @@
 /// The command line of `mechint` (DESIGN §4) parsed into a value, without running anything: what
 /// `main` executes and what the argument fuzzer (fuzz/) exercises.
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "app/checkpoint.hpp"
 #include "mechint/integrate/run_loop.hpp"
 
 namespace mechint::cli {
@@ -18,6 +20,8 @@ struct RunCommand {
   bool h_given = false;     ///< --h was given (else a model file's own h may replace the default)
   std::vector<std::string> assignments;  ///< the `--set NAME=VALUE` texts, in order
   std::string out;  ///< empty or "-": standard output
+  /// --checkpoint FILE [--checkpoint-every DT], or --resume FILE (app/checkpoint.hpp).
+  std::optional<app::CheckpointRequest> checkpoint;
 };
 
 /// `mechint reproduce EXPERIMENT [--out DIR]`

@@ -82,7 +82,9 @@ int run_system(const cli::RunCommand& command) {
       throw InvalidInput(std::string("with the model file's h = ") + format_number(schedule.h) + ": " + e.what());
     }
   }
-  app::CsvOutput out(command.out);
+  std::optional<app::RunCheckpoint> checkpoint;
+  if (command.checkpoint) checkpoint.emplace(*command.checkpoint);
+  app::CsvOutput out(command.out, checkpoint ? &*checkpoint : nullptr);
   app::run_system(system, command.method, overrides, schedule, out);
   out.commit();
   return 0;

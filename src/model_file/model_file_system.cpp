@@ -141,10 +141,13 @@ app::OutputLabels model_file_labels(const ModelDescription& d) {
 app::SystemEntry model_file_system(const std::string& path) {
   auto description = read_model_file(path);
   refuse_unsupported(description);
-  auto model = std::make_shared<LoadedModel>(std::move(description), read_text(path));
+  std::string text = read_text(path);
+  const std::string fingerprint = digest(text);
+  auto model = std::make_shared<LoadedModel>(std::move(description), std::move(text));
   const ModelDescription& d = model->description();
   app::SystemEntry e;
   e.name = d.name;
+  e.fingerprint = fingerprint;
   e.summary = d.description.empty() ? "model file " + path : d.description;
   e.default_method = model_file_default_method(d);
   e.default_h = d.h;

@@ -136,6 +136,15 @@ class EnergyMomentumIntegrator {
   double momentum(int i) const { return p_.dot(model_symmetry_generator(model_, i, q_)); }
   VecD<k> constraint_residual() const { return model_constraints<M, double>(model_, q_); }
 
+  /// Everything the next steps depend on, the compensations of the sums included
+  /// (core/state_archive.hpp).
+  template <class Archive>
+  void checkpoint_state(Archive& a) {
+    a(q_), a(p_), a(q_carry_), a(p_carry_), a(lambda_), a(t0_), a(t_), a(step_index_);
+    a(last_iterations_), a(total_iterations_);
+    newton_.checkpoint_state(a);
+  }
+
  private:
   /// Eq. 5.7 and g(q_{n+1}) = 0 for the correction e to the explicit increment and μ = (h²/2)λ:
   /// R = [M e + (h²/2)(𝔻V + Dg(q_{n+½})ᵀλ) ; g(q_n + d)], d = h M⁻¹p_n + e.

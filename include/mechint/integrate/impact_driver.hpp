@@ -173,6 +173,21 @@ class ImpactDriver {
   const ImpactOptions& options() const { return options_; }
   ModifiedHamiltonianKind modified_hamiltonian_kind() const { return kind_; }
 
+  /// Everything the next steps depend on: the state, the impacts so far, the window of H̃ values
+  /// the MHC law averages over, and the flow's own memory (core/state_archive.hpp).
+  template <class Archive>
+  void checkpoint_state(Archive& a) {
+    a(q_), a(p_), a(t0_), a(t_), a(step_index_), a(impact_count_);
+    const auto record = [&a](auto& r) {
+      a(r.step), a(r.time), a(r.alpha), a(r.lambda), a(r.constraint), a(r.energy_before), a(r.energy_after);
+      a(r.htilde_before), a(r.htilde_after), a(r.q), a(r.p_before), a(r.p_after);
+    };
+    record(last_impact_);
+    a(impacts_, record);
+    a(history_), a(history_count_), a(history_head_);
+    flow_.checkpoint_state(a);
+  }
+
   /// H(q_j, p_j).
   double energy() const { return hamiltonian(model(), q_, p_); }
   /// H̃(q_j, p_j, h) of the driver's kind (by default the integrator's own).

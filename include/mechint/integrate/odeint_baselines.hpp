@@ -58,6 +58,12 @@ class RungeKutta4 {
   double step_size() const { return h_; }
   const Ode& ode() const { return ode_; }
 
+  /// Odeint's classical Runge–Kutta keeps nothing between steps but x and t.
+  template <class Archive>
+  void checkpoint_state(Archive& a) {
+    a(x_), a(t0_), a(t_), a(steps_);
+  }
+
  private:
   Ode ode_;
   double h_;
@@ -131,6 +137,15 @@ class AdaptiveRungeKutta {
   /// Accepted steps since the start.
   long step_index() const { return steps_; }
   const Ode& ode() const { return ode_; }
+
+  /// rk78's controlled stepper evaluates everything afresh at each try: its state is x, t and the
+  /// proposed step. Not offered for dopri5, whose dense output keeps the stage values of its last
+  /// step inside Odeint (it interpolates the output times from them) where they cannot be read.
+  template <class Archive>
+    requires(kMethod == RungeKuttaMethod::kRk78)
+  void checkpoint_state(Archive& a) {
+    a(x_), a(t_), a(dt_), a(steps_), a(rejected_in_a_row_);
+  }
 
  private:
   // Odeint's steppers copy their (still unset) scratch arrays when the controller is built; GCC

@@ -134,29 +134,48 @@ double output_time(const S& s, const OutputSchedule& schedule) {
     return s.time();
 }
 
-/// Runs `s` (already started) to `schedule.t_end`, calling `observe(s)` at the start and at every
-/// output time (Boost.Odeint's integrate_n_steps with an observer, for mechint's steppers).
-template <Stepper S, class Observer>
-void integrate(S& s, const OutputSchedule& schedule, Observer&& observe) {
+/// How a run begins: from a stepper just started, or from one restored from a checkpoint taken at
+/// an output time (whose row, like every row before it, was written by the run that took it).
+enum class RunStart { kFresh, kResumed };
+
+/// Runs `s` to `schedule.t_end`, calling `observe(s)` at every output time — at the start too unless
+/// `start` is kResumed — and then `after_row(s)` (where a checkpoint may be taken: the rows so far
+/// are written and `s` is at an output time). Boost.Odeint's integrate_n_steps with an observer, for
+/// mechint's steppers.
+template <Stepper S, class Observer, class AfterRow>
+void integrate(S& s, const OutputSchedule& schedule, Observer&& observe, AfterRow&& after_row, RunStart start) {
   schedule.validate();
   const long last = schedule.steps();
   const long stride = schedule.stride();
+  const auto row = [&] {
+    observe(std::as_const(s));
+    after_row(s);
+  };
   detail::check_step(s);
-  observe(std::as_const(s));
+  if (start == RunStart::kFresh) row();
   if constexpr (FixedStepper<S>) {
     // step_index() counts from t = 0: a start that already took steps (000's start procedure)
-    // continues the same grid.
+    // continues the same grid, and so does a restored stepper.
     while (s.step_index() < last) {
       detail::advance_and_check(s, [](S& x) { x.step(); });
-      if (s.step_index() % stride == 0 || s.step_index() == last) observe(std::as_const(s));
+      if (s.step_index() % stride == 0 || s.step_index() == last) row();
     }
   } else {
-    for (long k = stride; k < last + stride; k += stride) {
+    // A restored stepper is at the output time k·h it was saved at; the next row is k + stride.
+    const long done = start == RunStart::kFresh ? 0 : std::lround(s.time() / schedule.h);
+    for (long k = done + stride; k < last + stride; k += stride) {
       const double t_out = schedule.time_at(std::min(k, last));
       while (s.time() < t_out) detail::advance_and_check(s, [t_out](S& x) { x.step_toward(t_out); });
-      observe(std::as_const(s));
+      row();
     }
   }
+}
+
+/// Runs `s` (already started) to `schedule.t_end`, calling `observe(s)` at the start and at every
+/// output time.
+template <Stepper S, class Observer>
+void integrate(S& s, const OutputSchedule& schedule, Observer&& observe) {
+  integrate(s, schedule, std::forward<Observer>(observe), [](const S&) {}, RunStart::kFresh);
 }
 
 }  // namespace mechint

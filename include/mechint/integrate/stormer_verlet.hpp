@@ -77,6 +77,12 @@ class StormerVerletFlow {
 
   const M& model() const { return model_; }
 
+  /// The solver's kept factorization (simplified Newton), its only memory between steps.
+  template <class Archive>
+  void checkpoint_state(Archive& a) {
+    newton_.checkpoint_state(a);
+  }
+
  private:
   /// Newton on f(x) = 0 (solve/newton.hpp); `eval(f, j)` evaluates the residual and Jacobian at
   /// the current x. Stops when ‖f‖∞ ≤ residual_tolerance·(1 + ‖x‖∞) or after an update

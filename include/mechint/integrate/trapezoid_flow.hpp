@@ -59,6 +59,12 @@ class TrapezoidFlow {
 
   const M& model() const { return system_.continuous_model(); }
 
+  /// The solver's kept factorization (simplified Newton), its only memory between steps.
+  template <class Archive>
+  void checkpoint_state(Archive& a) {
+    solver_.checkpoint_state(a);
+  }
+
  private:
   System system_;
   DelNewtonSolver<System> solver_;

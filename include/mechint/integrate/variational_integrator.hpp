@@ -198,6 +198,18 @@ class VariationalIntegrator {
   const S& system() const { return system_; }
   const Model& model() const { return system_.continuous_model(); }
 
+  /// Everything the next steps depend on (core/state_archive.hpp); the step size, form and options
+  /// are the configuration the checkpoint's owner records.
+  template <class Archive>
+  void checkpoint_state(Archive& a) {
+    a(q_), a(q_prev_), a(p_), a(lambda_), a(t0_), a(t_), a(step_index_);
+    a(stats_.iterations), a(stats_.converged), a(stats_.residual_norm), a(stats_.first_update_norm);
+    a(stats_.first_contraction), a(stats_.jacobian_evaluations);
+    a(total_iterations_), a(total_jacobians_), a(confirmed_steps_);
+    solver_.checkpoint_state(a);
+    confirm_solver_.checkpoint_state(a);
+  }
+
   /// Velocity tangent to the constraint manifold recovered from p_k.
   Config velocity() const { return velocity_from_momentum(model(), q_, p(), (q_ - q_prev_) / h_); }
   /// Energy E(q_k, v_k).

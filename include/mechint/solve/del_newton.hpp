@@ -39,6 +39,13 @@ class DelNewtonSolver {
 
   const NewtonOptions& options() const { return options_; }
 
+  /// What a simplified-Newton solver keeps between steps (core/state_archive.hpp).
+  template <class Archive>
+  void checkpoint_state(Archive& a) {
+    newton_.checkpoint_state(a);
+    a(factored_h_);
+  }
+
   /// Solves for q_next (in: first guess, out: solution) and lambda (out: λ_k).
   /// `dg_k` is Dg(q_k), computed once per step by the caller.
   NewtonStats solve(const S& system, double h, const VecD<n>& q_k, const VecD<n>& p_k,

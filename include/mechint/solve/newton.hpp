@@ -30,11 +30,13 @@
 /// `discard_factorization()` when the equations change (another step size).
 
 #include <cmath>
+#include <type_traits>
 #include <concepts>
 
 #include <Eigen/LU>
 
 #include "mechint/core/linear_algebra.hpp"
+#include "mechint/core/state_archive.hpp"
 #include "mechint/solve/newton_options.hpp"
 
 namespace mechint {
@@ -187,6 +189,16 @@ class NewtonSolver {
   bool has_factorization() const { return factored_; }
   /// Drops the kept factorization (the equations changed, e.g. another step size).
   void discard_factorization() { factored_ = false; }
+
+  /// The kept factorization is the solver's only memory between solves (core/state_archive.hpp):
+  /// its Jacobian is stored and factored again on reading, which gives the same factors bit for bit.
+  template <class Archive>
+  void checkpoint_state(Archive& a) {
+    a(factored_);
+    if (!factored_) return;
+    a(jacobian_);
+    if constexpr (std::is_same_v<Archive, StateReader>) lu_.compute(jacobian_);
+  }
 
  private:
   // Written in full by every assembly (R) and every solve (Δ), so left uninitialised: a solver

@@ -1,0 +1,251 @@
+// Checkpoint and resume (app/checkpoint.hpp, docs/trustworthy-runs.md): a run killed at a random
+// moment and resumed from its checkpoint writes the same CSV, byte for byte, as the run never
+// interrupted — for a variational integrator, the energy–momentum integrator, the impact driver and
+// the Runge–Kutta methods; what cannot be resumed is refused with exit 2 and one line.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli_harness.hpp"
+#include "mechint/core/state_archive.hpp"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using mechint::testing::CliResult;
+using mechint::testing::read_file;
+using mechint::testing::run_mechint;
+
+/// A fresh directory for one test.
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("mechint_checkpoint_" + std::to_string(::getpid()) + "_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+/// Starts `mechint <args>` (output discarded) and returns its pid.
+pid_t spawn_mechint(const std::string& args) {
+  const std::string command = "exec " + std::string(MECHINT_EXECUTABLE) + " " + args + " >/dev/null 2>&1";
+  const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
+  pid_t pid = 0;
+  if (posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char* const*>(argv), environ) != 0) return -1;
+  return pid;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// Runs `run` once uninterrupted, then with `--checkpoint`, killed (SIGKILL) at a random moment
+/// after its first checkpoint, resumed — and, when the resumed run is long enough, killed and
+/// resumed once more — and compares the two CSV files byte for byte.
+void expect_resume_identical(const std::string& name, const std::string& run, double checkpoint_every) {
+  const fs::path dir = scratch(name);
+  const std::string reference = (dir / "reference.csv").string(), out = (dir / "out.csv").string();
+  const std::string checkpoint = (dir / "run.checkpoint").string();
+
+  const auto start = std::chrono::steady_clock::now();
+  const CliResult r = run_mechint(run + " --out " + reference);
+  const double duration = seconds_since(start);
+  ASSERT_EQ(r.status, 0) << r.err;
+
+  const std::string checkpointed = run + " --out " + out + " --checkpoint-every " + std::to_string(checkpoint_every);
+  std::mt19937 random(std::random_device{}());
+  int kills = 0;
+  bool finished = false;
+  std::string resume_flag = " --checkpoint " + checkpoint;
+  for (int attempt = 0; attempt < 12 && !finished; ++attempt) {
+    const pid_t pid = spawn_mechint(checkpointed + resume_flag);
+    ASSERT_GT(pid, 0);
+    // A random moment within the run; killed only once a checkpoint exists (else there is nothing
+    // to resume and the attempt is repeated from the start).
+    const double delay = std::uniform_real_distribution<double>(0.15, 0.85)(random) * duration;
+    const auto launched = std::chrono::steady_clock::now();
+    int status = 0;
+    bool exited = false;
+    while (seconds_since(launched) < delay) {
+      if (waitpid(pid, &status, WNOHANG) == pid) {
+        exited = true;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (exited) {
+      ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the checkpointed run failed";
+      finished = true;
+      break;
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    if (WIFEXITED(status)) {  // it ended before the signal arrived
+      ASSERT_EQ(WEXITSTATUS(status), 0);
+      finished = true;
+      break;
+    }
+    ++kills;
+    if (fs::exists(checkpoint)) resume_flag = " --resume " + checkpoint;
+  }
+  ASSERT_TRUE(finished || fs::exists(checkpoint)) << "no checkpoint was written before the kills";
+  if (!finished) {
+    const CliResult resumed = run_mechint(checkpointed + " --resume " + checkpoint);
+    ASSERT_EQ(resumed.status, 0) << resumed.err;
+  }
+  EXPECT_GE(kills, 1) << "the run was never interrupted: lengthen it";
+  EXPECT_EQ(read_file(out), read_file(reference)) << name << ": resumed output differs (" << kills << " kills)";
+  EXPECT_FALSE(fs::exists(checkpoint)) << "a completed run removes its checkpoint";
+  EXPECT_FALSE(fs::exists(checkpoint + ".rows"));
+  fs::remove_all(dir);
+}
+
+TEST(Checkpoint, VariationalIntegratorResumesByteIdentical) {
+  expect_resume_identical("vi", "run pendulum-chain --set links=6 --set th1=1 --h 0.001 --t-end 60 --output-every 0.01", 3);
+}
+
+TEST(Checkpoint, SimplifiedNewtonResumesByteIdentical) {
+  // The kept factorization is part of the state: without it the resumed iterates differ in the last bits.
+  expect_resume_identical("simplified",
+                          "run three-body --set newton=simplified --h 0.001 --t-end 400 --output-every 0.01", 20);
+}
+
+TEST(Checkpoint, EnergyMomentumResumesByteIdentical) {
+  expect_resume_identical("em", "run double-spherical-pendulum --method energy-momentum --h 0.0005 --t-end 60 "
+                                "--output-every 0.005", 3);
+}
+
+TEST(Checkpoint, ImpactDriverResumesByteIdentical) {
+  // The MHC law's window of H̃ values is part of the state.
+  expect_resume_identical("impact", "run double-pendulum --set wall=1 --set impact=mhc --h 0.0005 --t-end 300 "
+                                    "--output-every 0.01", 15);
+}
+
+TEST(Checkpoint, RungeKuttaResumesByteIdentical) {
+  expect_resume_identical("rk4", "run kepler --method rk4 --h 0.0002 --t-end 300 --output-every 0.01", 15);
+  expect_resume_identical("rk78", "run three-body --method rk78 --set rtol=1e-13 --set atol=1e-15 --h 0.01 "
+                                  "--t-end 600 --output-every 0.01", 30);
+}
+
+void expect_refused(const CliResult& r, const std::string& fragment) {
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(mechint::testing::count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
+}
+
+/// A checkpoint resumes only the run that wrote it, in the version that wrote it, intact.
+TEST(Checkpoint, ResumeRefusesAnotherRunVersionOrDamagedFile) {
+  const fs::path dir = scratch("refusals");
+  const std::string out = (dir / "out.csv").string(), checkpoint = (dir / "run.checkpoint").string();
+  const std::string run = "run kepler --h 0.001 --t-end 200 --output-every 0.01 --out " + out;
+  // Killed after its first checkpoint (every 1 time unit of a 200-unit run).
+  const pid_t pid = spawn_mechint(run + " --checkpoint " + checkpoint + " --checkpoint-every 1");
+  ASSERT_GT(pid, 0);
+  for (int i = 0; i < 2000 && !fs::exists(checkpoint); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(fs::exists(checkpoint));
+  const std::string saved = read_file(checkpoint);
+
+  expect_refused(run_mechint(run + " --set e=0.6 --resume " + checkpoint), "another run");
+  expect_refused(run_mechint("run kepler --method vi-trapezoid --h 0.001 --t-end 200 --output-every 0.01 --out " +
+                             out + " --resume " + checkpoint),
+                 "method=vi-midpoint");
+  expect_refused(run_mechint("run harmonic-oscillator --h 0.001 --t-end 200 --output-every 0.01 --out " + out +
+                             " --resume " + checkpoint),
+                 "system=kepler");
+  {
+    std::string other = saved;
+    other.replace(other.find("version "), std::string("version ").size(), "version 9");
+    std::ofstream(checkpoint, std::ios::binary) << other;
+    expect_refused(run_mechint(run + " --resume " + checkpoint), "resumes only in the version that wrote it");
+  }
+  {
+    std::string damaged = saved;
+    damaged[damaged.size() / 2] ^= 0x20;
+    std::ofstream(checkpoint, std::ios::binary) << damaged;
+    expect_refused(run_mechint(run + " --resume " + checkpoint), "not a mechint checkpoint");
+    std::ofstream(checkpoint, std::ios::binary) << saved.substr(0, saved.size() / 3);
+    expect_refused(run_mechint(run + " --resume " + checkpoint), "not a mechint checkpoint");
+  }
+  expect_refused(run_mechint(run + " --resume " + (dir / "missing").string()), "cannot read");
+  // The intact checkpoint still resumes after all these refusals, and completes.
+  std::ofstream(checkpoint, std::ios::binary) << saved;
+  const CliResult resumed = run_mechint(run + " --resume " + checkpoint);
+  EXPECT_EQ(resumed.status, 0) << resumed.err;
+  const CliResult reference = run_mechint("run kepler --h 0.001 --t-end 200 --output-every 0.01");
+  EXPECT_EQ(read_file(out), reference.out);
+  fs::remove_all(dir);
+}
+
+TEST(Checkpoint, RefusesWhatCannotBeResumed) {
+  const fs::path dir = scratch("cannot");
+  const std::string ck = " --checkpoint " + (dir / "c").string();
+  const std::string out = " --out " + (dir / "out.csv").string();
+  expect_refused(run_mechint("run kepler --method dopri5 --t-end 1" + out + ck), "not available for method 'dopri5'");
+  expect_refused(run_mechint("run spherical-pendulum --method dae --t-end 1" + out + ck), "not available for method 'dae'");
+  expect_refused(run_mechint("run kepler --t-end 1" + ck), "regular file");
+  expect_refused(run_mechint("run kepler --t-end 1 --out /dev/null" + ck), "regular file");
+  expect_refused(run_mechint("run kepler --t-end 1 --checkpoint-every 0.1" + out), "needs --checkpoint");
+  expect_refused(run_mechint("run kepler --t-end 1 --checkpoint-every 0" + out + ck), "positive");
+  expect_refused(run_mechint("run kepler --t-end 1" + out + ck + " --resume " + (dir / "d").string()), "different files");
+  // Nothing is left behind by a refused run.
+  EXPECT_TRUE(fs::is_empty(dir));
+  fs::remove_all(dir);
+}
+
+TEST(Checkpoint, CompletedRunEqualsRunWithoutCheckpoint) {
+  const fs::path dir = scratch("complete");
+  const std::string out = (dir / "out.csv").string(), ck = (dir / "c").string();
+  const CliResult r = run_mechint("run spherical-pendulum --h 0.01 --t-end 5 --out " + out + " --checkpoint " + ck +
+                                  " --checkpoint-every 0.5");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_file(out), run_mechint("run spherical-pendulum --h 0.01 --t-end 5").out);
+  EXPECT_FALSE(fs::exists(ck));
+  EXPECT_FALSE(fs::exists(ck + ".rows"));
+  fs::remove_all(dir);
+}
+
+TEST(StateArchive, RoundTripIsBitExactAndRefusesOtherBytes) {
+  Eigen::Matrix<double, 3, 2> m;
+  m << 0.1, -2.5e-300, 1.0 / 3.0, 4e300, -0.0, 7;
+  std::vector<double> history = {1.5, std::nextafter(1.0, 2.0)};
+  long step = 123456789012L;
+  bool flag = true;
+  mechint::StateWriter w;
+  w(m), w(history), w(step), w(flag);
+
+  Eigen::Matrix<double, 3, 2> m2;
+  std::vector<double> history2;
+  long step2 = 0;
+  bool flag2 = false;
+  mechint::StateReader r(w.bytes());
+  r(m2), r(history2), r(step2), r(flag2);
+  r.finish();
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(std::memcmp(&m(i), &m2(i), sizeof(double)), 0);
+  EXPECT_EQ(history2, history);
+  EXPECT_EQ(step2, step);
+  EXPECT_EQ(flag2, flag);
+
+  mechint::StateReader short_reader(w.bytes().substr(0, 20));
+  EXPECT_THROW((short_reader(m2), short_reader(history2)), mechint::InvalidInput);
+  mechint::StateReader long_reader(w.bytes() + "x");
+  long_reader(m2), long_reader(history2), long_reader(step2), long_reader(flag2);
+  EXPECT_THROW(long_reader.finish(), mechint::InvalidInput);
+}
+
+}  // namespace
