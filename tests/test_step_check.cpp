@@ -7,9 +7,11 @@
 #include <string>
 
 #include "cli_harness.hpp"
+#include "mechint/integrate/energy_momentum.hpp"
 #include "mechint/integrate/odeint_baselines.hpp"
 #include "mechint/integrate/run_loop.hpp"
 #include "mechint/mechint.hpp"
+#include "mechint/systems/double_spherical_pendulum.hpp"
 #include "mechint/systems/kepler.hpp"
 #include "mechint/systems/pendulum_chain.hpp"
 #include "mechint/systems/three_body.hpp"
@@ -110,6 +112,33 @@ TEST(StepCheck, AcceptsResolvedCoarseRuns) {
   vi.start_from_velocity(c0, VecD<10>::Zero());
   EXPECT_NO_THROW(integrate(vi, {.h = 0.05, .t_end = 20.0, .output_every = 20.0}, [](const auto&) {}));
   EXPECT_EQ(vi.confirmed_steps(), 400);
+}
+
+/// The energy–momentum integrator confirms its steps too: never changing an accepted trajectory,
+/// confirming a few percent of the steps, and with every step confirmed at an eighth of the default
+/// threshold a resolved run of the double spherical pendulum passes.
+TEST(StepCheck, EnergyMomentumConfirmsWithoutChangingTheTrajectory) {
+  using systems::DoubleSphericalPendulum;
+  const DoubleSphericalPendulum dsp;
+  const systems::DspState start = systems::complete_dsp_start(dsp, systems::named_dsp_start("pattern-1"));
+  StepCheckOptions off, strict;
+  off.enabled = false;
+  strict.max_ratio = 0.25;
+  strict.every = 1;
+  EnergyMomentumIntegrator checked(dsp, 0.01), unchecked(dsp, 0.01, {}, off), every(dsp, 0.01, {}, strict);
+  for (auto* em : {&checked, &unchecked, &every}) em->start_from_velocity(start.q, start.v);
+  for (int k = 0; k < 3000; ++k) {
+    checked.step();
+    unchecked.step();
+    every.step();
+  }
+  EXPECT_EQ(checked.q(), unchecked.q());
+  EXPECT_EQ(checked.p(), unchecked.p());
+  EXPECT_EQ(every.q(), unchecked.q());
+  EXPECT_EQ(unchecked.confirmed_steps(), 0);
+  EXPECT_EQ(every.confirmed_steps(), 3000);
+  EXPECT_GT(checked.confirmed_steps(), 0);
+  EXPECT_LT(checked.confirmed_steps(), 3000 / 20);
 }
 
 }  // namespace

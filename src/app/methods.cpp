@@ -3,7 +3,7 @@
 namespace mechint::app {
 
 std::vector<ParameterSpec> variational_options() {
-  return {
+  std::vector<ParameterSpec> options = {
       ParameterSpec::choice("form", {"momentum", "position"},
                             "state carried between steps: (q_k, p_k) or (q_{k-1}, q_k)"),
       ParameterSpec::choice("init", {"default", "source"},
@@ -15,6 +15,14 @@ std::vector<ParameterSpec> variational_options() {
                             "iterations and steps, refreshed when convergence slows (001 §5)"),
       ParameterSpec::real("newton_tol", 1e-10, "Newton stops when the update is below newton_tol*(1+|q|)", 1e-16,
                           1e-3),
+  };
+  const auto check = step_check_options();
+  options.insert(options.end(), check.begin(), check.end());
+  return options;
+}
+
+std::vector<ParameterSpec> step_check_options() {
+  return {
       ParameterSpec::choice("check", {"on", "off"},
                             "confirm steps by two steps of h/2 and reject a Newton solution that is not the "
                             "continuation of the motion (docs/trustworthy-runs.md)"),
@@ -50,9 +58,13 @@ std::vector<ParameterSpec> impact_options() {
 }
 
 std::vector<ParameterSpec> energy_momentum_options() {
-  return {ParameterSpec::real("newton_tol", 1e-10,
-                              "Newton stops when the update is below newton_tol*(1+|q|) or stalls at round-off",
-                              1e-16, 1e-3)};
+  std::vector<ParameterSpec> options = {
+      ParameterSpec::real("newton_tol", 1e-10,
+                          "Newton stops when the update is below newton_tol*(1+|q|) or stalls at round-off", 1e-16,
+                          1e-3)};
+  const auto check = step_check_options();
+  options.insert(options.end(), check.begin(), check.end());
+  return options;
 }
 
 NewtonOptions read_newton_options(const ParameterValues& options) {

@@ -43,17 +43,19 @@ namespace mechint::app {
 
 // ---- options shared by several rows (methods.cpp) ------------------------------------------------
 
-/// form, init, fine_h, newton, newton_tol of the variational integrator.
+/// form, init, fine_h, newton, newton_tol of the variational integrator, and the step check's.
 std::vector<ParameterSpec> variational_options();
+/// check, check_ratio, check_every: step confirmation (integrate/step_check.hpp).
+std::vector<ParameterSpec> step_check_options();
 /// rtol, atol of an adaptive method.
 std::vector<ParameterSpec> tolerance_options(const std::string& method);
 /// impact, window_before, window_after of the impact driver (004 §III-C–E).
 std::vector<ParameterSpec> impact_options();
-/// newton_tol of the energy–momentum integrator.
+/// newton_tol of the energy–momentum integrator, and the step check's.
 std::vector<ParameterSpec> energy_momentum_options();
 
 NewtonOptions read_newton_options(const ParameterValues& options);
-/// check, check_ratio, check_every of the variational integrator.
+/// check, check_ratio, check_every of an implicit integrator.
 StepCheckOptions read_step_check_options(const ParameterValues& options);
 
 /// Refuses a start from momenta for methods that start from velocities.
@@ -190,7 +192,7 @@ struct EnergyMomentumMethod {
     const double off = model_constraints<M, double>(p.model, p.q0).template lpNorm<Eigen::Infinity>();
     if (!(off <= 1e-9))
       throw InvalidStart("start is off the constraint manifold: |g(q0)| = " + format_number(off) + " > 1e-9");
-    EnergyMomentumIntegrator<M> em(p.model, h, read_newton_options(o));
+    EnergyMomentumIntegrator<M> em(p.model, h, read_newton_options(o), read_step_check_options(o));
     em.start_from_velocity(p.q0, p.initial_data);
     use(em);
   }

@@ -22,13 +22,20 @@
 ///
 /// As 003 describes, p_{n+1} is eliminated: Newton solves for (q_{n+1}, μ), μ = (h²/2) λ, then
 /// p_{n+1} = 2 M (q_{n+1} − q_n)/h − p_n. `step()` never allocates.
+///
+/// Steps are confirmed as the variational integrator's are (integrate/step_check.hpp): on the steps
+/// `should_confirm` selects, two steps of h/2 from the same state must converge and end within
+/// `max_ratio` step lengths of the motion from q_{n+1}, else the step is a `RejectedStep` (exit 3).
 
 #include <cmath>
 #include <concepts>
+#include <string>
 
 #include "mechint/model/legendre.hpp"
 #include "mechint/core/autodiff.hpp"
+#include "mechint/core/format.hpp"
 #include "mechint/model/lagrangian_model.hpp"
+#include "mechint/integrate/step_check.hpp"
 #include "mechint/solve/newton.hpp"
 #include "mechint/solve/newton_options.hpp"
 
@@ -62,10 +69,11 @@ class EnergyMomentumIntegrator {
   static constexpr int k = M::kNumConstraints;
   using Config = VecD<n>;
 
-  EnergyMomentumIntegrator(M model, double h, NewtonOptions options = {})
+  EnergyMomentumIntegrator(M model, double h, NewtonOptions options = {}, StepCheckOptions check = {})
       : model_(std::move(model)),
         h_(h),
         options_(options),
+        check_(check),
         mass_(model_.mass_matrix()),
         mass_inverse_(mass_.inverse()) {}
 
@@ -78,6 +86,8 @@ class EnergyMomentumIntegrator {
     t0_ = t_ = t0;
     step_index_ = 0;
     lambda_.setZero();
+    previous_step_ = (h_ * v0).template lpNorm<Eigen::Infinity>();
+    confirmed_steps_ = 0;
   }
 
   /// Advances one step (003 eqs. 5.5–5.9). Throws NewtonFailure if the equations are not solved.
@@ -106,6 +116,11 @@ class EnergyMomentumIntegrator {
     const Config& d = problem.d;
     const Config& e = problem.e;
     const VecD<k>& mu = problem.mu;
+    const double step_length = d.template lpNorm<Eigen::Infinity>();
+    if (check_.enabled &&
+        should_confirm(check_, step_index_ + 1, stats.first_contraction, step_length, previous_step_))
+      confirm_step(d);
+    previous_step_ = step_length;
     last_iterations_ = stats.iterations;
     total_iterations_ += stats.iterations;
     // q and p are summed with Kahan's compensation: at small h consecutive increments are alike,
@@ -141,11 +156,48 @@ class EnergyMomentumIntegrator {
   template <class Archive>
   void checkpoint_state(Archive& a) {
     a(q_), a(p_), a(q_carry_), a(p_carry_), a(lambda_), a(t0_), a(t_), a(step_index_);
-    a(last_iterations_), a(total_iterations_);
+    a(last_iterations_), a(total_iterations_), a(previous_step_), a(confirmed_steps_);
     newton_.checkpoint_state(a);
   }
 
+  const StepCheckOptions& step_check() const { return check_; }
+  /// Steps confirmed by two half steps since the start.
+  long confirmed_steps() const { return confirmed_steps_; }
+
  private:
+  /// Two steps of h/2 from (q_n, p_n) by a copy of this integrator (fixed-size: no allocation);
+  /// throws RejectedStep unless they converge and end within max_ratio step lengths of q_n + d.
+  void confirm_step(const Config& d) {
+    ++confirmed_steps_;
+    EnergyMomentumIntegrator half(*this);
+    half.h_ = 0.5 * h_;
+    half.check_.enabled = false;
+    Config q_half, q_two;
+    bool converged = true;
+    try {
+      half.step();
+      q_half = half.q_;
+      half.step();
+      q_two = half.q_;
+      converged = q_half.allFinite() && q_two.allFinite();
+    } catch (const NumericalFailure&) {
+      converged = false;
+    }
+    const auto where = [&] {  // built only when a step is rejected
+      return "step " + std::to_string(step_index_ + 1) + " (t = " + format_number(t0_ + (step_index_ + 1) * h_) +
+             ") rejected: ";
+    };
+    if (!converged)
+      throw RejectedStep(where() + "Newton converged, but two steps of h/2 from the same state do not, so its solution "
+                                 "is not the continuation of the motion; reduce the step size");
+    const double motion = motion_scale<n>(q_, previous_step_, q_half, q_two, options_.step_tolerance);
+    const double ratio = (q_two - (q_ + d)).template lpNorm<Eigen::Infinity>() / motion;
+    if (!(ratio <= check_.max_ratio))
+      throw RejectedStep(where() + "one step of h and two of h/2 from the same state end " + format_number(ratio, 3) +
+                         " step lengths apart (check_ratio " + format_number(check_.max_ratio) +
+                         "): Newton's solution is not the continuation of the motion; reduce the step size");
+  }
+
   /// Eq. 5.7 and g(q_{n+1}) = 0 for the correction e to the explicit increment and μ = (h²/2)λ:
   /// R = [M e + (h²/2)(𝔻V + Dg(q_{n+½})ᵀλ) ; g(q_n + d)], d = h M⁻¹p_n + e.
   struct Step {
@@ -229,6 +281,7 @@ class EnergyMomentumIntegrator {
   M model_;
   double h_;
   NewtonOptions options_;
+  StepCheckOptions check_;
   NewtonSolver<n + k> newton_;
   Mat<n, n> mass_, mass_inverse_;
   Config q_ = Config::Zero(), p_ = Config::Zero();
@@ -238,6 +291,8 @@ class EnergyMomentumIntegrator {
   long step_index_ = 0;
   int last_iterations_ = 0;
   long total_iterations_ = 0;
+  double previous_step_ = 0.0;  ///< ‖q_n − q_{n−1}‖∞ (at the start: ‖h q̇_0‖∞)
+  long confirmed_steps_ = 0;
 };
 
 }  // namespace mechint

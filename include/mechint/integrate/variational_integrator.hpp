@@ -45,29 +45,9 @@
 #include "mechint/core/format.hpp"
 #include "mechint/solve/del_newton.hpp"
 #include "mechint/solve/newton.hpp"
+#include "mechint/integrate/step_check.hpp"
 
 namespace mechint {
-
-/// When and how strictly the variational integrator confirms its steps (see the file comment).
-struct StepCheckOptions {
-  bool enabled = true;
-  /// Reject when two steps of h/2 end farther from the step of h than this many step lengths of the
-  /// motion (measured on resolved runs: ≤ 0.2 for the second-order rules, ≤ 1.0 for the first-order
-  /// rule on a 10-link chain at h = 0.05; docs/trustworthy-runs.md).
-  double max_ratio = 2.0;
-  /// Confirm steps 1, 2, 4, … below this, then every this many steps.
-  long every = 64;
-  /// Also confirm a step whose Newton iteration contracted by less than this at its first update …
-  double trigger_contraction = 0.5;
-  /// … or whose displacement grew by more than this factor over the previous step's.
-  double trigger_growth = 2.0;
-};
-
-/// A step whose Newton solution is not the continuation of the motion (exit 3).
-class RejectedStep : public NumericalFailure {
- public:
-  using NumericalFailure::NumericalFailure;
-};
 
 /// Which variables the integrator carries from step to step.
 enum class DelForm {
@@ -259,13 +239,11 @@ class VariationalIntegrator {
     return options;
   }
 
-  /// Steps 1, 2, 4, … below `every`, every `every` steps, and the suspicious ones.
+  /// Steps 1, 2, 4, … below `every`, every `every` steps, and the suspicious ones (step_check.hpp).
   bool should_confirm() const {
-    const long s = step_index_ + 1;
-    if (s % check_.every == 0 || (s < check_.every && (s & (s - 1)) == 0)) return true;
-    if (stats_.first_contraction > check_.trigger_contraction) return true;
-    const double previous = (q_ - q_prev_).template lpNorm<Eigen::Infinity>();
-    return (q_next_ - q_).template lpNorm<Eigen::Infinity>() > check_.trigger_growth * previous;
+    return mechint::should_confirm(check_, step_index_ + 1, stats_.first_contraction,
+                                   (q_next_ - q_).template lpNorm<Eigen::Infinity>(),
+                                   (q_ - q_prev_).template lpNorm<Eigen::Infinity>());
   }
 
   /// Two steps of h/2 from (q_k, p_k), each from its own extrapolated guess; throws RejectedStep
@@ -298,11 +276,9 @@ class VariationalIntegrator {
     // to a step's length) and their second difference (×4: h²·q̈, the motion of a step from rest or
     // at a turning point), not the candidate itself (a far spurious root would set its own scale);
     // at least ten times Newton's tolerance, below which the solutions are not resolved.
-    const auto norm = [](const Config& x) { return x.template lpNorm<Eigen::Infinity>(); };
-    const double motion = std::max({norm(q_ - q_prev_), 2.0 * norm(q_half - q_), 2.0 * norm(q_two - q_half),
-                                    4.0 * norm(q_two - 2.0 * q_half + q_),
-                                    10.0 * solver_.options().step_tolerance * (1.0 + norm(q_))});
-    const double ratio = norm(q_two - q_next_) / motion;
+    const double motion = motion_scale<n>(q_, (q_ - q_prev_).template lpNorm<Eigen::Infinity>(), q_half, q_two,
+                                          solver_.options().step_tolerance);
+    const double ratio = (q_two - q_next_).template lpNorm<Eigen::Infinity>() / motion;
     if (!(ratio <= check_.max_ratio))
       throw RejectedStep(where() + "one step of h and two of h/2 from the same state end " + format_number(ratio, 3) +
                          " step lengths apart (check_ratio " + format_number(check_.max_ratio) +

@@ -1,0 +1,66 @@
+#pragma once
+/// \file
+/// Step confirmation of the implicit integrators (docs/trustworthy-runs.md, "Step acceptance").
+///
+/// Newton can converge to a root of a step's equations that is not the continuation of the motion:
+/// at a step far beyond what resolves the motion the equations have other solutions. A solution that
+/// continues the motion is the limit of the solutions at smaller steps, so a step is confirmed by two
+/// steps of h/2 from the same state and rejected (`RejectedStep`, exit 3) when these do not converge
+/// or end farther from the step of h than `max_ratio` step lengths of the trusted motion (see
+/// `motion_scale`). The variational integrator (integrate/variational_integrator.hpp) and the
+/// energy–momentum integrator (integrate/energy_momentum.hpp) confirm their steps this way, on the
+/// steps `should_confirm` selects.
+
+#include <algorithm>
+#include <cmath>
+
+#include "mechint/core/errors.hpp"
+#include "mechint/core/linear_algebra.hpp"
+
+namespace mechint {
+
+/// When and how strictly an implicit integrator confirms its steps (see the file comment).
+struct StepCheckOptions {
+  bool enabled = true;
+  /// Reject when two steps of h/2 end farther from the step of h than this many step lengths of the
+  /// motion (measured on resolved runs: ≤ 0.2 for the second-order rules, ≤ 1.0 for the first-order
+  /// rule on a 10-link chain at h = 0.05; docs/trustworthy-runs.md).
+  double max_ratio = 2.0;
+  /// Confirm steps 1, 2, 4, … below this, then every this many steps.
+  long every = 64;
+  /// Also confirm a step whose Newton iteration contracted by less than this at its first update …
+  double trigger_contraction = 0.5;
+  /// … or whose displacement grew by more than this factor over the previous step's.
+  double trigger_growth = 2.0;
+};
+
+/// A step whose Newton solution is not the continuation of the motion (exit 3).
+class RejectedStep : public NumericalFailure {
+ public:
+  using NumericalFailure::NumericalFailure;
+};
+
+/// Steps 1, 2, 4, … below `every`, then every `every` steps, and the suspicious ones: Newton's
+/// first contraction above `trigger_contraction`, or a displacement that grew more than
+/// `trigger_growth` times over the previous step's. `next_step` is the index of the step being taken.
+inline bool should_confirm(const StepCheckOptions& check, long next_step, double first_contraction,
+                           double displacement, double previous_displacement) {
+  const long s = next_step;
+  if (s % check.every == 0 || (s < check.every && (s & (s - 1)) == 0)) return true;
+  if (first_contraction > check.trigger_contraction) return true;
+  return displacement > check.trigger_growth * previous_displacement;
+}
+
+/// The length of a step of the trusted motion from q_k: the previous step, the two half steps
+/// (doubled to a step's length) and their second difference (×4: h²·q̈, the motion of a step from
+/// rest or at a turning point) — not the candidate step, whose own length a far spurious root would
+/// inflate — and at least ten Newton tolerances, below which solutions are not resolved.
+template <int n>
+double motion_scale(const VecD<n>& q, double previous_step, const VecD<n>& q_half, const VecD<n>& q_two,
+                    double step_tolerance) {
+  const auto norm = [](const VecD<n>& x) { return x.template lpNorm<Eigen::Infinity>(); };
+  return std::max({previous_step, 2.0 * norm(q_half - q), 2.0 * norm(q_two - q_half),
+                   4.0 * norm(q_two - 2.0 * q_half + q), 10.0 * step_tolerance * (1.0 + norm(q))});
+}
+
+}  // namespace mechint
