@@ -249,6 +249,33 @@ TEST(ForcedNoether, DampedSphericalPendulumJzWithConstraint) {
   }
 }
 
+TEST(ForcedNoether, OtherStartsAndBothFormsAgree) {
+  // From two points, the forced momentum and position forms are the same recurrence; the source
+  // procedure's start (fine steps under the same control law) also closes the balance.
+  using S = DiscreteSystem<LowThrustSpacecraft, TrapezoidRule>;
+  const auto law = [](double t) { return VecD<2>(2e-3 * std::cos(t), 1e-3); };
+  const double h = 2.0 * M_PI / 200.0;
+  const VecD<2> q_prev(std::cos(-h), std::sin(-h)), q0(1.0, 0.0);
+  VariationalIntegrator momentum_form(S(LowThrustSpacecraft{}), h, {}, DelForm::kMomentum);
+  VariationalIntegrator position_form(S(LowThrustSpacecraft{}), h, {}, DelForm::kPosition);
+  VariationalIntegrator source_start(S(LowThrustSpacecraft{}), h, {}, DelForm::kMomentum);
+  for (auto* integ : {&momentum_form, &position_form, &source_start}) integ->set_control_law(law);
+  momentum_form.start_from_two_points(q_prev, q0);
+  position_form.start_from_two_points(q_prev, q0);
+  source_start.start_source_procedure(q0, VecD<2>(0.0, 1.0), h / 4.0);
+  for (int s = 0; s < 2000; ++s) {
+    momentum_form.step();
+    position_form.step();
+    source_start.step();
+  }
+  EXPECT_LT((momentum_form.q() - position_form.q()).norm(), 1e-11);
+  EXPECT_LT((momentum_form.p() - position_form.p()).norm(), 1e-11);
+  for (auto* integ : {&momentum_form, &position_form, &source_start}) {
+    EXPECT_LT(std::abs(integ->noether_balance(0)), 1e-12);
+    EXPECT_GT(std::abs(integ->discrete_work(0)), 0.05);
+  }
+}
+
 TEST(ForcedNoether, CartMomentumChangesByTheImpulseOfTheForce) {
   // ξ = (1, 0) and f = (u, 0): the midpoint's work per step is (h/2)u + (h/2)u = h u exactly.
   const double h = 0.01;

@@ -176,8 +176,12 @@ class VariationalIntegrator {
   void step() {
     const Forcing forcing = forcing_of_step();
     if (form_ == DelForm::kPosition) p_ = discrete_momentum(system_, q_prev_, q_, forcing_of_previous_step(), h_);
-    if constexpr (kForced)
-      if (step_index_ == 0) forced_.momenta_at_start = noether_momenta(q_, p_);
+    if constexpr (kForced) {
+      if (!forced_.balance_started) {
+        forced_.momenta_at_start = noether_momenta(q_, p_);
+        forced_.balance_started = true;
+      }
+    }
     constraints_and_jacobian(system_, q_, g_k_, dg_k_);
     q_next_ = 2.0 * q_ - q_prev_;
     stats_ = solver_.solve(system_, h_, q_, p_, dg_k_, forcing, q_next_, lambda_);
@@ -229,6 +233,7 @@ class VariationalIntegrator {
   double energy() const { return mechint::energy(model(), q_, velocity()); }
   /// Discrete Noether momentum ⟨p_k, ξ_i(q_k)⟩, conserved to round-off (000 §3.3).
   double momentum(int i) const { return noether_momentum(model(), i, q_, p()); }
+
   // ---- forces and controls (forced systems) --------------------------------------------------
 
   static constexpr int kNumControls = [] {
@@ -273,7 +278,7 @@ class VariationalIntegrator {
   double noether_balance(int i) const
     requires kForced
   {
-    if (step_index_ == 0) return 0.0;
+    if (!forced_.balance_started) return 0.0;
     return momentum(i) - forced_.momenta_at_start[i] - forced_.work[i];
   }
 
@@ -389,6 +394,7 @@ class VariationalIntegrator {
     if constexpr (kForced) {
       forced_.work.setZero();
       forced_.momenta_at_start.setZero();
+      forced_.balance_started = false;
     }
   }
 
@@ -480,6 +486,7 @@ class VariationalIntegrator {
     Control u_previous = Control::Zero();
     VecD<kNumSymmetries> work = VecD<kNumSymmetries>::Zero();
     VecD<kNumSymmetries> momenta_at_start = VecD<kNumSymmetries>::Zero();
+    bool balance_started = false;  // momenta_at_start taken (by the first step after a start)
   };
   struct Unforced {};
   [[no_unique_address]] std::conditional_t<kForced, ForcedState, Unforced> forced_;
