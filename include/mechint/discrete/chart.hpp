@@ -73,6 +73,9 @@ class ChartModel {
 /// 𝕃^c(θ0, θ1, h) = Ld(ψ(θ0), ψ(θ1), h) (000 eq. 4.9), unconstrained; DEL equations (4.11)–(4.12).
 template <LagrangianModel Model, class Chart, class Rule>
 class ChartedDiscreteSystem {
+  // The pull-back of the discrete forces by Dψ is not implemented: refuse rather than drop them.
+  static_assert(!ForcedModel<Model>, "a chart formulation of a model with forces is not supported");
+
  public:
   static constexpr int kDim = Chart::kChartDim;
   static constexpr int kNumConstraints = 0;

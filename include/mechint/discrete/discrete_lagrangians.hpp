@@ -9,15 +9,27 @@
 ///   `kSummary` (its line in `mechint list`),
 /// and, for models with hand-written derivatives of L (model/lagrangian_derivatives.hpp),
 ///   `derivatives(model, q0, q1, h, d1, d2, d12)`: D1 Ld, D2 Ld and D12 Ld built from them by the
-///   chain rule (the formulas are derived in docs/conventions.md).
+///   chain rule (the formulas are derived in docs/conventions.md);
+/// and, for forced models (model/forces.hpp),
+///   `discrete_forces(model, q0, q1, u, t0, h, f_minus, f_plus)`: the left and right discrete forces
+///   f⁻, f⁺ of the discrete Lagrange–d'Alembert principle, the same quadrature as Ld applied to the
+///   virtual work ∫ f·δq dt over the step [t0, t0 + h] with the control u held (docs/forces.md).
+///   A rule without it does not apply to forced models (DiscreteSystem refuses the pair at compile time).
 
 #include <string_view>
 
 #include "mechint/core/autodiff.hpp"
+#include "mechint/model/forces.hpp"
 #include "mechint/model/lagrangian_derivatives.hpp"
 #include "mechint/model/lagrangian_model.hpp"
 
 namespace mechint {
+
+/// out = s·f for every scalar type (a double times a nested jet needs the scalar operators).
+template <class T, int n>
+void scale_force(double s, const Vec<T, n>& f, Vec<T, n>& out) {
+  for (int i = 0; i < n; ++i) out[i] = s * f[i];
+}
 
 /// Midpoint rule, 000 eq. 4.1: Ld = h·L((q0+q1)/2, (q1−q0)/h). Second order.
 struct MidpointRule {
@@ -34,6 +46,21 @@ struct MidpointRule {
       v[i] = (q1[i] - q0[i]) * (1.0 / h);
     }
     return h * model.template lagrangian<T>(q_mid, v);
+  }
+
+  /// f⁻ = f⁺ = (h/2)·f(q_{k+½}, (q1−q0)/h, u, t0 + h/2): the midpoint quadrature of the virtual
+  /// work, δq at the midpoint being (δq0 + δq1)/2 (DESIGN §7; Junge, Marsden, Ober-Blöbaum 2005).
+  template <ForcedModel M, class T>
+  static void discrete_forces(const M& model, const Vec<T, M::kDim>& q0, const Vec<T, M::kDim>& q1,
+                              const Vec<T, kModelNumControls<M>>& u, double t0, double h,
+                              Vec<T, M::kDim>& f_minus, Vec<T, M::kDim>& f_plus) {
+    Vec<T, M::kDim> q_mid, v;
+    for (int i = 0; i < M::kDim; ++i) {
+      q_mid[i] = 0.5 * (q0[i] + q1[i]);
+      v[i] = (q1[i] - q0[i]) * (1.0 / h);
+    }
+    scale_force(0.5 * h, model_generalized_force<M, T>(model, q_mid, v, u, t0 + 0.5 * h), f_minus);
+    f_plus = f_minus;
   }
 
   template <HasLagrangianDerivatives M, int n = M::kDim>
@@ -62,6 +89,18 @@ struct TrapezoidRule {
     Vec<T, M::kDim> v;
     for (int i = 0; i < M::kDim; ++i) v[i] = (q1[i] - q0[i]) * (1.0 / h);
     return (0.5 * h) * (model.template lagrangian<T>(q0, v) + model.template lagrangian<T>(q1, v));
+  }
+
+  /// f⁻ = (h/2)·f(q0, v, u, t0), f⁺ = (h/2)·f(q1, v, u, t0 + h), v = (q1−q0)/h: the trapezoid
+  /// quadrature of the virtual work, each endpoint's force acting on that endpoint's variation.
+  template <ForcedModel M, class T>
+  static void discrete_forces(const M& model, const Vec<T, M::kDim>& q0, const Vec<T, M::kDim>& q1,
+                              const Vec<T, kModelNumControls<M>>& u, double t0, double h,
+                              Vec<T, M::kDim>& f_minus, Vec<T, M::kDim>& f_plus) {
+    Vec<T, M::kDim> v;
+    for (int i = 0; i < M::kDim; ++i) v[i] = (q1[i] - q0[i]) * (1.0 / h);
+    scale_force(0.5 * h, model_generalized_force<M, T>(model, q0, v, u, t0), f_minus);
+    scale_force(0.5 * h, model_generalized_force<M, T>(model, q1, v, u, t0 + h), f_plus);
   }
 
   template <HasLagrangianDerivatives M, int n = M::kDim>
@@ -94,6 +133,21 @@ struct FirstOrderRule {
     return h * model.template lagrangian<T>(q1, v);
   }
 
+  /// f⁻ = 0, f⁺ = h·f(q1, v, u, t0 + h): the right-endpoint quadrature of the virtual work, the node
+  /// Ld itself uses (so the pair is the discrete Lagrange–d'Alembert principle of one quadrature;
+  /// first order like Ld).
+  template <ForcedModel M, class T>
+  static void discrete_forces(const M& model, const Vec<T, M::kDim>& q0, const Vec<T, M::kDim>& q1,
+                              const Vec<T, kModelNumControls<M>>& u, double t0, double h,
+                              Vec<T, M::kDim>& f_minus, Vec<T, M::kDim>& f_plus) {
+    Vec<T, M::kDim> v;
+    for (int i = 0; i < M::kDim; ++i) {
+      v[i] = (q1[i] - q0[i]) * (1.0 / h);
+      f_minus[i] = constant<T>(0.0);
+    }
+    scale_force(h, model_generalized_force<M, T>(model, q1, v, u, t0 + h), f_plus);
+  }
+
   template <HasLagrangianDerivatives M, int n = M::kDim>
   static void derivatives(const M& model, const VecD<n>& q0, const VecD<n>& q1, double h,
                           VecD<n>& d1, VecD<n>& d2, Mat<n, n>& d12) {
@@ -110,6 +164,12 @@ struct FirstOrderRule {
 /// variational rows of src/app/methods.hpp are made from this list). A new rule is added here.
 template <class... Rules>
 struct RuleList {};
+
+/// The rule states the discrete forces of forced model M (see the file comment).
+template <class Rule, class M>
+concept RuleWithDiscreteForces =
+    ForcedModel<M> && requires(const M& m, const VecD<M::kDim>& q, const VecD<kModelNumControls<M>>& u,
+                               VecD<M::kDim>& f) { Rule::discrete_forces(m, q, q, u, 0.0, 0.1, f, f); };
 using CommandLineRules = RuleList<MidpointRule, TrapezoidRule, FirstOrderRule>;
 
 }  // namespace mechint

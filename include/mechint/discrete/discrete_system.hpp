@@ -26,11 +26,18 @@ concept DiscreteMechanicalSystem =
     } && LagrangianModel<std::remove_cvref_t<decltype(std::declval<const S&>().continuous_model())>>;
 
 /// Ld = Rule applied to the model's Lagrangian; constraints are the model's own (000 eqs. 4.4–4.6).
+/// For a forced model (model/forces.hpp) also the rule's discrete forces f⁻, f⁺ (docs/forces.md).
 template <LagrangianModel Model, class Rule>
 class DiscreteSystem {
+  static_assert(!ForcedModel<Model> || RuleWithDiscreteForces<Rule, Model>,
+                "this discrete Lagrangian states no discrete forces (Rule::discrete_forces), so it "
+                "does not apply to a model with forces");
+
  public:
   static constexpr int kDim = Model::kDim;
   static constexpr int kNumConstraints = Model::kNumConstraints;
+  /// Control inputs u of the model (0 for an unforced model).
+  static constexpr int kNumControls = kModelNumControls<Model>;
   using ContinuousModel = Model;
   using QuadratureRule = Rule;
 
@@ -47,6 +54,15 @@ class DiscreteSystem {
   }
 
   const Model& continuous_model() const { return model_; }
+
+  /// Left and right discrete forces f⁻, f⁺ of the step from (q0, t0) to q1 under the held control u.
+  template <class T>
+  void discrete_forces(const Vec<T, kDim>& q0, const Vec<T, kDim>& q1, const Vec<T, kNumControls>& u,
+                       double t0, double h, Vec<T, kDim>& f_minus, Vec<T, kDim>& f_plus) const
+    requires ForcedModel<Model>
+  {
+    Rule::discrete_forces(model_, q0, q1, u, t0, h, f_minus, f_plus);
+  }
 
   /// D1 Ld, D2 Ld and D12 Ld from the model's hand-written derivatives, when it has them.
   void discrete_lagrangian_derivatives(const VecD<kDim>& q0, const VecD<kDim>& q1, double h,

@@ -13,6 +13,17 @@
 /// but recomputed from (q_{k−1}, q_k) at the start of every step, which is the DEL equation
 /// D2 Ld(q_{k−1}, q_k) + D1 Ld(q_k, q_{k+1}) + Dg(q_k)^T λ_k = 0 as 000 writes it.
 ///
+/// Forced models (model/forces.hpp, docs/forces.md): the step solves the forced DEL equations of the
+/// discrete Lagrange–d'Alembert principle,
+///
+///     p_k + D1 Ld(q_k, q_{k+1}) + f⁻_k + Dg(q_k)^T λ_k = 0,   g(q_{k+1}) = 0,
+///     p_{k+1} = D2 Ld(q_k, q_{k+1}) + f⁺_k,
+///
+/// with the control u_k of the step (`set_control`, or `set_control_law` sampled at the step's
+/// midpoint t_k + h/2) held over [t_k, t_{k+1}], and accumulates the discrete work of the forces
+/// along each symmetry generator, by which the Noether momentum changes (`discrete_work`,
+/// `noether_balance`). Unforced systems compile to the step above, unchanged.
+///
 /// `step()` never allocates; failure to converge throws `NewtonFailure` naming the step, the time,
 /// the residual and the iteration count, and leaves the state at the last good step.
 ///
@@ -36,6 +47,7 @@
 /// nearest its guess) or a displacement that grew by more than `trigger_growth` in one step.
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -43,6 +55,7 @@
 #include "mechint/model/legendre.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
+#include "mechint/discrete/discrete_forces.hpp"
 #include "mechint/solve/del_newton.hpp"
 #include "mechint/solve/newton.hpp"
 #include "mechint/integrate/step_check.hpp"
@@ -62,6 +75,9 @@ class VariationalIntegrator {
   static constexpr int k = S::kNumConstraints;
   using Config = VecD<n>;
   using Model = std::remove_cvref_t<decltype(std::declval<const S&>().continuous_model())>;
+  /// The system has discrete forces (docs/forces.md).
+  static constexpr bool kForced = ForcedDiscreteSystem<S>;
+  using Forcing = ForcingOf<S>;
 
   /// Largest |g(q0)| and |Dg(q0) q̇0| (∞-norm) accepted from a start.
   static constexpr double kManifoldTolerance = 1e-9;
@@ -107,7 +123,8 @@ class VariationalIntegrator {
     check_finite(q0, "q0");
     check_on_manifold(q_prev);
     check_on_manifold(q0);
-    reset(q0, discrete_lagrangian_d2(system_, q_prev, q0, h_), q_prev, t0);
+    reset(q0, Config::Zero(), q_prev, t0);
+    p_ = discrete_momentum(system_, q_prev, q0, forcing_before_start(), h_);
   }
 
   /// The start 000 §5.1 uses for its tables: an explicit Euler step q0 + h_f q̇0 at a fine step h_f
@@ -123,8 +140,10 @@ class VariationalIntegrator {
     check_finite(qdot0, "initial velocity");
     check_on_manifold(q0);
     VariationalIntegrator fine(system_, fine_h, solver_.options(), DelForm::kPosition, check_);
+    if constexpr (kForced) fine.forced_ = forced_;
     Config q_euler = project_to_manifold(q0 + fine_h * qdot0);
-    fine.reset(q_euler, discrete_lagrangian_d2(system_, q0, q_euler, fine_h), q0, t0 + fine_h);
+    fine.reset(q_euler, Config::Zero(), q0, t0 + fine_h);
+    fine.p_ = discrete_momentum(system_, q0, q_euler, fine.forcing_before_start(), fine_h);
     for (long i = 1; i < fine_steps; ++i) fine.step();
     start_from_two_points(q0, fine.q(), t0 + h_);
     // The state now is the second point at t0 + h; step index 1.
@@ -135,17 +154,26 @@ class VariationalIntegrator {
 
   /// Advances one step of size h. Throws NewtonFailure if the DEL equations cannot be solved.
   void step() {
-    if (form_ == DelForm::kPosition) p_ = discrete_lagrangian_d2(system_, q_prev_, q_, h_);
+    const Forcing forcing = forcing_of_step();
+    if (form_ == DelForm::kPosition) p_ = discrete_momentum(system_, q_prev_, q_, forcing_of_previous_step(), h_);
+    if constexpr (kForced) {
+      if (!forced_.balance_started) {
+        forced_.momenta_at_start = noether_momenta(q_, p_);
+        forced_.balance_started = true;
+      }
+    }
     constraints_and_jacobian(system_, q_, g_k_, dg_k_);
     q_next_ = 2.0 * q_ - q_prev_;
-    stats_ = solver_.solve(system_, h_, q_, p_, dg_k_, q_next_, lambda_);
+    stats_ = solver_.solve(system_, h_, q_, p_, dg_k_, forcing, q_next_, lambda_);
     if (!stats_.converged || !q_next_.allFinite())
       throw NewtonFailure(step_index_ + 1, t_ + h_, stats_.residual_norm, stats_.iterations);
-    if (check_.enabled && should_confirm()) confirm_step();
+    if (check_.enabled && should_confirm()) confirm_step(forcing);
+    if constexpr (kForced) accumulate_work(forcing);
     q_prev_ = q_;
     q_ = q_next_;
     if constexpr (requires { system_.wrap_periodic(q_prev_, q_); }) system_.wrap_periodic(q_prev_, q_);
-    if (form_ == DelForm::kMomentum) p_ = discrete_lagrangian_d2(system_, q_prev_, q_, h_);
+    if (form_ == DelForm::kMomentum) p_ = discrete_momentum(system_, q_prev_, q_, forcing, h_);
+    if constexpr (kForced) forced_.u_previous = forcing.u;
     ++step_index_;
     t_ = t0_ + step_index_ * h_;
     total_iterations_ += stats_.iterations;
@@ -156,10 +184,11 @@ class VariationalIntegrator {
 
   const Config& q() const { return q_; }
   const Config& q_previous() const { return q_prev_; }
-  /// Discrete momentum p_k = D2 Ld(q_{k−1}, q_k) (computed on demand in position form).
+  /// Discrete momentum p_k = D2 Ld(q_{k−1}, q_k) (+ f⁺_{k−1} when forced; computed on demand in
+  /// position form).
   Config p() const {
     return form_ == DelForm::kPosition && step_index_ > 0
-               ? Config(discrete_lagrangian_d2(system_, q_prev_, q_, h_))
+               ? Config(discrete_momentum(system_, q_prev_, q_, forcing_of_previous_step(), h_))
                : p_;
   }
   /// Multipliers λ_{k−1} of the last step (000 eq. 4.6).
@@ -196,6 +225,55 @@ class VariationalIntegrator {
   double energy() const { return mechint::energy(model(), q_, velocity()); }
   /// Discrete Noether momentum ⟨p_k, ξ_i(q_k)⟩, conserved to round-off (000 §3.3).
   double momentum(int i) const { return noether_momentum(model(), i, q_, p()); }
+
+  // ---- forces and controls (forced systems) --------------------------------------------------
+
+  static constexpr int kNumControls = [] {
+    if constexpr (kForced) return S::kNumControls; else return 0;
+  }();
+  static constexpr int kNumSymmetries = Model::kNumSymmetries;
+  using Control = VecD<kNumControls>;
+  /// u(t), sampled at the midpoint t_k + h/2 of each step and held over the step.
+  using ControlLaw = std::function<Control(double)>;
+
+  /// The control u_k held over the following steps (replaces a control law).
+  void set_control(const Control& u)
+    requires kForced
+  {
+    if (!u.allFinite()) throw InvalidInput("control contains NaN or infinity");
+    forced_.u = u;
+    forced_.law = nullptr;
+  }
+  /// Controls as a function of time: step k holds u(t_k + h/2), the midpoint of the step, so that
+  /// a smooth u(t) keeps the order 2 of the midpoint and trapezoid rules.
+  void set_control_law(ControlLaw law)
+    requires kForced
+  {
+    forced_.law = std::move(law);
+  }
+  /// The control of the last step taken (of the next step before the first).
+  Control control() const
+    requires kForced
+  {
+    return step_index_ > 0 ? forced_.u_previous : forcing_of_step().u;
+  }
+  /// Σ_j ⟨f⁻_j, ξ_i(q_j)⟩ + ⟨f⁺_j, ξ_i(q_{j+1})⟩ over the steps taken: the discrete work of the forces
+  /// along generator i, by which the Noether momentum J_i changes (forced Noether theorem).
+  double discrete_work(int i) const
+    requires kForced
+  {
+    return forced_.work[i];
+  }
+  /// J_i(k) − J_i(0) − discrete_work(i): zero up to round-off. J_i(0) is the momentum the first
+  /// step started from (in position form after a start from velocity that is ⟨D2 Ld(q_{−1}, q_0) +
+  /// f⁺_{−1}, ξ_i(q_0)⟩, the momentum the position form propagates).
+  double noether_balance(int i) const
+    requires kForced
+  {
+    if (!forced_.balance_started) return 0.0;
+    return momentum(i) - forced_.momenta_at_start[i] - forced_.work[i];
+  }
+
   /// g(q_k).
   VecD<k> constraint_residual() const {
     VecD<k> g;
@@ -248,20 +326,24 @@ class VariationalIntegrator {
 
   /// Two steps of h/2 from (q_k, p_k), each from its own extrapolated guess; throws RejectedStep
   /// unless they converge and end within max_ratio step displacements of q_{k+1}.
-  void confirm_step() {
+  /// Forced: both half steps hold the step's control u_k; the second starts at t_k + h/2.
+  void confirm_step(const Forcing& forcing) {
     ++confirmed_steps_;
     const double half = 0.5 * h_;
     VecD<k> lambda;
     Config q_half = q_ + 0.5 * (q_ - q_prev_);
-    NewtonStats first = confirm_solver_.solve(system_, half, q_, p_, dg_k_, q_half, lambda);
+    NewtonStats first = confirm_solver_.solve(system_, half, q_, p_, dg_k_, forcing, q_half, lambda);
     Config q_two = 2.0 * q_half - q_;
     bool converged = first.converged && q_half.allFinite();
     if (converged) {
-      const Config p_half = discrete_lagrangian_d2(system_, q_, q_half, half);
+      const Config p_half = discrete_momentum(system_, q_, q_half, forcing, half);
       VecD<k> g_half;
       Mat<k, n> dg_half;
       constraints_and_jacobian(system_, q_half, g_half, dg_half);
-      const NewtonStats second = confirm_solver_.solve(system_, half, q_half, p_half, dg_half, q_two, lambda);
+      Forcing second_half = forcing;
+      if constexpr (kForced) second_half.t += half;
+      const NewtonStats second =
+          confirm_solver_.solve(system_, half, q_half, p_half, dg_half, second_half, q_two, lambda);
       converged = second.converged && q_two.allFinite();
     }
     // Built only when a step is rejected: a confirmed step does not allocate.
@@ -297,6 +379,58 @@ class VariationalIntegrator {
     total_jacobians_ = 0;
     confirmed_steps_ = 0;
     stats_ = {};
+    if constexpr (kForced) {
+      forced_.work.setZero();
+      forced_.momenta_at_start.setZero();
+      forced_.balance_started = false;
+    }
+  }
+
+  /// u_k and t_k of the step from the current state (NoForcing for an unforced system).
+  Forcing forcing_of_step() const {
+    if constexpr (kForced)
+      return {forced_.law ? forced_.law(t_ + 0.5 * h_) : forced_.u, t_};
+    else
+      return {};
+  }
+  /// u_{k−1} and t_{k−1} of the step that ended at q_k: the force f⁺_{k−1} of the position form's
+  /// momentum. Before the first step, the step before the start (see `forcing_before_start`).
+  Forcing forcing_of_previous_step() const {
+    if constexpr (kForced) {
+      if (step_index_ == 0) return forcing_before_start();
+      return {forced_.u_previous, t_ - h_};
+    } else {
+      return {};
+    }
+  }
+  /// The fictitious step [t0 − h, t0] of a two-point start: the control law at t0 − h/2, or the
+  /// control set for the first step.
+  Forcing forcing_before_start() const {
+    if constexpr (kForced)
+      return {forced_.law ? forced_.law(t_ - 0.5 * h_) : forced_.u, t_ - h_};
+    else
+      return {};
+  }
+
+  /// ⟨p, ξ_i(q)⟩ for every symmetry.
+  VecD<kNumSymmetries> noether_momenta(const Config& q, const Config& p) const {
+    VecD<kNumSymmetries> j;
+    for (int i = 0; i < Model::kNumSymmetries; ++i) j[i] = noether_momentum(model(), i, q, p);
+    return j;
+  }
+
+  /// Forced Noether theorem: J_i(k+1) − J_i(k) = ⟨f⁻_k, ξ_i(q_k)⟩ + ⟨f⁺_k, ξ_i(q_{k+1})⟩ (the
+  /// invariance of Ld gives ⟨D1 Ld, ξ(q_k)⟩ + ⟨D2 Ld, ξ(q_{k+1})⟩ = 0, and Dg ξ = 0 removes λ).
+  void accumulate_work(const Forcing& forcing) {
+    if constexpr (Model::kNumSymmetries > 0) {
+      Config f_minus, f_plus;
+      discrete_forces(system_, q_, q_next_, forcing, h_, f_minus, f_plus);
+      for (int i = 0; i < Model::kNumSymmetries; ++i)
+        forced_.work[i] += f_minus.dot(model_symmetry_generator(model(), i, q_)) +
+                    f_plus.dot(model_symmetry_generator(model(), i, q_next_));
+    } else {
+      (void)forcing;
+    }
   }
 
   static void check_finite(const Config& x, const char* what) {
@@ -331,6 +465,19 @@ class VariationalIntegrator {
   long step_index_ = 0;
   long total_iterations_ = 0;
   long total_jacobians_ = 0;
+
+  /// The controls of a forced system (the one set, or a law of time; the one of the last step) and
+  /// its Noether balance (the discrete work along each generator, the momenta of the first step).
+  struct ForcedState {
+    Control u = Control::Zero();
+    ControlLaw law;
+    Control u_previous = Control::Zero();
+    VecD<kNumSymmetries> work = VecD<kNumSymmetries>::Zero();
+    VecD<kNumSymmetries> momenta_at_start = VecD<kNumSymmetries>::Zero();
+    bool balance_started = false;  // momenta_at_start taken (by the first step after a start)
+  };
+  struct Unforced {};
+  [[no_unique_address]] std::conditional_t<kForced, ForcedState, Unforced> forced_;
 };
 
 }  // namespace mechint

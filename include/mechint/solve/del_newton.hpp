@@ -19,10 +19,17 @@
 /// residual ‖R‖∞ ≤ residual_tolerance·(1 + ‖h p_k‖∞), or the update ‖Δq‖∞ ≤ step_tolerance·(1 + ‖q‖∞)
 /// (for simplified Newton through the contraction estimate θ/(1 − θ)·‖Δq‖). All storage is
 /// fixed-size and lives in the solver: a solve never allocates.
+///
+/// Forced systems (discrete/discrete_forces.hpp): the momentum rows carry the left discrete force,
+/// h·(p_k + D1 Ld + f⁻_k) + Dg(q_k)ᵀν, and the Jacobian block is h·(D12 Ld + ∂f⁻_k/∂q_{k+1}), the
+/// latter by forward AD (exact). The step's control and time come in a `StepForcing`; for an
+/// unforced system the assembly is, at compile time, the one above.
 
 #include <cmath>
+#include <type_traits>
 
 #include "mechint/discrete/del_derivatives.hpp"
+#include "mechint/discrete/discrete_forces.hpp"
 #include "mechint/solve/newton.hpp"
 #include "mechint/solve/newton_options.hpp"
 
@@ -34,6 +41,8 @@ class DelNewtonSolver {
   static constexpr int n = S::kDim;
   static constexpr int k = S::kNumConstraints;
   static constexpr int nk = n + k;
+  static constexpr bool kForced = ForcedDiscreteSystem<S>;
+  using Forcing = ForcingOf<S>;
 
   explicit DelNewtonSolver(NewtonOptions options = {}) : options_(options) {}
 
@@ -49,11 +58,19 @@ class DelNewtonSolver {
   /// Solves for q_next (in: first guess, out: solution) and lambda (out: λ_k).
   /// `dg_k` is Dg(q_k), computed once per step by the caller.
   NewtonStats solve(const S& system, double h, const VecD<n>& q_k, const VecD<n>& p_k,
-                    const Mat<k, n>& dg_k, VecD<n>& q_next, VecD<k>& lambda) {
+                    const Mat<k, n>& dg_k, VecD<n>& q_next, VecD<k>& lambda)
+    requires(!kForced)
+  {
+    return solve(system, h, q_k, p_k, dg_k, NoForcing{}, q_next, lambda);
+  }
+
+  /// The same with the step's control u_k and start time t_k (forced systems; `NoForcing{}` otherwise).
+  NewtonStats solve(const S& system, double h, const VecD<n>& q_k, const VecD<n>& p_k,
+                    const Mat<k, n>& dg_k, const Forcing& forcing, VecD<n>& q_next, VecD<k>& lambda) {
     // The kept factorization (simplified Newton) belongs to one step size.
     if (factored_h_ != h) newton_.discard_factorization();
     nu_.setZero();
-    Problem problem{*this, system, h, q_k, p_k, dg_k, q_next,
+    Problem problem{*this, system, h, q_k, p_k, dg_k, forcing, q_next,
                     1.0 + (h * p_k).template lpNorm<Eigen::Infinity>()};
     const NewtonStats stats = newton_.solve(problem, NewtonPolicy::from(options_));
     factored_h_ = newton_.has_factorization() ? h : 0.0;
@@ -70,18 +87,32 @@ class DelNewtonSolver {
     const VecD<n>& q_k;
     const VecD<n>& p_k;
     const Mat<k, n>& dg_k;
+    const Forcing& forcing;
     VecD<n>& q_next;
     double residual_scale;  // 1 + ‖h·p_k‖∞
 
     /// R = [h(p_k + D1 Ld) + Dg(q_k)ᵀν ; g(q_{k+1})], J = [[h D12 Ld, Dg(q_k)ᵀ], [Dg(q_{k+1}), 0]]:
-    /// D1 and D12 from one nested-AD evaluation when J is asked for, D1 alone otherwise.
+    /// D1 and D12 from one nested-AD evaluation when J is asked for, D1 alone otherwise. Forced:
+    /// f⁻_k added to the momentum rows and ∂f⁻_k/∂q_{k+1} to their Jacobian block.
     void assemble(VecD<nk>& r, Mat<nk, nk>* j) {
       if (j)
         discrete_lagrangian_d1_d12(system, q_k, q_next, h, s.d1_, s.d12_);
       else
         s.d1_ = discrete_lagrangian_d1(system, q_k, q_next, h);
       constraints_and_jacobian(system, q_next, s.g_next_, s.dg_next_);
-      r.template head<n>() = h * (p_k + s.d1_);
+      if constexpr (kForced) {
+        if (j) {
+          discrete_force_minus_and_jacobian(system, q_k, q_next, forcing, h, s.forces_.f_minus,
+                                            s.forces_.df_minus);
+          s.d12_ += s.forces_.df_minus;
+        } else {
+          VecD<n> f_plus;
+          discrete_forces(system, q_k, q_next, forcing, h, s.forces_.f_minus, f_plus);
+        }
+        r.template head<n>() = h * (p_k + s.d1_ + s.forces_.f_minus);
+      } else {
+        r.template head<n>() = h * (p_k + s.d1_);
+      }
       if constexpr (k > 0) {
         r.template head<n>().noalias() += dg_k.transpose() * s.nu_;
         r.template tail<k>() = s.g_next_;
@@ -110,8 +141,16 @@ class DelNewtonSolver {
     }
   };
 
+  /// f⁻_k and ∂f⁻_k/∂q_{k+1} at the current iterate (forced systems only).
+  struct ForceTerms {
+    VecD<n> f_minus;
+    Mat<n, n> df_minus;
+  };
+  struct NoForceTerms {};
+
   NewtonOptions options_;
   NewtonSolver<nk> newton_;
+  [[no_unique_address]] std::conditional_t<kForced, ForceTerms, NoForceTerms> forces_;
   VecD<n> d1_;
   Mat<n, n> d12_;
   VecD<k> g_next_;
