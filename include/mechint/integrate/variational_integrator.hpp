@@ -217,6 +217,11 @@ class VariationalIntegrator {
     a(total_iterations_), a(total_jacobians_), a(confirmed_steps_);
     solver_.checkpoint_state(a);
     confirm_solver_.checkpoint_state(a);
+    // A control law is configuration (a function the resumed run is given again), not state.
+    if constexpr (kForced) {
+      a(forced_.u), a(forced_.u_previous), a(forced_.work), a(forced_.momenta_at_start);
+      a(forced_.balance_started);
+    }
   }
 
   /// Velocity tangent to the constraint manifold recovered from p_k.
