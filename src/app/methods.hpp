@@ -11,9 +11,15 @@
 /// stepper through the one run loop (integrate/run_loop.hpp) and the one recorder (app/recorder.hpp).
 /// To add an integrator: its header in include/mechint/integrate/ and one row here (in MethodTable).
 /// A new discrete Lagrangian needs no row: the variational rows are made from CommandLineRules.
+///
+/// Forced models (model/forces.hpp, docs/forces.md) are offered exactly the rows that handle
+/// forces: the variational rules that state discrete forces (uncharted), and the Runge–Kutta
+/// baselines on the forced Euler–Lagrange ODE. Their controls are the problem's (app/problem.hpp).
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <stdexcept>
 #include <typeinfo>
 #include <string>
 #include <string_view>
@@ -30,6 +36,7 @@
 #include "mechint/discrete/discrete_lagrangians.hpp"
 #include "mechint/discrete/discrete_system.hpp"
 #include "mechint/integrate/energy_momentum.hpp"
+#include "mechint/integrate/euler_lagrange_ode.hpp"
 #include "mechint/integrate/ida_dae.hpp"
 #include "mechint/integrate/impact_driver.hpp"
 #include "mechint/integrate/odeint_baselines.hpp"
@@ -37,6 +44,7 @@
 #include "mechint/integrate/stormer_verlet.hpp"
 #include "mechint/integrate/trapezoid_flow.hpp"
 #include "mechint/integrate/variational_integrator.hpp"
+#include "mechint/model/forces.hpp"
 #include "mechint/model/unilateral.hpp"
 
 namespace mechint::app {
@@ -67,6 +75,34 @@ template <class P>
 concept SmoothProblem = !HasUnilateralConstraints<typename P::Model>;
 template <class P>
 concept UnchartedSmoothProblem = SmoothProblem<P> && !P::kCharted;
+/// Non-conservative forces act on the problem's model.
+template <class P>
+concept ForcedProblem = ForcedModel<typename P::Model>;
+/// The variational rule `Rule` integrates P: any rule without forces; with forces, a rule that
+/// states its discrete forces, in the model's own coordinates (the chart formulation would have to
+/// pull the forces back).
+template <class Rule, class P>
+concept RuleHandlesForcesOf =
+    !ForcedProblem<P> || (!P::kCharted && RuleWithDiscreteForces<Rule, typename P::Model>);
+
+/// The problem's controls u(t) as a control law: piecewise constant, sampled wherever the method
+/// asks (the variational integrator at each step's midpoint, Runge–Kutta at its stage times). Refers
+/// to `p`, which outlives the stepper.
+template <class P>
+  requires P::kControlled
+auto control_law(const P& p) {
+  constexpr int m = kModelNumControls<typename P::Model>;
+  return std::function<VecD<m>(double)>([&controls = p.controls](double t) { return controls.template at<m>(t); });
+}
+
+/// The Euler–Lagrange ODE of the Runge–Kutta baselines, forced by the problem's controls.
+template <class P>
+EulerLagrangeOde<typename P::Model> euler_lagrange_ode(const P& p) {
+  if constexpr (P::kControlled)
+    return EulerLagrangeOde<typename P::Model>(p.model, control_law(p));
+  else
+    return EulerLagrangeOde<typename P::Model>(p.model);
+}
 
 /// The variational integrator with the discrete Lagrangian `Rule` (000 §4), position or momentum form.
 template <class Rule>
@@ -74,7 +110,7 @@ struct VariationalMethod {
   static constexpr std::string_view kName = Rule::kName;
   static constexpr std::string_view kSummary = Rule::kSummary;
   template <class P>
-  static constexpr bool kApplies = SmoothProblem<P>;
+  static constexpr bool kApplies = SmoothProblem<P> && RuleHandlesForcesOf<Rule, P>;
   static std::vector<ParameterSpec> options() { return variational_options(); }
 
   template <class P>
@@ -89,6 +125,8 @@ struct VariationalMethod {
   static void with_stepper(const P& p, const ParameterValues& o, double h, F&& use) {
     const DelForm form = o.choice("form") == "position" ? DelForm::kPosition : DelForm::kMomentum;
     VariationalIntegrator vi(discrete_system(p), h, read_newton_options(o), form, read_step_check_options(o));
+    // Before the start: a start in position form takes the control of the step before it.
+    if constexpr (P::kControlled) vi.set_control_law(control_law(p));
     if (o.choice("init") == "source") {
       if (p.initial != InitialData::kVelocity)
         throw InvalidInput("init=source needs initial velocities; this system starts from momenta");
@@ -107,7 +145,7 @@ struct VariationalMethod {
 template <template <class> class Flow>
 struct ImpactMethod {
   template <class P>
-  static constexpr bool kApplies = HasUnilateralConstraints<typename P::Model> && !P::kCharted;
+  static constexpr bool kApplies = HasUnilateralConstraints<typename P::Model> && !P::kCharted && !ForcedProblem<P>;
   static std::vector<ParameterSpec> options() { return impact_options(); }
 
   template <class P, class F>
@@ -140,7 +178,7 @@ struct StormerVerletMethod : ImpactMethod<StormerVerletFlow> {
 struct RungeKutta4Method {
   static constexpr std::string_view kName = "rk4";
   static constexpr std::string_view kSummary =
-      "classical Runge-Kutta, fixed step h, on the Euler-Lagrange ODE (Boost.Odeint; unconstrained systems)";
+      "classical Runge-Kutta, fixed step h, on the (forced) Euler-Lagrange ODE (Boost.Odeint; unconstrained systems)";
   template <class P>
   static constexpr bool kApplies = UnchartedSmoothProblem<P> && P::Model::kNumConstraints == 0;
   static std::vector<ParameterSpec> options() { return {}; }
@@ -148,7 +186,7 @@ struct RungeKutta4Method {
   template <class P, class F>
   static void with_stepper(const P& p, const ParameterValues&, double h, F&& use) {
     require_velocity_start(p.initial, kName);
-    RungeKutta4Stepper<typename P::Model> rk(EulerLagrangeOde<typename P::Model>(p.model), h);
+    RungeKutta4Stepper<typename P::Model> rk(euler_lagrange_ode(p), h);
     rk.start_from_velocity(p.q0, p.initial_data);
     use(rk);
   }
@@ -169,7 +207,7 @@ struct AdaptiveRungeKuttaMethod {
   template <class P, class F>
   static void with_stepper(const P& p, const ParameterValues& o, double h, F&& use) {
     require_velocity_start(p.initial, kName);
-    AdaptiveRungeKuttaStepper<typename P::Model, kMethod> rk(EulerLagrangeOde<typename P::Model>(p.model), h,
+    AdaptiveRungeKuttaStepper<typename P::Model, kMethod> rk(euler_lagrange_ode(p), h,
                                                              RungeKuttaTolerances{o.real("rtol"), o.real("atol")});
     rk.start_from_velocity(p.q0, p.initial_data);
     use(rk);
@@ -182,7 +220,8 @@ struct EnergyMomentumMethod {
   static constexpr std::string_view kSummary =
       "energy-momentum integrator of 003 sec. 5 (constant mass matrix, quadratic constraints)";
   template <class P>
-  static constexpr bool kApplies = UnchartedSmoothProblem<P> && ConstantMassModel<typename P::Model>;
+  static constexpr bool kApplies =
+      UnchartedSmoothProblem<P> && ConstantMassModel<typename P::Model> && !ForcedProblem<P>;
   static std::vector<ParameterSpec> options() { return energy_momentum_options(); }
 
   template <class P, class F>
@@ -204,7 +243,7 @@ struct DaeMethod {
   static constexpr std::string_view kSummary =
       "SUNDIALS IDA (BDF, adaptive; --set rtol, atol) on the stabilised index-2 (GGL) DAE; constrained systems";
   template <class P>
-  static constexpr bool kApplies = UnchartedSmoothProblem<P> && (P::Model::kNumConstraints > 0);
+  static constexpr bool kApplies = UnchartedSmoothProblem<P> && (P::Model::kNumConstraints > 0) && !ForcedProblem<P>;
   static std::vector<ParameterSpec> options() { return tolerance_options(std::string(kName)); }
 
   template <class P, class F>
@@ -361,10 +400,30 @@ RunStart begin_checkpointed_run(S& stepper, const RunCheckpoint& checkpoint, con
   }
 }
 
-/// Runs `p` with `method` (options already resolved against method_options) to schedule.t_end.
+/// The controls a run gets when nobody gives any: every control 0.
+inline const ControlSchedule& no_controls() {
+  static const ControlSchedule none;
+  return none;
+}
+
+/// Runs `p` with `method` (options already resolved against method_options) to schedule.t_end,
+/// under `controls` when its model has control inputs (ignored otherwise).
 template <class P>
-void run_problem(const P& p, const std::string& method, const ParameterValues& options,
-                 const OutputSchedule& schedule, RowWriter& out) {
+void run_problem(const P& given, const std::string& method, const ParameterValues& options,
+                 const OutputSchedule& schedule, RowWriter& out, const ControlSchedule& controls = no_controls()) {
+  // A controlled problem takes the run's controls (a copy once per run); any other runs as given.
+  const auto with_controls = [&]() -> decltype(auto) {
+    if constexpr (P::kControlled) {
+      if (controls.width() != 0 && controls.width() != kModelNumControls<typename P::Model>)
+        throw std::logic_error("the run's controls do not match the model's control inputs");
+      P p = given;
+      p.controls = controls;
+      return p;
+    } else {
+      return (given);
+    }
+  };
+  const auto& p = with_controls();
   bool found = false;
   for_each_method([&]<class Row>() {
     if constexpr (Row::template kApplies<P>) {
@@ -372,7 +431,12 @@ void run_problem(const P& p, const std::string& method, const ParameterValues& o
       found = true;
       check_start(p);
       Row::with_stepper(p, options, schedule.h, [&]<class S>(S& stepper) {
-        Recorder<S> recorder(p.labels);
+        Recorder<S> recorder = [&] {
+          if constexpr (P::kControlled)
+            return Recorder<S>(p.labels, &p.controls);
+          else
+            return Recorder<S>(p.labels);
+        }();
         RunCheckpoint* checkpoint = out.checkpoint();
         const RunStart start = checkpoint ? begin_checkpointed_run(stepper, *checkpoint, method) : RunStart::kFresh;
         if (start == RunStart::kFresh) out.header(recorder.columns());

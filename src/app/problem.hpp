@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// What a system hands to a method: the model (optionally in the generalized coordinates of a
-/// chart), the initial data and the names of the output columns. A system builds one from its
+/// chart), the initial data, the names of the output columns and, for a model with control inputs,
+/// its controls. A system builds one from its
 /// parameter values (app/system_entry.hpp); a method row (app/methods.hpp) turns it into a started
 /// stepper.
 
@@ -11,8 +12,10 @@
 #include <utility>
 #include <vector>
 
+#include "app/control_schedule.hpp"
 #include "mechint/core/linear_algebra.hpp"
 #include "mechint/discrete/chart.hpp"
+#include "mechint/model/forces.hpp"
 #include "mechint/model/lagrangian_model.hpp"
 
 namespace mechint::app {
@@ -42,6 +45,13 @@ enum class InitialData { kVelocity, kMomentum };
 /// No chart: the model's own coordinates.
 struct NoChart {};
 
+/// What a problem of a model without control inputs holds of its controls: nothing.
+struct NoControls {};
+
+/// Forces act on M and it has control inputs u (model/forces.hpp).
+template <class M>
+inline constexpr bool kControlledModel = ForcedModel<M> && kModelNumControls<M> > 0;
+
 /// A model, its start and its output names. `Chart` (discrete/chart.hpp) makes the variational
 /// methods integrate in its generalized coordinates (000 §4.2); q0 and the initial data are then in
 /// those coordinates.
@@ -50,6 +60,7 @@ struct Problem {
   using Model = M;
   using ChartType = Chart;
   static constexpr bool kCharted = !std::is_same_v<Chart, NoChart>;
+  static constexpr bool kControlled = kControlledModel<M>;
   static constexpr int kDim = [] {
     if constexpr (kCharted) return Chart::kChartDim;
     else return M::kDim;
@@ -66,6 +77,9 @@ struct Problem {
   OutputLabels labels;
   /// false: the model's unilateral constraints (walls) are ignored (the double pendulum without wall).
   bool walls = true;
+  /// The controls over time of a model with control inputs (run_problem sets them from the
+  /// command line; none: every control 0).
+  [[no_unique_address]] std::conditional_t<kControlled, ControlSchedule, NoControls> controls{};
 };
 
 }  // namespace mechint::app

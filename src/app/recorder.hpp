@@ -3,17 +3,20 @@
 /// The one recorder: builds the output columns and rows of a run from the capabilities of its
 /// stepper (integrate/stepper.hpp) and the system's output names. Column order (DESIGN §4):
 /// t, coordinates, [velocities], [canonical momenta], energy, [htilde], Noether momenta,
-/// [constraint_residual, lambda1..k].
+/// [their discrete work, e.g. Jz_work], [constraint_residual, lambda1..k], [controls u1..um]
+/// (DESIGN §6; the forced columns are docs/forces.md's).
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "app/control_schedule.hpp"
 #include "app/problem.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 #include "mechint/integrate/stepper.hpp"
+#include "mechint/model/forces.hpp"
 
 namespace mechint::app {
 
@@ -28,8 +31,13 @@ class Recorder {
  public:
   using Model = StepperModel<S>;
   static constexpr int kConstraints = Model::kNumConstraints;
+  /// Control columns u1..um: one per control input of a forced model.
+  static constexpr int kControls = ForcedModel<Model> ? kModelNumControls<Model> : 0;
 
-  explicit Recorder(const OutputLabels& labels) : labels_(labels) {
+  /// `controls`: the run's controls, for a stepper of a model with controls that does not report the
+  /// control of its steps (the Runge–Kutta baselines integrate under u(t) itself).
+  explicit Recorder(const OutputLabels& labels, const ControlSchedule* controls = nullptr)
+      : labels_(labels), controls_(controls) {
     columns_.push_back("t");
     append(labels.coordinates);
     if constexpr (HasVelocity<S>) append(labels.velocities);
@@ -38,6 +46,8 @@ class Recorder {
     if constexpr (HasModifiedEnergy<S>)
       if (labels.modified_energy) columns_.push_back("htilde");
     if constexpr (HasNoetherMomenta<S>) append(labels.momenta);
+    if constexpr (HasNoetherMomenta<S> && HasDiscreteWork<S>)
+      for (const auto& momentum : labels.momenta) columns_.push_back(momentum + "_work");
     if (static_cast<int>(labels.coordinates.size()) != Model::kDim ||
         (!labels.periodic.empty() && static_cast<int>(labels.periodic.size()) != Model::kDim) ||
         (HasNoetherMomenta<S> && static_cast<int>(labels.momenta.size()) != Model::kNumSymmetries))
@@ -45,6 +55,11 @@ class Recorder {
     if constexpr (kConstraints > 0) {
       columns_.push_back("constraint_residual");
       for (int i = 1; i <= kConstraints; ++i) columns_.push_back("lambda" + std::to_string(i));
+    }
+    if constexpr (kControls > 0) {
+      append(numbered_controls(kControls));
+      if (!HasControls<S> && controls_ == nullptr)
+        throw std::logic_error("the recorder of a controlled run needs its controls");
     }
     row_.reserve(columns_.size());
   }
@@ -69,9 +84,19 @@ class Recorder {
       if (labels_.modified_energy) row_.push_back(s.htilde());
     if constexpr (HasNoetherMomenta<S>)
       for (int i = 0; i < Model::kNumSymmetries; ++i) row_.push_back(s.momentum(i));
+    if constexpr (HasNoetherMomenta<S> && HasDiscreteWork<S>)
+      for (int i = 0; i < Model::kNumSymmetries; ++i) row_.push_back(s.discrete_work(i));
     if constexpr (kConstraints > 0) {
       row_.push_back(s.constraint_residual().template lpNorm<Eigen::Infinity>());
       append_vector(s.lambda());
+    }
+    if constexpr (kControls > 0) {
+      // The control of the step that ended at this row (at the start: of the first step).
+      if constexpr (HasControls<S>)
+        append_vector(s.control());
+      else
+        append_vector(s.step_index() == 0 ? controls_->template at<kControls>(t)
+                                          : controls_->template before<kControls>(t));
     }
     for (std::size_t i = 0; i < row_.size(); ++i)
       if (!std::isfinite(row_[i]))
@@ -88,6 +113,7 @@ class Recorder {
   }
 
   OutputLabels labels_;
+  const ControlSchedule* controls_;
   std::vector<std::string> columns_;
   std::vector<double> row_;
 };

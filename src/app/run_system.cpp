@@ -34,17 +34,36 @@ void check_schedule(const OutputSchedule& s) {
     throw InvalidInput("--output-every must be non-negative and finite");
 }
 
+/// The run's controls: the file's schedule, or each control's `--set` value (default 0) held over the run.
+ControlSchedule read_controls(const SystemEntry& system, const ParameterValues& values, const std::string& controls_file) {
+  if (controls_file.empty()) {
+    std::vector<double> constant;
+    for (const auto& name : system.controls) constant.push_back(values.real(name));
+    return system.controls.empty() ? ControlSchedule() : ControlSchedule::constant(std::move(constant));
+  }
+  if (system.controls.empty())
+    throw InvalidInput("--controls: system '" + system.name + "' has no control inputs");
+  for (const auto& name : system.controls)
+    if (values.was_set(name))
+      throw InvalidInput("control '" + name + "' is given both by --set and by --controls: use one");
+  return ControlSchedule::read(controls_file, system.controls);
+}
+
 }  // namespace
 
 void run_system(const SystemEntry& system, const std::string& requested_method, const Overrides& overrides,
-                const OutputSchedule& schedule, RowWriter& out) {
+                const OutputSchedule& schedule, RowWriter& out, const std::string& controls_file) {
   check_schedule(schedule);
-  const auto system_specs = system.parameters(overrides);
+  auto system_specs = system.parameters(overrides);
+  // Controls are settable like parameters: constant over the run, 0 unless set.
+  for (const auto& name : system.controls)
+    system_specs.push_back(ParameterSpec::real(name, 0.0, "control input, constant over the run (or --controls FILE.csv)"));
   const auto system_names = names_of(system_specs);
   Overrides system_overrides, option_overrides;
   for (const auto& [name, value] : overrides)
     (contains(system_names, name) ? system_overrides : option_overrides)[name] = value;
   const ParameterValues values = ParameterValues::resolve(system_specs, system_overrides, system.name);
+  const ControlSchedule controls = read_controls(system, values, controls_file);
 
   const std::string method = requested_method.empty() ? system.default_method : requested_method;
   const auto offered = system.methods(values);
@@ -76,8 +95,9 @@ void run_system(const SystemEntry& system, const std::string& requested_method, 
     checkpoint->bind("system=" + system.name + (system.fingerprint.empty() ? "" : ";definition=" + system.fingerprint) +
                      ";method=" + method + ";h=" + format_number(schedule.h, 17) +
                      ";t_end=" + format_number(schedule.t_end, 17) + ";output_every=" +
-                     format_number(schedule.output_every, 17) + ";" + values.describe() + ";" + options.describe());
-  system.run(values, method, options, schedule, out);
+                     format_number(schedule.output_every, 17) + ";" + values.describe() + ";" + options.describe() +
+                     (controls_file.empty() ? "" : ";" + controls.describe()));
+  system.run(values, method, options, schedule, controls, out);
 }
 
 }  // namespace mechint::app

@@ -9,10 +9,12 @@
 
 namespace mechint::app {
 
-/// Runs `system` with `method` (empty: the system's default) and the `--set` values `overrides`.
-/// Throws InvalidInput for an unknown name, a method the system does not offer, or an option that
-/// does not apply to the method (one line naming what does).
+/// Runs `system` with `method` (empty: the system's default) and the `--set` values `overrides`;
+/// `controls_file` (`--controls`, empty: none) gives the controls over time (app/control_schedule.hpp).
+/// Throws InvalidInput for an unknown name, a method the system does not offer, an option that
+/// does not apply to the method (one line naming what does), a controls file for a system without
+/// controls or a malformed one.
 void run_system(const SystemEntry& system, const std::string& method, const Overrides& overrides,
-                const OutputSchedule& schedule, RowWriter& out);
+                const OutputSchedule& schedule, RowWriter& out, const std::string& controls_file = "");
 
 }  // namespace mechint::app

@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// A system of the command line: its name, its parameters and initial values (`--set`), its named
-/// starts, a default method, and how to build its problem (app/problem.hpp) from parameter values.
+/// starts, its control inputs, a default method, and how to build its problem (app/problem.hpp) from
+/// parameter values.
 /// The methods it offers are the rows of the method table (app/methods.hpp) its problem satisfies.
 /// Types are erased once per run, here; no virtual call happens inside a step.
 ///
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "app/control_schedule.hpp"
 #include "app/methods.hpp"
 #include "app/parameters.hpp"
 
@@ -33,13 +35,18 @@ struct SystemEntry {
   /// The system's settable names (parameters, initial values, named starts). `overrides` lets the
   /// list depend on structural choices (number of links, coordinates) made with --set.
   std::function<std::vector<ParameterSpec>(const Overrides& overrides)> parameters;
+  /// The names of the control inputs of a forced model with controls (empty: none), one per
+  /// control of the model, in order: settable with `--set` (constant, default 0) or given over time
+  /// by `--controls FILE.csv` (app/control_schedule.hpp). Built-in systems name them u1, u2, …
+  std::vector<std::string> controls = {};
   /// The methods offered with these values (structural choices may change them).
   std::function<std::vector<std::string>(const ParameterValues& values)> methods;
   /// The options of `method` with these values; throws InvalidInput if the method is not offered.
   std::function<std::vector<ParameterSpec>(const ParameterValues& values, const std::string& method)> method_options;
-  /// Runs the system; options are the resolved method_options.
+  /// Runs the system; options are the resolved method_options, `controls` those of the run (a
+  /// system without controls ignores them).
   std::function<void(const ParameterValues& values, const std::string& method, const ParameterValues& options,
-                     const OutputSchedule& schedule, RowWriter& out)>
+                     const OutputSchedule& schedule, const ControlSchedule& controls, RowWriter& out)>
       run;
 };
 
@@ -61,8 +68,8 @@ SystemEntry make_system_entry(std::string name, std::string summary, std::string
     return with_problem(v, [&]<class P>(const P&) { return method_options<P>(method); });
   };
   e.run = [with_problem](const ParameterValues& v, const std::string& method, const ParameterValues& options,
-                         const OutputSchedule& schedule, RowWriter& out) {
-    with_problem(v, [&]<class P>(const P& p) { run_problem(p, method, options, schedule, out); });
+                         const OutputSchedule& schedule, const ControlSchedule& controls, RowWriter& out) {
+    with_problem(v, [&]<class P>(const P& p) { run_problem(p, method, options, schedule, out, controls); });
   };
   return e;
 }

@@ -28,6 +28,9 @@ Command parse_command_line(int argc, const char* const* argv) {
       ->capture_default_str();
   run->add_option("--set", command.run.assignments, "NAME=VALUE: a parameter, an initial value or a method option")
       ->take_all();
+  auto* controls_option = run->add_option(
+      "--controls", command.run.controls,
+      "CSV file t,<control names>: piecewise-constant controls of a system with control inputs");
   run->add_option("--out", command.run.out, "CSV file (default or -: standard output)");
   std::string checkpoint, checkpoint_every, resume;
   auto* checkpoint_option =
@@ -77,6 +80,8 @@ Command parse_command_line(int argc, const char* const* argv) {
     s.t_end = app::parse_real("--t-end", t_end);
     s.output_every = app::parse_real("--output-every", output_every);
     s.validate();
+    if (controls_option->count() > 0 && command.run.controls.empty())
+      throw InvalidInput("--controls: the file name is empty");
     if (every_option->count() > 0 && checkpoint_option->count() == 0 && resume_option->count() == 0)
       throw InvalidInput("--checkpoint-every needs --checkpoint FILE");
     if (checkpoint_option->count() > 0 && resume_option->count() > 0 && checkpoint != resume)

@@ -19,6 +19,8 @@ struct RunCommand {
   OutputSchedule schedule;  ///< validated
   bool h_given = false;     ///< --h was given (else a model file's own h may replace the default)
   std::vector<std::string> assignments;  ///< the `--set NAME=VALUE` texts, in order
+  /// `--controls FILE.csv`: the controls over time (app/control_schedule.hpp); empty: none.
+  std::string controls;
   std::string out;  ///< empty or "-": standard output
   /// --checkpoint FILE [--checkpoint-every DT], or --resume FILE (app/checkpoint.hpp).
   std::optional<app::CheckpointRequest> checkpoint;

@@ -1,6 +1,7 @@
 // The mechint command line (DESIGN §4):
 //   mechint list
 //   mechint run SYSTEM [--method M] [--h H] [--t-end T] [--output-every DT] [--set NAME=VALUE]... [--out FILE.csv]
+//               [--controls FILE.csv]
 //   mechint reproduce EXPERIMENT [--out DIR]
 //   mechint check FILE.toml
 // Exit codes (DESIGN §4, core/errors.hpp): 2 bad input, 3 numerical failure, 4 input/output error,
@@ -41,6 +42,11 @@ int list_everything() {
     std::cout << "\n    --set:";
     for (const auto& p : s.parameters({})) std::cout << " " << p.name << "=" << p.default_value;
     std::cout << "\n";
+    if (!s.controls.empty()) {
+      std::cout << "    controls (--set NAME=VALUE, default 0, or --controls FILE.csv):";
+      for (const auto& c : s.controls) std::cout << " " << c;
+      std::cout << "\n";
+    }
   }
   std::cout << "methods (their options, also with --set):\n";
   for (const auto& m : app::all_methods()) {
@@ -85,7 +91,7 @@ int run_system(const cli::RunCommand& command) {
   std::optional<app::RunCheckpoint> checkpoint;
   if (command.checkpoint) checkpoint.emplace(*command.checkpoint);
   app::CsvOutput out(command.out, checkpoint ? &*checkpoint : nullptr);
-  app::run_system(system, command.method, overrides, schedule, out);
+  app::run_system(system, command.method, overrides, schedule, out, command.controls);
   out.commit();
   return 0;
 }

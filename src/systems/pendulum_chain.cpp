@@ -49,7 +49,7 @@ app::SystemEntry pendulum_chain_entry() {
     return app::method_options<AnyChain>(method);
   };
   e.run = [](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
-             const OutputSchedule& schedule, app::RowWriter& out) {
+             const OutputSchedule& schedule, const app::ControlSchedule&, app::RowWriter& out) {
     const int links = v.integer("links");
     const chain::Runner run = links <= 10   ? chain::runner_01_10(links)
                               : links <= 20 ? chain::runner_11_20(links)

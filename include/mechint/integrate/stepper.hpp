@@ -20,6 +20,8 @@
 /// | `HasMultipliers`         | `lambda()`                                | constrained VI, EM, DAE           |
 /// | `HasConstraintResidual`  | `constraint_residual()` (the vector g(q)) | constrained VI, EM, DAE           |
 /// | `HasModifiedEnergy`      | `htilde()` (truncated modified H)         | impact driver                     |
+/// | `HasControls`            | `control()`, the control of the last step | VI of a forced model              |
+/// | `HasDiscreteWork`        | `discrete_work(i)`, i < kNumSymmetries    | VI of a forced model              |
 ///
 /// Failures are exceptions of core/errors.hpp: `NumericalFailure` (exit 3) when a step cannot be
 /// taken, `InvalidStart` (exit 2) from a start. A failed step leaves the state at the last good step.
@@ -83,5 +85,16 @@ concept HasConstraintResidual = Stepper<S> && requires(const S& s) { { s.constra
 
 template <class S>
 concept HasModifiedEnergy = Stepper<S> && requires(const S& s) { { s.htilde() } -> std::convertible_to<double>; };
+
+/// The controls u_k held over the last step taken (piecewise constant per step; docs/forces.md).
+template <class S>
+concept HasControls = Stepper<S> && requires(const S& s) { { s.control() }; };
+
+/// The discrete work of the forces along each symmetry generator, summed over the steps taken: by
+/// it the Noether momentum changes (forced Noether theorem, docs/forces.md), so that
+/// momentum(i) − momentum(i) at the start − discrete_work(i) closes to round-off.
+template <class S>
+concept HasDiscreteWork = Stepper<S> && StepperModel<S>::kNumSymmetries > 0 &&
+                          requires(const S& s) { { s.discrete_work(0) } -> std::convertible_to<double>; };
 
 }  // namespace mechint
