@@ -1,0 +1,31 @@
+#include "app/system_entry.hpp"
+#include "mechint/systems/damped_harmonic_oscillator.hpp"
+
+namespace mechint::systems {
+namespace {
+
+app::SystemEntry damped_oscillator_entry() {
+  using app::ParameterSpec;
+  return app::make_system_entry(
+      "damped-oscillator",
+      "m qddot = -k q - c qdot (Rayleigh dissipation c qdot^2/2); the energy decays at the rate c/m", "vi-midpoint",
+      [](const app::Overrides&) {
+        return std::vector<ParameterSpec>{ParameterSpec::real("m", 1.0, "mass", 1e-300),
+                                          ParameterSpec::real("k", 1.0, "stiffness", 0.0),
+                                          ParameterSpec::real("c", 0.1, "viscous damping coefficient", 0.0),
+                                          ParameterSpec::real("q", 1.0, "initial position"),
+                                          ParameterSpec::real("v", 0.0, "initial velocity")};
+      },
+      [](const app::ParameterValues& v, auto&& f) {
+        app::Problem<DampedHarmonicOscillator> p(DampedHarmonicOscillator{v.real("m"), v.real("k"), v.real("c")});
+        p.q0 = VecD<1>(v.real("q"));
+        p.initial_data = VecD<1>(v.real("v"));
+        p.labels = {{"q"}, {}};
+        return f(p);
+      });
+}
+
+MECHINT_REGISTER_SYSTEM(damped_oscillator_entry);
+
+}  // namespace
+}  // namespace mechint::systems
