@@ -202,10 +202,13 @@ class Emitter {
         return {"v[" + i + "]", true};
       case SymbolKind::kParameter:
         return {"p_[" + i + "]", false};
-      default:
-        // Time and controls appear only in forces, which the loader refuses before generating code.
-        throw std::logic_error("model_file codegen: time or control outside forces");
+      case SymbolKind::kControl:
+        // Controls are of the scalar type: optimal control differentiates with respect to them.
+        return {"u[" + i + "]", true};
+      case SymbolKind::kTime:
+        return {"t", false};
     }
+    throw std::logic_error("model_file codegen: unknown symbol kind");
   }
 
   Operand arithmetic(const Expression& e, const char* op, const char* helper) {
@@ -281,6 +284,20 @@ std::string vector_function(const std::string& name, const std::vector<Expressio
          emitter.code() + "    " + type + " out;\n" + assignments + "    return out;\n  }\n";
 }
 
+/// The generalized force f(q, q̇, u, t) of model/forces.hpp, one expression per coordinate.
+std::string force_function(const std::vector<Expression>& components, std::size_t n, std::size_t controls) {
+  Emitter emitter;
+  std::string assignments;
+  for (std::size_t i = 0; i < components.size(); ++i) {
+    const auto c = emitter.emit(components[i]);
+    assignments += "    out[" + std::to_string(i) + "] = " + Emitter::as_active(c) + ";\n";
+  }
+  const std::string type = vec("T", n);
+  return "  template <class T>\n  " + type + " generalized_force(const " + type + "& q, const " + type +
+         "& v, const " + vec("T", controls) + "& u, double t) const {\n    (void)q;\n    (void)v;\n    (void)u;\n"
+         "    (void)t;\n" + emitter.code() + "    " + type + " out;\n" + assignments + "    return out;\n  }\n";
+}
+
 }  // namespace
 
 ModelStructure analyse_structure(const ModelDescription& model) {
@@ -290,6 +307,7 @@ ModelStructure analyse_structure(const ModelDescription& model) {
     const auto d = degree_in(g, SymbolKind::kCoordinate);
     return d && d->high <= 2;
   });
+  s.forced = !model.forces.empty();
   return s;
 }
 
@@ -308,11 +326,13 @@ std::string generate_model_source(const ModelDescription& model) {
   s += "  static constexpr int kNumSymmetries = " + std::to_string(model.symmetries.size()) + ";\n";
   if (!model.unilateral.empty())
     s += "  static constexpr int kNumUnilateral = " + std::to_string(model.unilateral.size()) + ";\n";
+  if (structure.forced) s += "  static constexpr int kNumControls = " + std::to_string(model.controls.size()) + ";\n";
   s += "  std::array<double, " + std::to_string(model.parameters.size()) + "> p_{};  // parameters, in file order\n\n";
 
   s += scalar_function("lagrangian(const " + vec("T", n) + "& q, const " + vec("T", n) + "& v)", {"q", "v"},
                        model.lagrangian);
 
+  if (structure.forced) s += force_function(model.forces, n, model.controls.size());
   if (!model.constraints.empty()) s += vector_function("constraints", model.constraints, n);
   if (!model.unilateral.empty()) s += vector_function("unilateral", model.unilateral, n);
   if (!model.symmetries.empty()) {
@@ -324,7 +344,7 @@ std::string generate_model_source(const ModelDescription& model) {
       s += "      case " + std::to_string(i) + ": return generator_" + std::to_string(i) + "<double>(q);\n";
     s += "    }\n    return mechint::VecD<" + dim + ">::Zero();\n  }\n";
   }
-  if (structure.constant_mass && structure.quadratic_constraints) {
+  if (structure.energy_momentum_applies()) {
     const auto split = split_constant_mass(model.lagrangian);
     const std::string kinetic = scalar_function("kinetic(const " + vec("T", n) + "& v)", {"v"}, split->kinetic);
     const std::string potential =

@@ -22,6 +22,12 @@ struct ModelStructure {
   bool constant_mass = false;
   /// Every holonomic constraint is a polynomial of degree at most 2 in q (the other condition).
   bool quadratic_constraints = false;
+  /// The file declares forces: the model is forced (model/forces.hpp), which the energy–momentum
+  /// method does not integrate.
+  bool forced = false;
+
+  /// The energy–momentum method integrates the model (the generated model declares its mass matrix).
+  bool energy_momentum_applies() const { return constant_mass && quadratic_constraints && !forced; }
 };
 
 /// Reads the structure of `model` from its expression trees (a sufficient test: a constant mass
@@ -32,6 +38,6 @@ ModelStructure analyse_structure(const ModelDescription& model);
 std::string generate_model_source(const ModelDescription& model);
 
 /// Version of the generated code's layout and entry point; part of the compile cache key.
-inline constexpr int kGeneratedCodeVersion = 1;
+inline constexpr int kGeneratedCodeVersion = 2;
 
 }  // namespace mechint::model_file

@@ -423,6 +423,10 @@ class Reader {
       }
       model_.forces = expressions(*node, ExpressionContext::kForce, "forces");
     }
+    // Controls act only through the forces: without forces they would be names that change nothing.
+    if (model_.forces.empty() && !model_.controls.empty())
+      fail(*find("controls"), "controls are declared but there are no forces to use them (forces = [...], one per "
+                              "coordinate)");
   }
 
   SourceText source_;

@@ -18,6 +18,7 @@
 #include "mechint/core/format.hpp"
 #include "model_file/codegen.hpp"
 #include "model_file/evaluate.hpp"
+#include "model_file/expression_parser.hpp"
 #include "model_file/model_compiler.hpp"
 #include "model_file/model_file.hpp"
 
@@ -26,15 +27,6 @@ namespace {
 
 std::string at(const ModelDescription& d, const SourcePosition& p) {
   return d.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": ";
-}
-
-/// Refuses what the file may declare (DESIGN §6) but this version cannot integrate yet.
-void refuse_unsupported(const ModelDescription& d) {
-  if (!d.forces.empty())
-    throw InvalidInput(at(d, d.forces.front().position) +
-                       "forces are not supported by this version of mechint (conservative models only)");
-  if (!d.controls.empty())
-    throw InvalidInput(d.file + ":1:1: controls are not supported by this version of mechint");
 }
 
 /// The entry point a generated library exports (model_file/codegen.cpp).
@@ -107,6 +99,30 @@ std::string join(const std::vector<std::string>& names) {
   return s.empty() ? "none" : s;
 }
 
+/// What the forces act on and depend on, and the controls with their output columns.
+std::string describe_forces(const ModelDescription& d) {
+  std::vector<std::string> acted_on;
+  bool uses[5] = {};
+  for (std::size_t i = 0; i < d.forces.size(); ++i) {
+    const Expression& f = d.forces[i];
+    if (f.kind != Expression::Kind::kNumber || f.number != 0.0) acted_on.push_back(d.coordinates[i]);
+    for (const SymbolKind kind : {SymbolKind::kCoordinate, SymbolKind::kVelocity, SymbolKind::kParameter,
+                                  SymbolKind::kControl, SymbolKind::kTime})
+      uses[static_cast<int>(kind)] = uses[static_cast<int>(kind)] || uses_symbol(f, kind);
+  }
+  std::vector<std::string> depends;
+  if (uses[static_cast<int>(SymbolKind::kCoordinate)]) depends.push_back("coordinates");
+  if (uses[static_cast<int>(SymbolKind::kVelocity)]) depends.push_back("velocities");
+  if (uses[static_cast<int>(SymbolKind::kControl)]) depends.push_back("controls");
+  if (uses[static_cast<int>(SymbolKind::kTime)]) depends.push_back("time");
+  std::string text = "  forces (generalized, one per coordinate): on " + join(acted_on) + "; depend on " +
+                     join(depends) + "\n  controls: ";
+  if (d.controls.empty()) return text + "none\n";
+  for (std::size_t i = 0; i < d.controls.size(); ++i)
+    text += (i ? ", " : "") + d.controls[i] + " (column u" + std::to_string(i + 1) + ")";
+  return text + "; set with --set NAME=VALUE (default 0) or --controls FILE.csv\n";
+}
+
 }  // namespace
 
 bool is_model_file_name(const std::string& name) {
@@ -140,7 +156,6 @@ app::OutputLabels model_file_labels(const ModelDescription& d) {
 
 app::SystemEntry model_file_system(const std::string& path) {
   auto description = read_model_file(path);
-  refuse_unsupported(description);
   std::string text = read_text(path);
   const std::string fingerprint = digest(text);
   auto model = std::make_shared<LoadedModel>(std::move(description), std::move(text));
@@ -151,14 +166,15 @@ app::SystemEntry model_file_system(const std::string& path) {
   e.summary = d.description.empty() ? "model file " + path : d.description;
   e.default_method = model_file_default_method(d);
   e.default_h = d.h;
+  e.controls = d.controls;  // settable by the file's names; the output columns are u1, u2, ...
   e.parameters = [model](const app::Overrides&) { return model_file_parameters(model->description()); };
   e.methods = [model](const app::ParameterValues& v) { return model->system().methods(v); };
   e.method_options = [model](const app::ParameterValues& v, const std::string& method) {
     return model->system().method_options(v, method);
   };
   e.run = [model](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
-                  const OutputSchedule& schedule, app::RowWriter& out) {
-    model->system().run(v, method, options, schedule, out);
+                  const OutputSchedule& schedule, const app::ControlSchedule& controls, app::RowWriter& out) {
+    model->system().run(v, method, options, schedule, controls, out);
   };
   return e;
 }
@@ -184,8 +200,11 @@ std::string describe_model_file(const std::string& path) {
   if (!d.constraints.empty())
     out << "  constraints: " << (s.quadratic_constraints ? "quadratic in q" : "not quadratic in q") << "\n";
   out << "  energy-momentum method: "
-      << (s.constant_mass && s.quadratic_constraints && d.unilateral.empty() ? "applies" : "does not apply") << "\n";
-  if (!d.forces.empty()) out << "  forces: declared (not supported by this version)\n";
+      << (s.energy_momentum_applies() && d.unilateral.empty() ? "applies"
+          : s.forced                                          ? "does not apply (forces)"
+                                                              : "does not apply")
+      << "\n";
+  if (s.forced) out << describe_forces(d);
 
   // The start, evaluated from the expression trees: energy E = q̇·∂L/∂q̇ − L by a jet over q̇.
   constexpr int kMax = 32;

@@ -33,15 +33,17 @@ std::vector<app::ParameterSpec> model_file_parameters(const ModelDescription& mo
 std::string model_file_default_method(const ModelDescription& model);
 
 /// Output columns (DESIGN §6): the coordinates, `energy`, `J1…` for the symmetries (the recorder
-/// adds `constraint_residual` and `lambda1…`); `periodic` coordinates wrapped.
+/// adds `J1_work…` with forces, `constraint_residual` and `lambda1…`, and `u1…` for the controls);
+/// `periodic` coordinates wrapped.
 app::OutputLabels model_file_labels(const ModelDescription& model);
 
-/// The system of the model file at `path` (see the file comment). Throws InvalidInput for a
-/// malformed file, and for what this version cannot run yet (forces, controls).
+/// The system of the model file at `path` (see the file comment); its control inputs are the
+/// file's `controls`, by their names. Throws InvalidInput for a malformed file.
 app::SystemEntry model_file_system(const std::string& path);
 
 /// What `mechint check FILE` prints: what mechint derived from the file (dimension, constraints,
-/// symmetries, structure, the start's energy and constraint residual), without compiling it.
+/// symmetries, structure, forces and controls, the start's energy and constraint residual),
+/// without compiling it.
 std::string describe_model_file(const std::string& path);
 
 }  // namespace mechint::model_file
