@@ -423,6 +423,10 @@ class Reader {
       }
       model_.forces = expressions(*node, ExpressionContext::kForce, "forces");
     }
+    // The impact driver (004 §III) integrates conservative models: no method would take this file.
+    if (!model_.forces.empty() && !model_.unilateral.empty())
+      fail(*find("forces"), "forces and unilateral constraints together are not supported: the impact driver "
+                            "integrates conservative models only");
     // Controls act only through the forces: without forces they would be names that change nothing.
     if (model_.forces.empty() && !model_.controls.empty())
       fail(*find("controls"), "controls are declared but there are no forces to use them (forces = [...], one per "
