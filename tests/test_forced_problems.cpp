@@ -21,6 +21,7 @@
 #include "mechint/core/errors.hpp"
 #include "mechint/systems/cart_pole.hpp"
 #include "mechint/systems/damped_harmonic_oscillator.hpp"
+#include "mechint/systems/kepler.hpp"
 
 namespace {
 
@@ -111,6 +112,16 @@ struct DampedCartesianPendulum {
     return 0.05 * (v[0] * v[0] + v[1] * v[1]);
   }
 };
+
+// The forced capabilities of the stepper contract (integrate/stepper.hpp): the variational
+// integrator of a forced model reports its controls and its discrete work; the Runge–Kutta
+// baselines and unforced integrators do not.
+using CartPoleVi = VariationalIntegrator<DiscreteSystem<systems::CartPole, MidpointRule>>;
+static_assert(HasControls<CartPoleVi> && HasDiscreteWork<CartPoleVi>);
+static_assert(!HasControls<RungeKutta4Stepper<systems::CartPole>> && !HasDiscreteWork<RungeKutta4Stepper<systems::CartPole>>);
+static_assert(!HasDiscreteWork<VariationalIntegrator<DiscreteSystem<systems::DampedHarmonicOscillator, MidpointRule>>>);
+static_assert(!HasControls<VariationalIntegrator<DiscreteSystem<systems::Kepler, MidpointRule>>> &&
+              !HasDiscreteWork<VariationalIntegrator<DiscreteSystem<systems::Kepler, MidpointRule>>>);
 
 TEST(ForcedProblems, AreOfferedTheRulesWithDiscreteForcesAndTheRungeKuttaBaselines) {
   const std::vector<std::string> forced = {"vi-midpoint", "vi-trapezoid", "vi-first-order", "rk4", "dopri5", "rk78"};
