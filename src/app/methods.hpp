@@ -400,30 +400,21 @@ RunStart begin_checkpointed_run(S& stepper, const RunCheckpoint& checkpoint, con
   }
 }
 
-/// The controls a run gets when nobody gives any: every control 0.
-inline const ControlSchedule& no_controls() {
-  static const ControlSchedule none;
-  return none;
-}
-
-/// Runs `p` with `method` (options already resolved against method_options) to schedule.t_end,
-/// under `controls` when its model has control inputs (ignored otherwise).
+/// Runs `p` with `method` (options already resolved against method_options) to schedule.t_end.
+/// `controls` (none: those of `p`, every control 0 unless set) are the run's controls when the
+/// model has control inputs, and are ignored otherwise.
 template <class P>
-void run_problem(const P& given, const std::string& method, const ParameterValues& options,
-                 const OutputSchedule& schedule, RowWriter& out, const ControlSchedule& controls = no_controls()) {
-  // A controlled problem takes the run's controls (a copy once per run); any other runs as given.
-  const auto with_controls = [&]() -> decltype(auto) {
-    if constexpr (P::kControlled) {
-      if (controls.width() != 0 && controls.width() != kModelNumControls<typename P::Model>)
+void run_problem(const P& p, const std::string& method, const ParameterValues& options,
+                 const OutputSchedule& schedule, RowWriter& out, const ControlSchedule& controls = ControlSchedule()) {
+  if constexpr (P::kControlled) {
+    if (controls.width() != 0) {
+      if (controls.width() != kModelNumControls<typename P::Model>)
         throw std::logic_error("the run's controls do not match the model's control inputs");
-      P p = given;
-      p.controls = controls;
-      return p;
-    } else {
-      return (given);
+      P controlled = p;  // once per run
+      controlled.controls = controls;
+      return run_problem(controlled, method, options, schedule, out);
     }
-  };
-  const auto& p = with_controls();
+  }
   bool found = false;
   for_each_method([&]<class Row>() {
     if constexpr (Row::template kApplies<P>) {
