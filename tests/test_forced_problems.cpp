@@ -118,7 +118,8 @@ struct DampedCartesianPendulum {
 // baselines and unforced integrators do not.
 using CartPoleVi = VariationalIntegrator<DiscreteSystem<systems::CartPole, MidpointRule>>;
 static_assert(HasControls<CartPoleVi> && HasDiscreteWork<CartPoleVi>);
-static_assert(!HasControls<RungeKutta4Stepper<systems::CartPole>> && !HasDiscreteWork<RungeKutta4Stepper<systems::CartPole>>);
+using CartPoleRk4 = RungeKutta4Stepper<systems::CartPole>;
+static_assert(!HasControls<CartPoleRk4> && !HasDiscreteWork<CartPoleRk4>);
 static_assert(!HasDiscreteWork<VariationalIntegrator<DiscreteSystem<systems::DampedHarmonicOscillator, MidpointRule>>>);
 static_assert(!HasControls<VariationalIntegrator<DiscreteSystem<systems::Kepler, MidpointRule>>> &&
               !HasDiscreteWork<VariationalIntegrator<DiscreteSystem<systems::Kepler, MidpointRule>>>);

@@ -194,7 +194,8 @@ TEST_F(ForcesCli, ForcedSystemsAreOfferedOnlyTheMethodsThatHandleForces) {
     ASSERT_NE(at, std::string::npos) << system << " missing from mechint list";
     const auto methods_at = list.out.find("methods: ", at);
     const std::string methods = list.out.substr(methods_at, list.out.find('\n', methods_at) - methods_at);
-    for (const std::string offered : {"vi-midpoint (default)", "vi-trapezoid", "vi-first-order", "rk4", "dopri5", "rk78"})
+    for (const std::string offered :
+         {"vi-midpoint (default)", "vi-trapezoid", "vi-first-order", "rk4", "dopri5", "rk78"})
       EXPECT_NE(methods.find(offered), std::string::npos) << system << ": " << methods;
     for (const std::string refused : {"energy-momentum", "dae", "stormer-verlet"})
       EXPECT_EQ(methods.find(refused), std::string::npos) << system << ": " << methods;
@@ -339,8 +340,9 @@ TEST_F(ForcesCli, DampedCartPoleWithoutFrictionIsTheBuiltInCartPoleUnderTheSameS
   const Table builtin = run_ok("run cart-pole --t-end 1.2 --controls " + for_builtin.string());
   EXPECT_EQ(model.names, (std::vector<std::string>{"t", "x", "th", "energy", "J1", "J1_work", "u1"}));
   ASSERT_EQ(model.rows, builtin.rows);
-  for (const auto& [mine, theirs] : std::vector<std::pair<std::string, std::string>>{
-           {"t", "t"}, {"x", "x"}, {"th", "th"}, {"energy", "energy"}, {"J1", "px"}, {"J1_work", "px_work"}, {"u1", "u1"}})
+  const std::vector<std::pair<std::string, std::string>> same = {
+      {"t", "t"}, {"x", "x"}, {"th", "th"}, {"energy", "energy"}, {"J1", "px"}, {"J1_work", "px_work"}, {"u1", "u1"}};
+  for (const auto& [mine, theirs] : same)
     EXPECT_LE(max_difference(model[mine], builtin[theirs]), 1e-12) << mine;
 
   const CliResult wrong = run_mechint("run " + kDampedCartPole + " --controls " + for_builtin.string());

@@ -100,8 +100,8 @@ ControlSchedule ControlSchedule::read(const std::string& path, const std::vector
       fail(e.what());
     }
     if (!s.times_.empty() && !(t > s.times_.back()))
-      fail("t = " + format_number(t, 17) + " is not after the previous row's t = " + format_number(s.times_.back(), 17) +
-           " (rows must have increasing t)");
+      fail("t = " + format_number(t, 17) + " is not after the previous row's t = " +
+           format_number(s.times_.back(), 17) + " (rows must have increasing t)");
     s.times_.push_back(t);
     s.values_.insert(s.values_.end(), row.begin(), row.end());
   }

@@ -35,7 +35,8 @@ void check_schedule(const OutputSchedule& s) {
 }
 
 /// The run's controls: the file's schedule, or each control's `--set` value (default 0) held over the run.
-ControlSchedule read_controls(const SystemEntry& system, const ParameterValues& values, const std::string& controls_file) {
+ControlSchedule read_controls(const SystemEntry& system, const ParameterValues& values,
+                              const std::string& controls_file) {
   if (controls_file.empty()) {
     std::vector<double> constant;
     for (const auto& name : system.controls) constant.push_back(values.real(name));
@@ -57,7 +58,8 @@ void run_system(const SystemEntry& system, const std::string& requested_method, 
   auto system_specs = system.parameters(overrides);
   // Controls are settable like parameters: constant over the run, 0 unless set.
   for (const auto& name : system.controls)
-    system_specs.push_back(ParameterSpec::real(name, 0.0, "control input, constant over the run (or --controls FILE.csv)"));
+    system_specs.push_back(
+        ParameterSpec::real(name, 0.0, "control input, constant over the run (or --controls FILE.csv)"));
   const auto system_names = names_of(system_specs);
   Overrides system_overrides, option_overrides;
   for (const auto& [name, value] : overrides)

@@ -26,7 +26,8 @@ Command parse_command_line(int argc, const char* const* argv) {
   run->add_option("--t-end", t_end, "final time, a multiple of h")->capture_default_str();
   run->add_option("--output-every", output_every, "time between output rows, a multiple of h (0: every step)")
       ->capture_default_str();
-  run->add_option("--set", command.run.assignments, "NAME=VALUE: a parameter, an initial value or a method option")
+  run->add_option("--set", command.run.assignments,
+                  "NAME=VALUE: a parameter, an initial value, a control or a method option")
       ->take_all();
   auto* controls_option = run->add_option(
       "--controls", command.run.controls,
