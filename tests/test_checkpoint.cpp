@@ -161,7 +161,7 @@ TEST(Checkpoint, ResumeRefusesAnotherRunVersionOrDamagedFile) {
   ASSERT_TRUE(fs::exists(checkpoint));
   const std::string saved = read_file(checkpoint);
 
-  expect_refused(run_mechint(run + " --set e=0.6 --resume " + checkpoint), "another run");
+  expect_refused(run_mechint(run + " --set mu=2 --resume " + checkpoint), "another run");
   expect_refused(run_mechint("run kepler --method vi-trapezoid --h 0.001 --t-end 200 --output-every 0.01 --out " +
                              out + " --resume " + checkpoint),
                  "method=vi-midpoint");
@@ -241,9 +241,11 @@ TEST(StateArchive, RoundTripIsBitExactAndRefusesOtherBytes) {
   EXPECT_EQ(step2, step);
   EXPECT_EQ(flag2, flag);
 
-  mechint::StateReader short_reader(w.bytes().substr(0, 20));
+  // The reader refers to the bytes it reads: they must outlive it.
+  const std::string truncated = w.bytes().substr(0, 20), longer = w.bytes() + "x";
+  mechint::StateReader short_reader(truncated);
   EXPECT_THROW((short_reader(m2), short_reader(history2)), mechint::InvalidInput);
-  mechint::StateReader long_reader(w.bytes() + "x");
+  mechint::StateReader long_reader(longer);
   long_reader(m2), long_reader(history2), long_reader(step2), long_reader(flag2);
   EXPECT_THROW(long_reader.finish(), mechint::InvalidInput);
 }
