@@ -1,0 +1,77 @@
+// Step cost of a model file's generated model against the built-in system it is cross-checked with
+// (tests/test_model_files.cpp): the same method, the same h, the same start, the same path through
+// the command line's run (app::run_system: the method table's stepper, the one run loop, the step
+// check at its default), rows discarded. The generated model is compiled by the model compiler
+// exactly as `mechint run FILE.toml` compiles it (cached; a first run of this program compiles each
+// file once, outside the timed loop) and loaded with dlopen.
+//
+// Counter ns_per_step: wall time of a run divided by its number of steps. docs/performance.md
+// ("Model files") has the table; the target is generated <= 1.3x built-in.
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include "app/run_system.hpp"
+#include "app/system_entry.hpp"
+#include "model_file/model_file_system.hpp"
+
+namespace {
+
+using namespace mechint;
+
+/// Discards every row: the bench measures stepping, not formatting.
+class DiscardRows final : public app::RowWriter {
+ public:
+  void header(const std::vector<std::string>&) override {}
+  void row(const std::vector<double>& values) override { benchmark::DoNotOptimize(values.data()); }
+};
+
+/// One side of a comparison: a system (built-in name or model file), its --set values and method.
+struct Side {
+  std::string system;
+  app::Overrides overrides;
+  std::string method;
+};
+
+std::string example(const std::string& file) { return std::string(MECHINT_SOURCE_DIR) + "/examples/models/" + file; }
+
+void run_side(benchmark::State& state, const Side& side, double h, double t_end) {
+  const bool from_file = model_file::is_model_file_name(side.system);
+  const app::SystemEntry entry = from_file ? model_file::model_file_system(side.system) : app::find_system(side.system);
+  OutputSchedule schedule;
+  schedule.h = h;
+  schedule.t_end = t_end;
+  schedule.output_every = t_end;  // two rows per run
+  schedule.validate();
+  DiscardRows rows;
+  app::run_system(entry, side.method, side.overrides, schedule, rows);  // compiles and loads a model file once
+  const double steps_per_run = std::round(t_end / h);
+  for (auto _ : state) app::run_system(entry, side.method, side.overrides, schedule, rows);
+  state.counters["ns_per_step"] = benchmark::Counter(steps_per_run * 1e-9, benchmark::Counter::kIsIterationInvariantRate |
+                                                                              benchmark::Counter::kInvert);
+}
+
+// 004 §IV-A: the double pendulum with its wall, impact driver (trapezoid flow), 20 s at h = 0.01.
+void BM_DoublePendulumWall(benchmark::State& state, const std::string& law, bool from_file) {
+  const Side side = from_file ? Side{example("double-pendulum-wall.toml"), {{"impact", law}}, "vi-trapezoid"}
+                              : Side{"double-pendulum", {{"wall", "1"}, {"impact", law}}, "vi-trapezoid"};
+  run_side(state, side, 0.01, 20.0);
+}
+BENCHMARK_CAPTURE(BM_DoublePendulumWall, mhc_builtin, "mhc", false)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DoublePendulumWall, mhc_model_file, "mhc", true)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DoublePendulumWall, ctec_builtin, "ctec", false)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DoublePendulumWall, ctec_model_file, "ctec", true)->Unit(benchmark::kMillisecond);
+
+// The spherical pendulum in Cartesian coordinates with |q| = l, 100 s at h = 0.01.
+void BM_SphericalPendulum(benchmark::State& state, const std::string& method, bool from_file) {
+  const Side side = from_file ? Side{example("spherical-pendulum.toml"), {}, method}
+                              : Side{"spherical-pendulum", {}, method};
+  run_side(state, side, 0.01, 100.0);
+}
+BENCHMARK_CAPTURE(BM_SphericalPendulum, midpoint_builtin, "vi-midpoint", false)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SphericalPendulum, midpoint_model_file, "vi-midpoint", true)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SphericalPendulum, trapezoid_builtin, "vi-trapezoid", false)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SphericalPendulum, trapezoid_model_file, "vi-trapezoid", true)->Unit(benchmark::kMillisecond);
+
+}  // namespace
