@@ -33,33 +33,8 @@ class ModelFiles : public ::testing::Test {
   static void SetUpTestSuite() { ::setenv("MECHINT_CACHE_DIR", MECHINT_TEST_MODEL_CACHE, 1); }
 };
 
-/// A CSV as columns by name.
-struct Table {
-  std::map<std::string, std::vector<double>> columns;
-  std::size_t rows = 0;
-  const std::vector<double>& operator[](const std::string& name) const {
-    const auto it = columns.find(name);
-    if (it == columns.end()) throw std::runtime_error("no column " + name);
-    return it->second;
-  }
-};
-
-Table parse_csv(const std::string& text) {
-  std::istringstream in(text);
-  std::string line;
-  std::getline(in, line);
-  std::vector<std::string> names;
-  std::stringstream header(line);
-  for (std::string cell; std::getline(header, cell, ',');) names.push_back(cell);
-  Table t;
-  while (std::getline(in, line)) {
-    std::stringstream row(line);
-    std::size_t i = 0;
-    for (std::string cell; std::getline(row, cell, ','); ++i) t.columns[names.at(i)].push_back(std::stod(cell));
-    ++t.rows;
-  }
-  return t;
-}
+using mechint::testing::parse_csv;
+using mechint::testing::Table;
 
 Table run_ok(const std::string& args) {
   const CliResult r = mechint::testing::run_mechint(args);
