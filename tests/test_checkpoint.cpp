@@ -241,11 +241,9 @@ TEST(StateArchive, RoundTripIsBitExactAndRefusesOtherBytes) {
   EXPECT_EQ(step2, step);
   EXPECT_EQ(flag2, flag);
 
-  // The reader refers to the bytes it reads: they must outlive it.
-  const std::string truncated = w.bytes().substr(0, 20), longer = w.bytes() + "x";
-  mechint::StateReader short_reader(truncated);
+  mechint::StateReader short_reader(w.bytes().substr(0, 20));
   EXPECT_THROW((short_reader(m2), short_reader(history2)), mechint::InvalidInput);
-  mechint::StateReader long_reader(longer);
+  mechint::StateReader long_reader(w.bytes() + "x");
   long_reader(m2), long_reader(history2), long_reader(step2), long_reader(flag2);
   EXPECT_THROW(long_reader.finish(), mechint::InvalidInput);
 }

@@ -22,6 +22,7 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Core>
@@ -71,7 +72,8 @@ class StateWriter {
 /// too early, and `finish()` when they go on longer (bytes of another stepper or configuration).
 class StateReader {
  public:
-  explicit StateReader(const std::string& bytes) : bytes_(bytes) {}
+  /// Keeps its own copy of the bytes (read once per resume), so a temporary may be passed.
+  explicit StateReader(std::string bytes) : bytes_(std::move(bytes)) {}
 
   template <class T>
     requires std::is_arithmetic_v<T> || std::is_enum_v<T>
@@ -113,7 +115,7 @@ class StateReader {
     std::memcpy(p, bytes_.data() + offset_, n);
     offset_ += n;
   }
-  const std::string& bytes_;
+  std::string bytes_;
   std::size_t offset_ = 0;
 };
 
