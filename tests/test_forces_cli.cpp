@@ -163,7 +163,8 @@ TEST_F(ForcesCli, ForcedSystemsAreOfferedOnlyTheMethodsThatHandleForces) {
 
   const CliResult list = run_mechint("list");
   ASSERT_EQ(list.status, 0) << list.err;
-  for (const std::string system : {"damped-oscillator", "damped-pendulum", "cart-pole", "low-thrust-spacecraft"}) {
+  for (const std::string system :
+       {"damped-oscillator", "damped-pendulum", "cart-pole", "acrobot", "low-thrust-spacecraft"}) {
     const auto at = list.out.find("\n  " + system + "  ");
     ASSERT_NE(at, std::string::npos) << system << " missing from mechint list";
     const auto methods_at = list.out.find("methods: ", at);
