@@ -45,3 +45,18 @@ if(NOT TARGET mechint::sundials)
     unset(_mechint_sundials)
   endif()
 endif()
+
+if(NOT TARGET mechint::ipopt)
+  # Ipopt, the NLP solver of optimal control (mechint::optimal; Debian's coinor-libipopt-dev), through
+  # its pkg-config file, which also names the MUMPS, LAPACK and Fortran libraries it needs.
+  find_package(PkgConfig QUIET)
+  if(PkgConfig_FOUND)
+    pkg_check_modules(MECHINT_IPOPT QUIET IMPORTED_TARGET ipopt)
+  endif()
+  if(TARGET PkgConfig::MECHINT_IPOPT)
+    add_library(mechint::ipopt INTERFACE IMPORTED)
+    set_target_properties(mechint::ipopt PROPERTIES INTERFACE_LINK_LIBRARIES PkgConfig::MECHINT_IPOPT)
+  else()
+    list(APPEND MECHINT_MISSING_DEPENDENCIES "Ipopt (Debian: coinor-libipopt-dev)")
+  endif()
+endif()

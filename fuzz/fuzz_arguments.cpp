@@ -143,6 +143,9 @@ void check_command(const cli::Command& command) {
     case cli::Command::Kind::kCheck:
       FUZZ_CHECK(!command.check.model_file.empty());
       break;
+    case cli::Command::Kind::kOptimize:
+      FUZZ_CHECK(!command.optimize.problem_file.empty());
+      break;
     case cli::Command::Kind::kRun:
       check_schedule(command.run.schedule);
       check_parameters(command.run.assignments);

@@ -13,6 +13,7 @@ packages=(
   libtomlplusplus-dev  # model files (TOML)
   libgtest-dev         # tests
   libbenchmark-dev     # bench/
+  coinor-libipopt-dev pkg-config  # optimal control (DMOC): the NLP solver Ipopt, found through pkg-config
   # fuzz/: the argument fuzzer is built with clang++-14 -fsanitize=fuzzer,address,undefined; the
   # libFuzzer, ASan and UBSan runtimes are in libclang-rt-14-dev, only recommended by clang-14.
   clang-14 libclang-rt-14-dev

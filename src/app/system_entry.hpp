@@ -17,6 +17,7 @@
 
 #include "app/control_schedule.hpp"
 #include "app/methods.hpp"
+#include "app/optimize_problem.hpp"
 #include "app/parameters.hpp"
 
 namespace mechint::app {
@@ -48,6 +49,12 @@ struct SystemEntry {
   std::function<void(const ParameterValues& values, const std::string& method, const ParameterValues& options,
                      const OutputSchedule& schedule, const ControlSchedule& controls, RowWriter& out)>
       run;
+  /// Solves an optimal control problem (`mechint optimize`, app/optimize_problem.hpp) on the system
+  /// with these parameter values, its controls named `controls` (the entry's own); refuses a system
+  /// without controls.
+  std::function<OptimizeOutcome(const ParameterValues& values, const OptimalControlSpec& spec,
+                                const std::vector<std::string>& controls)>
+      optimize;
 };
 
 /// Builds an entry from `with_problem(values, f)`, which builds the system's problem from its
@@ -70,6 +77,10 @@ SystemEntry make_system_entry(std::string name, std::string summary, std::string
   e.run = [with_problem](const ParameterValues& v, const std::string& method, const ParameterValues& options,
                          const OutputSchedule& schedule, const ControlSchedule& controls, RowWriter& out) {
     with_problem(v, [&]<class P>(const P& p) { run_problem(p, method, options, schedule, out, controls); });
+  };
+  e.optimize = [with_problem](const ParameterValues& v, const OptimalControlSpec& spec,
+                               const std::vector<std::string>& controls) {
+    return with_problem(v, [&]<class P>(const P& p) { return optimize_problem(p, spec, controls); });
   };
   return e;
 }

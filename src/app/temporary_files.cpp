@@ -24,8 +24,11 @@ struct Slot {
 std::array<Slot, kSlots> slots;
 
 void on_signal(int signal) {
+  // Files first, then directories (a staging directory of `optimize`), which must be empty by then.
   for (auto& slot : slots)
     if (slot.in_use.load()) ::unlink(slot.path);
+  for (auto& slot : slots)
+    if (slot.in_use.load()) ::rmdir(slot.path);
   const char* line = signal == SIGINT ? "mechint: interrupted (SIGINT); temporary files removed\n"
                                       : "mechint: terminated (SIGTERM); temporary files removed\n";
   [[maybe_unused]] const auto written = ::write(STDERR_FILENO, line, std::strlen(line));

@@ -10,7 +10,8 @@
 
 namespace mechint::app {
 
-/// Registers `path` for removal on SIGINT/SIGTERM for as long as the object lives.
+/// Registers `path` (a file, or a directory emptied by the removal of its registered files) for
+/// removal on SIGINT/SIGTERM for as long as the object lives.
 class TemporaryFileGuard {
  public:
   explicit TemporaryFileGuard(const std::string& path);

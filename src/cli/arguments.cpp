@@ -51,6 +51,13 @@ Command parse_command_line(int argc, const char* const* argv) {
   check->add_option("model_file", command.check.model_file, "model file (FILE.toml, docs/model-files.md)")
       ->required();
 
+  auto* optimize = app.add_subcommand("optimize", "solve an optimal control problem by DMOC (docs/optimal-control.md)");
+  optimize->add_option("problem_file", command.optimize.problem_file, "problem file (PROBLEM.toml)")->required();
+  auto* optimize_out = optimize->add_option(
+      "--out", command.optimize.out_dir,
+      "output directory (new, empty, or a previous output of optimize; default: results.json on standard output)");
+  optimize->add_flag("--verbose", command.optimize.verbose, "show the optimizer's log");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -70,6 +77,11 @@ Command parse_command_line(int argc, const char* const* argv) {
   } else if (app.got_subcommand("check")) {
     command.kind = Command::Kind::kCheck;
     if (command.check.model_file.empty()) throw InvalidInput("check: the model file name is empty");
+  } else if (app.got_subcommand("optimize")) {
+    command.kind = Command::Kind::kOptimize;
+    if (command.optimize.problem_file.empty()) throw InvalidInput("optimize: the problem file name is empty");
+    if (optimize_out->count() > 0 && command.optimize.out_dir.empty())
+      throw InvalidInput("optimize --out: the directory name is empty");
   } else if (app.got_subcommand("reproduce")) {
     command.kind = Command::Kind::kReproduce;
     if (command.reproduce.out_dir.empty()) throw InvalidInput("reproduce --out: the directory name is empty");

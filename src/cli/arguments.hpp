@@ -37,12 +37,20 @@ struct CheckCommand {
   std::string model_file;
 };
 
+/// `mechint optimize PROBLEM.toml [--out DIR] [--verbose]`
+struct OptimizeCommand {
+  std::string problem_file;
+  std::string out_dir;  ///< empty: results.json on standard output, no files
+  bool verbose = false;
+};
+
 struct Command {
-  enum class Kind { kList, kRun, kReproduce, kCheck, kHelp };
+  enum class Kind { kList, kRun, kReproduce, kCheck, kOptimize, kHelp };
   Kind kind = Kind::kHelp;
   RunCommand run;
   ReproduceCommand reproduce;
   CheckCommand check;
+  OptimizeCommand optimize;
   std::string help;  ///< for kHelp: the text to print
 };
 

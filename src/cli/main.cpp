@@ -4,6 +4,7 @@
 //               [--controls FILE.csv]
 //   mechint reproduce EXPERIMENT [--out DIR]
 //   mechint check FILE.toml
+//   mechint optimize PROBLEM.toml [--out DIR] [--verbose]
 // Exit codes (DESIGN §4, core/errors.hpp): 2 bad input, 3 numerical failure, 4 input/output error,
 // 130/143 SIGINT/SIGTERM, each with one printable line on stderr; 1 is an unexpected exception (a
 // bug). No partial output file is left behind (app/output.hpp, app/temporary_files.hpp).
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "app/experiment_entry.hpp"
+#include "app/optimize.hpp"
 #include "app/output.hpp"
 #include "app/run_system.hpp"
 #include "app/temporary_files.hpp"
@@ -166,6 +168,10 @@ int main(int argc, char** argv) {
         return run_system(command.run);
       case cli::Command::Kind::kReproduce:
         return reproduce(command.reproduce);
+      case cli::Command::Kind::kOptimize:
+        app::optimize_command(command.optimize.problem_file, command.optimize.out_dir, command.optimize.verbose,
+                              std::cerr);
+        return 0;
       case cli::Command::Kind::kCheck:
         std::cout << model_file::describe_model_file(command.check.model_file);
         return 0;

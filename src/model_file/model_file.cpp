@@ -462,31 +462,35 @@ ModelDescription parse_model_text(std::string_view text, const std::string& file
   return Reader(text, file_label, root).read();
 }
 
-ModelDescription read_model_file(const std::string& path) {
+std::string read_input_file(const std::string& path, std::string_view what) {
   namespace fs = std::filesystem;
   const std::string label = printable_line(path, 400);
+  const std::string kind(what);
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
-  if (error) throw InvalidInput(label + ": cannot read the model file (" + error.message() + ")");
+  if (error) throw InvalidInput(label + ": cannot read the " + kind + " (" + error.message() + ")");
   // Checked before opening: opening a FIFO or a device could block or never end.
-  if (!fs::is_regular_file(status)) throw InvalidInput(label + ": the model file is not a regular file");
+  if (!fs::is_regular_file(status)) throw InvalidInput(label + ": the " + kind + " is not a regular file");
   const std::uintmax_t size = fs::file_size(path, error);
-  if (error) throw InvalidInput(label + ": cannot read the model file (" + error.message() + ")");
+  if (error) throw InvalidInput(label + ": cannot read the " + kind + " (" + error.message() + ")");
   const auto too_large = [&] {
-    return InvalidInput(label + ": the model file is larger than the limit of " + std::to_string(kMaxModelFileSize) +
+    return InvalidInput(label + ": the " + kind + " is larger than the limit of " + std::to_string(kMaxModelFileSize) +
                         " bytes");
   };
   if (size > kMaxModelFileSize) throw too_large();
-
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidInput(label + ": cannot open the model file");
+  if (!in) throw InvalidInput(label + ": cannot open the " + kind);
   // Read at most one byte past the limit: the file may have grown since file_size.
   std::string text(kMaxModelFileSize + 1, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) throw InvalidInput(label + ": cannot read the model file");
+  if (in.bad()) throw InvalidInput(label + ": cannot read the " + kind);
   text.resize(static_cast<std::size_t>(in.gcount()));
   if (text.size() > kMaxModelFileSize) throw too_large();
-  return parse_model_text(text, path);
+  return text;
+}
+
+ModelDescription read_model_file(const std::string& path) {
+  return parse_model_text(read_input_file(path, "model file"), path);
 }
 
 }  // namespace mechint::model_file

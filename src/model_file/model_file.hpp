@@ -26,6 +26,10 @@ inline constexpr std::size_t kMaxNameLength = 64;
 /// error in an expression.
 ModelDescription parse_model_text(std::string_view text, const std::string& file_label);
 
+/// The text of an input file (a model or problem file, `what` in messages): refuses with
+/// mechint::InvalidInput what is not a regular file, is larger than kMaxModelFileSize or cannot be read.
+std::string read_input_file(const std::string& path, std::string_view what);
+
 /// Reads the model file at `path` and parses it with parse_model_text (labelled `path`). Refuses
 /// with mechint::InvalidInput what is not a regular file, is larger than kMaxModelFileSize or
 /// cannot be read.

@@ -1,0 +1,180 @@
+#include "app/optimize.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <vector>
+
+#include "app/optimal_control_file.hpp"
+#include "app/output.hpp"
+#include "app/plotting.hpp"
+#include "app/system_entry.hpp"
+#include "app/temporary_files.hpp"
+#include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
+#include "model_file/model_file_system.hpp"
+
+namespace mechint::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The marker left in an output directory of `mechint optimize`: such a directory may be replaced.
+constexpr const char* kOptimizeMarker = ".mechint-optimize";
+
+std::string full(double x) { return format_number(x, 17); }
+
+/// Refuses an --out that is not a directory mechint optimize may replace: a file, or a directory
+/// holding anything but a previous output of optimize. Checked before solving.
+void check_output_directory(const fs::path& dir) {
+  std::error_code error;
+  if (!fs::exists(dir, error)) return;
+  const std::string shown = quote_for_message(dir.string(), 200);
+  if (!fs::is_directory(dir, error)) throw InvalidInput("optimize --out " + shown + " is not a directory");
+  if (!fs::is_empty(dir, error) && !fs::exists(dir / kOptimizeMarker, error))
+    throw InvalidInput("optimize --out " + shown +
+                       " is not empty and is not a previous output of mechint optimize: choose a new or empty directory");
+}
+
+std::string trajectory_csv(const OptimizeOutcome& o) {
+  std::ostringstream csv;
+  csv << "t";
+  for (const auto& c : o.coordinates) csv << "," << c;
+  for (const auto& c : o.controls) csv << "," << c;
+  csv << ",energy\n";
+  for (std::size_t k = 0; k < o.t.size(); ++k) {
+    csv << full(o.t[k]);
+    for (double q : o.q[k]) csv << "," << full(q);
+    // u_k holds over [t_k, t_{k+1}); the last row repeats the last step's control.
+    for (double u : o.u[std::min(k, o.u.size() - 1)]) csv << "," << full(u);
+    csv << "," << full(o.energy[k]) << "\n";
+  }
+  return csv.str();
+}
+
+/// The controls as a schedule `mechint run SYSTEM --controls controls.csv` reads (app/control_schedule.hpp).
+std::string controls_csv(const OptimizeOutcome& o) {
+  std::ostringstream csv;
+  csv << "t";
+  for (const auto& c : o.controls) csv << "," << c;
+  csv << "\n";
+  for (std::size_t k = 0; k < o.u.size(); ++k) {
+    csv << full(o.t[k]);
+    for (double u : o.u[k]) csv << "," << full(u);
+    csv << "\n";
+  }
+  return csv.str();
+}
+
+std::string report_md(const OptimalControlSpec& spec, const OptimizeOutcome& o, bool figure) {
+  std::ostringstream md;
+  md << "# Optimal control by DMOC: " << fs::path(spec.file).filename().string() << "\n\n";
+  md << "System `" << fs::path(spec.model).filename().string() << "`, discrete Lagrangian `" << o.method
+     << "`, horizon T = " << format_number(spec.horizon) << " in N = " << o.steps << " steps (h = " << format_number(o.h)
+     << "). Cost J = Σ h·w·|u_k|² with w = " << format_number(spec.effort) << ".\n\n";
+  md << "| quantity | value |\n|---|---|\n";
+  md << "| cost | " << format_number(o.solution.objective, 12) << " |\n";
+  md << "| converged | " << (o.solution.converged ? "yes" : "no") << " (Ipopt: " << o.solution.status << ") |\n";
+  md << "| iterations | " << o.solution.iterations << " |\n";
+  md << "| constraint violation | " << format_number(o.solution.constraint_violation, 3) << " |\n";
+  md << "| re-simulation error (max over nodes of max abs q difference) | "
+     << format_number(o.resimulation_error, 3) << " |\n";
+  md << "| solve time (s) | " << format_number(o.cpu_s, 3) << " |\n\n";
+  md << "The constraints are the forced discrete Euler–Lagrange equations of the variational integrator, "
+        "with the boundary conditions on velocities through the forced discrete Legendre transforms. The "
+        "re-simulation error compares the optimal configurations with the forced VI run from the start under "
+        "the optimal controls alone (`controls.csv`, usable with `mechint run --controls`).\n\n";
+  if (figure) md << "![optimal coordinates and controls](trajectory.png)\n";
+  return md.str();
+}
+
+}  // namespace
+
+OptimizeOutcome solve_optimal_control(const OptimalControlSpec& spec) {
+  std::optional<SystemEntry> model_file;
+  if (model_file::is_model_file_name(spec.model)) model_file = model_file::model_file_system(spec.model);
+  const SystemEntry* found = model_file ? &*model_file : nullptr;
+  if (!found) {
+    try {
+      found = &find_system(spec.model);
+    } catch (const InvalidInput& e) {
+      spec.fail(spec.model_where, e.what());
+    }
+  }
+  const SystemEntry& system = *found;
+  ParameterValues values;
+  try {
+    values = ParameterValues::resolve(system.parameters(spec.parameters), spec.parameters, system.name);
+  } catch (const std::invalid_argument& e) {
+    throw InvalidInput(spec.file + ": [parameters]: " + e.what());
+  }
+  return system.optimize(values, spec, system.controls);
+}
+
+std::string optimize_results_json(const OptimalControlSpec& spec, const OptimizeOutcome& o) {
+  nlohmann::ordered_json j;
+  j["cost"] = o.solution.objective;
+  j["converged"] = o.solution.converged;
+  j["iterations"] = o.solution.iterations;
+  j["constraint_violation"] = o.solution.constraint_violation;
+  j["cpu_s"] = o.cpu_s;
+  j["h"] = o.h;
+  j["steps"] = o.steps;
+  j["horizon"] = spec.horizon;
+  j["model"] = spec.model;
+  j["method"] = o.method;
+  j["hessian"] = spec.hessian == optimal::HessianMode::kExact ? "exact" : "limited-memory";
+  j["status"] = o.solution.status;
+  j["resimulation_error"] = o.resimulation_error;
+  return j.dump(2) + "\n";
+}
+
+void optimize_command(const std::string& problem_file, const std::string& out_dir, bool verbose, std::ostream& log) {
+  OptimalControlSpec spec = read_optimal_control_file(problem_file);
+  if (verbose) spec.print_level = 5;
+  const fs::path target(out_dir);
+  if (!out_dir.empty()) check_output_directory(target);
+  const OptimizeOutcome outcome = solve_optimal_control(spec);
+  const std::string results = optimize_results_json(spec, outcome);
+  if (out_dir.empty()) {
+    std::cout << results;
+    return;
+  }
+
+  // Everything is written into a fresh directory beside the target, which then replaces it.
+  const fs::path staging(temporary_path_for(fs::absolute(target).lexically_normal().string()));
+  std::vector<std::unique_ptr<TemporaryFileGuard>> guards;
+  guards.push_back(std::make_unique<TemporaryFileGuard>(staging.string()));
+  std::error_code error;
+  fs::remove_all(staging, error);
+  if (!fs::create_directory(staging, error))
+    throw IoError("cannot create " + quote_for_message(staging.string(), 200) + ": " + error.message());
+  const auto write = [&](const char* name, const std::string& text) {
+    guards.push_back(std::make_unique<TemporaryFileGuard>((staging / name).string()));
+    write_text_atomically((staging / name).string(), text);
+  };
+  try {
+    write(kOptimizeMarker, "optimize\n");
+    write("trajectory.csv", trajectory_csv(outcome));
+    write("controls.csv", controls_csv(outcome));
+    write("results.json", results);
+    guards.push_back(std::make_unique<TemporaryFileGuard>((staging / "trajectory.png").string()));
+    const bool figure = draw_figures("optimize.py", staging, log);
+    write("report.md", report_md(spec, outcome, figure));
+    if (fs::exists(target, error)) fs::remove_all(target);
+    fs::rename(staging, target);
+  } catch (...) {
+    fs::remove_all(staging, error);
+    throw;
+  }
+  log << "mechint optimize: cost " << format_number(outcome.solution.objective, 10) << ", " << outcome.solution.iterations
+      << " iterations -> " << target.string() << "\n";
+}
+
+}  // namespace mechint::app

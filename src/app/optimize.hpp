@@ -1,0 +1,25 @@
+#pragma once
+/// \file
+/// `mechint optimize PROBLEM.toml [--out DIR]` (DESIGN §7, docs/optimal-control.md): reads the problem
+/// file, finds its system (built-in or model file), solves it (app/optimize_problem.hpp) and writes
+/// DIR/trajectory.csv, DIR/controls.csv, DIR/results.json, DIR/trajectory.png and DIR/report.md, all
+/// at once: they are written into a temporary directory beside DIR, which replaces DIR only when
+/// complete. Without --out, results.json is printed on standard output and nothing is written.
+
+#include <ostream>
+#include <string>
+
+#include "app/optimal_control_spec.hpp"
+
+namespace mechint::app {
+
+/// The solved problem of `spec` (its system looked up, its parameters applied).
+OptimizeOutcome solve_optimal_control(const OptimalControlSpec& spec);
+
+/// results.json of an outcome (DESIGN §7 keys first).
+std::string optimize_results_json(const OptimalControlSpec& spec, const OptimizeOutcome& outcome);
+
+/// The whole command; `verbose` shows Ipopt's log on standard output. Progress lines go to `log`.
+void optimize_command(const std::string& problem_file, const std::string& out_dir, bool verbose, std::ostream& log);
+
+}  // namespace mechint::app

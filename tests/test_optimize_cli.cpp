@@ -1,0 +1,192 @@
+// `mechint optimize PROBLEM.toml [--out DIR]` (DESIGN §7, docs/optimal-control.md): the files it
+// writes, the optimal controls re-simulated through `mechint run --controls` (an independent path:
+// the run loop and the control schedule, not the optimizer), bad problem files refused with one
+// located line (exit 2) and solver failures with exit 3, never leaving output behind.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "cli_harness.hpp"
+
+namespace mechint::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+class OptimizeCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("mechint_optimize_cli_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path write(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p;
+  }
+
+  fs::path dir_;
+};
+
+const std::string kSwingUp = R"(model = "damped-pendulum"
+horizon = 3.0
+steps = 60
+[parameters]
+c = 0.0
+[start]
+th = 0.0
+[goal]
+th = 3.141592653589793
+th_dot = 0.0
+)";
+
+TEST_F(OptimizeCli, WritesTheFilesOfDesignSection7) {
+  const fs::path problem = write("swing.toml", kSwingUp);
+  const fs::path out = dir_ / "out";
+  const CliResult r = run_mechint("optimize " + problem.string() + " --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* f : {"trajectory.csv", "controls.csv", "results.json", "report.md"})
+    EXPECT_TRUE(fs::exists(out / f)) << f;
+  const auto results = nlohmann::json::parse(read_file(out / "results.json"));
+  for (const char* key : {"cost", "converged", "iterations", "constraint_violation", "cpu_s", "h", "steps"})
+    EXPECT_TRUE(results.contains(key)) << key;
+  EXPECT_TRUE(results["converged"].get<bool>());
+  EXPECT_EQ(results["steps"].get<int>(), 60);
+  EXPECT_DOUBLE_EQ(results["h"].get<double>(), 3.0 / 60);
+  EXPECT_LT(results["constraint_violation"].get<double>(), 1e-8);
+
+  const Table t = parse_csv(read_file(out / "trajectory.csv"));
+  ASSERT_EQ(t.names, (std::vector<std::string>{"t", "th", "u1", "energy"}));
+  ASSERT_EQ(t.rows, 61u);
+  EXPECT_DOUBLE_EQ(t["th"].front(), 0.0);
+  EXPECT_NEAR(t["th"].back(), M_PI, 1e-12);
+  // Energy at the ends: hanging at rest E = −mgl, upright at rest E = +mgl (m = l = 1, g = 9.81).
+  EXPECT_NEAR(t["energy"].front(), -9.81, 1e-9);
+  EXPECT_NEAR(t["energy"].back(), 9.81, 1e-7);
+  // The cost is Σ h u_k² over the N controls.
+  const Table u = parse_csv(read_file(out / "controls.csv"));
+  ASSERT_EQ(u.rows, 60u);
+  double cost = 0.0;
+  for (double uk : u["u1"]) cost += 0.05 * uk * uk;
+  EXPECT_NEAR(cost, results["cost"].get<double>(), 1e-9 * cost);
+}
+
+TEST_F(OptimizeCli, ControlsReplayedByRunReachTheGoal) {
+  const fs::path problem = write("swing.toml", kSwingUp);
+  const fs::path out = dir_ / "out";
+  ASSERT_EQ(run_mechint("optimize " + problem.string() + " --out " + out.string()).status, 0);
+  // The same discrete Lagrangian and step through `mechint run`, driven by controls.csv alone.
+  const CliResult r = run_mechint("run damped-pendulum --set c=0 --set th=0 --set dth=0 --h 0.05 --t-end 3 --controls " +
+                                  (out / "controls.csv").string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Table run = parse_csv(r.out);
+  const Table optimal = parse_csv(read_file(out / "trajectory.csv"));
+  ASSERT_EQ(run.rows, optimal.rows);
+  // `run` wraps th to (−π, π]: compare on the circle.
+  for (std::size_t k = 0; k < run.rows; ++k) {
+    const double d = std::remainder(run["th"][k] - optimal["th"][k], 2 * M_PI);
+    EXPECT_LT(std::abs(d), 1e-7) << "row " << k;
+  }
+  EXPECT_NEAR(std::abs(run["th"].back()), M_PI, 1e-7);
+  EXPECT_NEAR(run["energy"].back(), 9.81, 1e-6);  // upright at rest
+}
+
+TEST_F(OptimizeCli, WithoutOutPrintsResultsAndWritesNothing) {
+  const fs::path problem = write("swing.toml", kSwingUp);
+  const CliResult r = run_mechint("optimize " + problem.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto results = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(results["converged"].get<bool>());
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
+}
+
+TEST_F(OptimizeCli, LimitedMemoryHessianGivesTheSameCost) {
+  const fs::path exact = write("exact.toml", kSwingUp);
+  const fs::path lbfgs = write("lbfgs.toml", kSwingUp + "[solver]\nhessian = \"limited-memory\"\n");
+  const CliResult a = run_mechint("optimize " + exact.string());
+  const CliResult b = run_mechint("optimize " + lbfgs.string());
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  const double ca = nlohmann::json::parse(a.out)["cost"].get<double>();
+  const double cb = nlohmann::json::parse(b.out)["cost"].get<double>();
+  EXPECT_NEAR(ca, cb, 1e-6 * ca);
+}
+
+TEST_F(OptimizeCli, ModelFileWithControls) {
+  // The example model file with a force on the cart (compiled once per build tree).
+  const fs::path problem = write("cart.toml", "model = \"" + std::string(MECHINT_SOURCE_DIR) +
+                                                  "/examples/models/damped-cart-pole.toml\"\n"
+                                                  "horizon = 1.0\nsteps = 40\n[goal]\nx = 0.2\nx_dot = 0.0\n");
+  const CliResult r = run_mechint("optimize " + problem.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(nlohmann::json::parse(r.out)["converged"].get<bool>());
+}
+
+/// A bad problem: exit `code`, one line on stderr containing `what`, no output directory.
+void expect_refused(const CliResult& r, int code, const std::string& what, const fs::path& out) {
+  EXPECT_EQ(r.status, code) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_EQ(leftover_temporaries(out), 0);
+}
+
+TEST_F(OptimizeCli, BadProblemFilesExitTwoWithALocatedLine) {
+  const fs::path out = dir_ / "out";
+  const auto refuse = [&](const std::string& text, const std::string& what) {
+    const fs::path problem = write("bad.toml", text);
+    expect_refused(run_mechint("optimize " + problem.string() + " --out " + out.string()), 2, what, out);
+  };
+  refuse("model = \"damped-pendulum\"\nhorizon = 3.0\nsteps = 60\n[goal]\ntheta = 1.0\n",
+         "bad.toml:5:9: unknown name 'theta' in [goal] (did you mean 'th'?)");
+  refuse("model = \"damped-pendulum\"\nhorizon = 3.0\nsteps = 60\nstep = 2\n", "bad.toml:4:1: unknown key 'step'");
+  refuse("model = \"damped-pendulum\"\nhorizon = -1.0\nsteps = 60\n", "bad.toml:2:11: horizon must be positive");
+  refuse("model = \"damped-pendulum\"\nhorizon = 1.0\nsteps = 60\n[bounds]\nu1 = [2.0, -2.0]\n",
+         "bad.toml:5:6: the bounds of u1 are empty");
+  refuse("model = \"damped-pendulum\"\nhorizon = 1.0\nsteps = 60\n[bounds]\nth = [-1.0, 1.0]\n[goal]\nth = 3.0\n",
+         "the goal th = 3 is outside its bounds");
+  refuse("model = \"kepler\"\nhorizon = 1.0\nsteps = 60\n", "the system has no control inputs");
+  refuse("model = \"no-such-system\"\nhorizon = 1.0\nsteps = 60\n", "unknown system");
+  refuse("model = \"damped-pendulum\"\nhorizon = 1.0\nsteps = 60\nmethod = \"rk4\"\n",
+         "bad.toml:4:10: method 'rk4' is not offered for optimal control");
+  refuse("model = \"damped-pendulum\"\nhorizon = 1.0\nsteps = 60\n[parameters]\nlength = 2.0\n", "length");
+  refuse("model = \"damped-pendulum\"\nhorizon = 1.0\n", "missing required key 'steps'");
+  refuse("model = \"damped-pendulum\"\nhorizon = [1.0\n", "bad.toml:2:");
+}
+
+TEST_F(OptimizeCli, SolverFailuresExitThree) {
+  const fs::path out = dir_ / "out";
+  // Unreachable: |u| <= 0.1 cannot lift the pendulum (m g l = 9.81) in one second.
+  const fs::path unreachable = write("weak.toml", kSwingUp + "[bounds]\nu1 = [-0.1, 0.1]\n");
+  expect_refused(run_mechint("optimize " + unreachable.string() + " --out " + out.string()), 3, "weak.toml", out);
+  const fs::path few = write("few.toml", kSwingUp + "[solver]\nmax_iterations = 2\n");
+  expect_refused(run_mechint("optimize " + few.string() + " --out " + out.string()), 3,
+                 "did not converge (Ipopt: Maximum_Iterations_Exceeded", out);
+}
+
+TEST_F(OptimizeCli, OutRefusesADirectoryThatIsNotItsOwn) {
+  const fs::path problem = write("swing.toml", kSwingUp);
+  const fs::path out = dir_ / "precious";
+  fs::create_directories(out);
+  std::ofstream(out / "notes.txt") << "keep me\n";
+  const CliResult r = run_mechint("optimize " + problem.string() + " --out " + out.string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(fs::exists(out / "notes.txt"));
+  // A previous output of optimize is replaced.
+  const fs::path again = dir_ / "again";
+  ASSERT_EQ(run_mechint("optimize " + problem.string() + " --out " + again.string()).status, 0);
+  ASSERT_EQ(run_mechint("optimize " + problem.string() + " --out " + again.string()).status, 0);
+  EXPECT_EQ(leftover_temporaries(again), 0);
+}
+
+}  // namespace
+}  // namespace mechint::testing
