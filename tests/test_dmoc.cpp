@@ -8,6 +8,7 @@
 #include <Eigen/LU>
 
 #include <cmath>
+#include <iostream>
 #include <random>
 #include <vector>
 
@@ -171,6 +172,9 @@ TEST(DmocOscillator, CostConvergesAtOrderTwoToTheGramianOptimum) {
     EXPECT_LT(solution.constraint_violation, 1e-9);
     errors.push_back(std::abs(solution.objective - exact));
   }
+  std::cout << "oscillator transfer: exact cost " << exact << ", DMOC errors";
+  for (double e : errors) std::cout << " " << e;
+  std::cout << "\n";
   for (std::size_t i = 1; i < errors.size(); ++i) {
     const double order = std::log2(errors[i - 1] / errors[i]);
     EXPECT_NEAR(order, 2.0, 0.2) << "N = " << (20 << i) << ", errors " << errors[i - 1] << " -> " << errors[i];

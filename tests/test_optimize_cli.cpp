@@ -11,6 +11,8 @@
 #include <fstream>
 #include <string>
 
+#include <stdlib.h>
+
 #include "cli_harness.hpp"
 
 namespace mechint::testing {
@@ -20,6 +22,8 @@ namespace fs = std::filesystem;
 
 class OptimizeCli : public ::testing::Test {
  protected:
+  // Model files compile once per build tree.
+  static void SetUpTestSuite() { ::setenv("MECHINT_CACHE_DIR", MECHINT_TEST_MODEL_CACHE, 1); }
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("mechint_optimize_cli_" + std::to_string(::getpid()) + "_" +
                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -129,6 +133,17 @@ TEST_F(OptimizeCli, ModelFileWithControls) {
   const CliResult r = run_mechint("optimize " + problem.string());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(nlohmann::json::parse(r.out)["converged"].get<bool>());
+}
+
+TEST_F(OptimizeCli, EveryFunctionOfTheModelGrammarPassesTheExactHessian) {
+  const fs::path problem = write("all.toml", "model = \"" + std::string(MECHINT_SOURCE_DIR) +
+                                                 "/tests/model_files/good/controlled-all-functions.toml\"\n"
+                                                 "horizon = 1.0\nsteps = 30\n[goal]\nx = 0.3\nx_dot = 0.0\n");
+  const CliResult r = run_mechint("optimize " + problem.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto results = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(results["converged"].get<bool>());
+  EXPECT_LT(results["resimulation_error"].get<double>(), 1e-8);
 }
 
 /// A bad problem: exit `code`, one line on stderr containing `what`, no output directory.

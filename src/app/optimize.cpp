@@ -135,6 +135,15 @@ std::string optimize_results_json(const OptimalControlSpec& spec, const Optimize
   return j.dump(2) + "\n";
 }
 
+void write_optimize_files(const fs::path& dir, const OptimalControlSpec& spec, const OptimizeOutcome& outcome,
+                          std::ostream& log) {
+  write_text_atomically((dir / "trajectory.csv").string(), trajectory_csv(outcome));
+  write_text_atomically((dir / "controls.csv").string(), controls_csv(outcome));
+  write_text_atomically((dir / "results.json").string(), optimize_results_json(spec, outcome));
+  const bool figure = draw_figures("optimize.py", dir, log);
+  write_text_atomically((dir / "report.md").string(), report_md(spec, outcome, figure));
+}
+
 void optimize_command(const std::string& problem_file, const std::string& out_dir, bool verbose, std::ostream& log) {
   OptimalControlSpec spec = read_optimal_control_file(problem_file);
   if (verbose) spec.print_level = 5;
@@ -155,18 +164,12 @@ void optimize_command(const std::string& problem_file, const std::string& out_di
   fs::remove_all(staging, error);
   if (!fs::create_directory(staging, error))
     throw IoError("cannot create " + quote_for_message(staging.string(), 200) + ": " + error.message());
-  const auto write = [&](const char* name, const std::string& text) {
-    guards.push_back(std::make_unique<TemporaryFileGuard>((staging / name).string()));
-    write_text_atomically((staging / name).string(), text);
-  };
   try {
-    write(kOptimizeMarker, "optimize\n");
-    write("trajectory.csv", trajectory_csv(outcome));
-    write("controls.csv", controls_csv(outcome));
-    write("results.json", results);
-    guards.push_back(std::make_unique<TemporaryFileGuard>((staging / "trajectory.png").string()));
-    const bool figure = draw_figures("optimize.py", staging, log);
-    write("report.md", report_md(spec, outcome, figure));
+    guards.push_back(std::make_unique<TemporaryFileGuard>((staging / kOptimizeMarker).string()));
+    write_text_atomically((staging / kOptimizeMarker).string(), "optimize\n");
+    for (const char* name : {"trajectory.csv", "controls.csv", "results.json", "trajectory.png", "report.md"})
+      guards.push_back(std::make_unique<TemporaryFileGuard>((staging / name).string()));
+    write_optimize_files(staging, spec, outcome, log);
     if (fs::exists(target, error)) fs::remove_all(target);
     fs::rename(staging, target);
   } catch (...) {

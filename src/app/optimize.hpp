@@ -6,6 +6,7 @@
 /// at once: they are written into a temporary directory beside DIR, which replaces DIR only when
 /// complete. Without --out, results.json is printed on standard output and nothing is written.
 
+#include <filesystem>
 #include <ostream>
 #include <string>
 
@@ -18,6 +19,11 @@ OptimizeOutcome solve_optimal_control(const OptimalControlSpec& spec);
 
 /// results.json of an outcome (DESIGN §7 keys first).
 std::string optimize_results_json(const OptimalControlSpec& spec, const OptimizeOutcome& outcome);
+
+/// Writes trajectory.csv, controls.csv, results.json, trajectory.png (when the plotting tool is
+/// there) and report.md into the existing directory `dir`, each file atomically.
+void write_optimize_files(const std::filesystem::path& dir, const OptimalControlSpec& spec,
+                          const OptimizeOutcome& outcome, std::ostream& log);
 
 /// The whole command; `verbose` shows Ipopt's log on standard output. Progress lines go to `log`.
 void optimize_command(const std::string& problem_file, const std::string& out_dir, bool verbose, std::ostream& log);
