@@ -41,6 +41,8 @@ const std::vector<ExperimentEntry>& all_experiments() {
       experiments::double_spherical_pendulum_entry(),
       experiments::dsp_dae_entry(),
       experiments::pattern_evocation_entry(),
+      experiments::damped_systems_entry(),
+      experiments::optimal_control_entry(),
   };
   return entries;
 }

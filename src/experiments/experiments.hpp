@@ -23,5 +23,9 @@ app::ExperimentEntry double_spherical_pendulum_entry();
 app::ExperimentEntry dsp_dae_entry();
 /// 003 §4: pattern evocation, critical and resonant rates of patterns I–III.
 app::ExperimentEntry pattern_evocation_entry();
+/// 001 §1: energy decay of the forced VIs against the exact decay and RK4 (damped oscillator, pendulum).
+app::ExperimentEntry damped_systems_entry();
+/// 004 §V: DMOC on a pendulum swing-up, a cart-pole swing-up and a low-thrust orbit raise.
+app::ExperimentEntry optimal_control_entry();
 
 }  // namespace mechint::experiments
