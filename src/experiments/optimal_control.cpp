@@ -52,7 +52,7 @@ th_dot = 0.0
 u1 = [-20.0, 20.0]
 x = [-1.0, 1.0]
 )"},
-    {"orbit-raise", "circular orbit r = 1 to r = 1.5 on the far side in T = 7, thrust acceleration <= 0.1",
+    {"orbit-raise", "circular orbit r = 1 to r = 1.5, 5 rad further round, in T = 7, thrust acceleration <= 0.1",
      R"(model = "low-thrust-spacecraft"
 horizon = 7.0
 steps = 200
@@ -60,10 +60,10 @@ steps = 200
 x = 1.0
 y_dot = 1.0
 [goal]
-x = -1.5
-y = 0.0
-x_dot = 0.0
-y_dot = -0.816496580927726
+x = 0.4254932781948394
+y = -1.4383864119947076
+x_dot = 0.7829583916310523
+y_dot = 0.23160920456921077
 [bounds]
 u1 = [-0.1, 0.1]
 u2 = [-0.1, 0.1]
