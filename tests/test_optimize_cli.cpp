@@ -130,9 +130,14 @@ TEST_F(OptimizeCli, ModelFileWithControls) {
   const fs::path problem = write("cart.toml", "model = \"" + std::string(MECHINT_SOURCE_DIR) +
                                                   "/examples/models/damped-cart-pole.toml\"\n"
                                                   "horizon = 1.0\nsteps = 40\n[goal]\nx = 0.2\nx_dot = 0.0\n");
-  const CliResult r = run_mechint("optimize " + problem.string());
+  const fs::path out = dir_ / "out";
+  const CliResult r = run_mechint("optimize " + problem.string() + " --out " + out.string());
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(nlohmann::json::parse(r.out)["converged"].get<bool>());
+  EXPECT_TRUE(nlohmann::json::parse(read_file(out / "results.json"))["converged"].get<bool>());
+  // trajectory.csv numbers the controls (DESIGN §6–§7); controls.csv keeps the file's names, which is
+  // what `mechint run FILE --controls` reads.
+  EXPECT_EQ(parse_csv(read_file(out / "trajectory.csv")).names, (std::vector<std::string>{"t", "x", "th", "u1", "energy"}));
+  EXPECT_EQ(parse_csv(read_file(out / "controls.csv")).names, (std::vector<std::string>{"t", "u"}));
 }
 
 TEST_F(OptimizeCli, EveryFunctionOfTheModelGrammarPassesTheExactHessian) {
@@ -162,7 +167,7 @@ TEST_F(OptimizeCli, BadProblemFilesExitTwoWithALocatedLine) {
     expect_refused(run_mechint("optimize " + problem.string() + " --out " + out.string()), 2, what, out);
   };
   refuse("model = \"damped-pendulum\"\nhorizon = 3.0\nsteps = 60\n[goal]\ntheta = 1.0\n",
-         "bad.toml:5:9: unknown name 'theta' in [goal] (did you mean 'th'?)");
+         "bad.toml:5:9: unknown name 'theta' in [goal] (known: th, th_dot)");
   refuse("model = \"damped-pendulum\"\nhorizon = 3.0\nsteps = 60\nstep = 2\n", "bad.toml:4:1: unknown key 'step'");
   refuse("model = \"damped-pendulum\"\nhorizon = -1.0\nsteps = 60\n", "bad.toml:2:11: horizon must be positive");
   refuse("model = \"damped-pendulum\"\nhorizon = 1.0\nsteps = 60\n[bounds]\nu1 = [2.0, -2.0]\n",

@@ -13,9 +13,11 @@ out = Path(sys.argv[1])
 reader = csv.reader(open(out / "trajectory.csv"))
 header = next(reader)
 rows = [[float(x) for x in r] for r in reader]
-controls = [c for c in next(csv.reader(open(out / "controls.csv")))[1:]]
+# Columns: t, the coordinates, the controls u1, u2, …, energy.
+first_control = header.index("u1")
+coordinates = header[1:first_control]
+controls = header[first_control : header.index("energy")]
 t = [r[0] for r in rows]
-coordinates = header[1 : header.index(controls[0])]
 fig, axes = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
 for name in coordinates:
     i = header.index(name)

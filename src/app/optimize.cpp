@@ -46,7 +46,8 @@ std::string trajectory_csv(const OptimizeOutcome& o) {
   std::ostringstream csv;
   csv << "t";
   for (const auto& c : o.coordinates) csv << "," << c;
-  for (const auto& c : o.controls) csv << "," << c;
+  // The controls as u1, u2, … (DESIGN §6–§7), whatever a model file calls them (controls.csv uses its names).
+  for (std::size_t i = 0; i < o.controls.size(); ++i) csv << ",u" << i + 1;
   csv << ",energy\n";
   for (std::size_t k = 0; k < o.t.size(); ++k) {
     csv << full(o.t[k]);

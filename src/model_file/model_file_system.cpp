@@ -176,6 +176,8 @@ app::SystemEntry model_file_system(const std::string& path) {
                   const OutputSchedule& schedule, const app::ControlSchedule& controls, app::RowWriter& out) {
     model->system().run(v, method, options, schedule, controls, out);
   };
+  e.optimize = [model](const app::ParameterValues& v, const app::OptimalControlSpec& spec,
+                       const std::vector<std::string>& controls) { return model->system().optimize(v, spec, controls); };
   return e;
 }
 
