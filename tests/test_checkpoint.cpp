@@ -140,6 +140,21 @@ TEST(Checkpoint, RungeKuttaResumesByteIdentical) {
                                   "--t-end 600 --output-every 0.01", 30);
 }
 
+TEST(Checkpoint, ForcedRunWithAControlScheduleResumesByteIdentical) {
+  // A cart pushed back and forth by a schedule read from a file: the checkpoint records the file's
+  // digest and the resumed run samples the same schedule from where it stopped.
+  const fs::path dir = scratch("forced-controls");
+  const fs::path pushes = dir / "pushes.csv";
+  {
+    std::ofstream csv(pushes);
+    csv << "t,u1\n";
+    for (int k = 0; k < 200; ++k) csv << 0.5 * k << "," << (k % 2 ? -1.0 : 1.0) * (0.5 + 0.01 * k) << "\n";
+  }
+  expect_resume_identical("forced", "run cart-pole --controls " + pushes.string() +
+                                        " --h 0.0001 --t-end 100 --output-every 0.01", 5);
+  fs::remove_all(dir);
+}
+
 void expect_refused(const CliResult& r, const std::string& fragment) {
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(mechint::testing::count_lines(r.err), 1) << r.err;
