@@ -129,7 +129,8 @@ TEST_F(OptimizeCli, ModelFileWithControls) {
   // The example model file with a force on the cart (compiled once per build tree).
   const fs::path problem = write("cart.toml", "model = \"" + std::string(MECHINT_SOURCE_DIR) +
                                                   "/examples/models/damped-cart-pole.toml\"\n"
-                                                  "horizon = 1.0\nsteps = 40\n[goal]\nx = 0.2\nx_dot = 0.0\n");
+                                                  "horizon = 1.0\nsteps = 40\n[goal]\nx = 0.2\nx_dot = 0.0\n"
+                                                  "[bounds]\nu1 = [-1.3, 1.3]\n");
   const fs::path out = dir_ / "out";
   const CliResult r = run_mechint("optimize " + problem.string() + " --out " + out.string());
   ASSERT_EQ(r.status, 0) << r.err;
@@ -137,7 +138,14 @@ TEST_F(OptimizeCli, ModelFileWithControls) {
   // trajectory.csv numbers the controls (DESIGN §6–§7); controls.csv keeps the file's names, which is
   // what `mechint run FILE --controls` reads.
   EXPECT_EQ(parse_csv(read_file(out / "trajectory.csv")).names, (std::vector<std::string>{"t", "x", "th", "u1", "energy"}));
-  EXPECT_EQ(parse_csv(read_file(out / "controls.csv")).names, (std::vector<std::string>{"t", "u"}));
+  const Table controls = parse_csv(read_file(out / "controls.csv"));
+  EXPECT_EQ(controls.names, (std::vector<std::string>{"t", "u"}));
+  // The bound, written with the DESIGN's name u1 for the file's control u, holds and is active (the
+  // free optimum peaks at 1.46).
+  double peak = 0.0;
+  for (double u : controls["u"]) peak = std::max(peak, std::abs(u));
+  EXPECT_LE(peak, 1.3 + 1e-8);
+  EXPECT_GT(peak, 1.3 - 1e-6);
 }
 
 TEST_F(OptimizeCli, EveryFunctionOfTheModelGrammarPassesTheExactHessian) {

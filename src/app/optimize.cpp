@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -95,6 +96,26 @@ std::string report_md(const OptimalControlSpec& spec, const OptimizeOutcome& o, 
   return md.str();
 }
 
+/// `spec` with [bounds] written as u1, u2, … (DESIGN §6–§7 number every system's controls) renamed to
+/// the system's own control names (a model file's `controls = ["F"]`: u1 is F). A name the system
+/// already uses (a control, or a coordinate or parameter called u1) keeps its meaning.
+OptimalControlSpec with_numbered_controls(const OptimalControlSpec& spec, const std::vector<std::string>& controls,
+                                          const ParameterValues& values) {
+  OptimalControlSpec renamed = spec;
+  for (std::size_t i = 0; i < controls.size(); ++i) {
+    const std::string number = "u" + std::to_string(i + 1);
+    const auto it = spec.bounds.find(number);
+    if (it == spec.bounds.end() || number == controls[i] || values.has(number) ||
+        std::find(controls.begin(), controls.end(), number) != controls.end())
+      continue;
+    if (spec.bounds.count(controls[i]))
+      spec.fail(it->second.where, "bounds of control " + controls[i] + " given twice, as " + controls[i] + " and " + number);
+    renamed.bounds.erase(number);
+    renamed.bounds[controls[i]] = it->second;
+  }
+  return renamed;
+}
+
 }  // namespace
 
 OptimizeOutcome solve_optimal_control(const OptimalControlSpec& spec) {
@@ -115,7 +136,7 @@ OptimizeOutcome solve_optimal_control(const OptimalControlSpec& spec) {
   } catch (const std::invalid_argument& e) {
     throw InvalidInput(spec.file + ": [parameters]: " + e.what());
   }
-  return system.optimize(values, spec, system.controls);
+  return system.optimize(values, with_numbered_controls(spec, system.controls, values), system.controls);
 }
 
 std::string optimize_results_json(const OptimalControlSpec& spec, const OptimizeOutcome& o) {
@@ -151,9 +172,8 @@ void optimize_command(const std::string& problem_file, const std::string& out_di
   const fs::path target(out_dir);
   if (!out_dir.empty()) check_output_directory(target);
   const OptimizeOutcome outcome = solve_optimal_control(spec);
-  const std::string results = optimize_results_json(spec, outcome);
   if (out_dir.empty()) {
-    std::cout << results;
+    std::cout << optimize_results_json(spec, outcome);
     return;
   }
 
