@@ -101,7 +101,8 @@ class Recorder {
     for (std::size_t i = 0; i < row_.size(); ++i)
       if (!std::isfinite(row_[i]))
         throw NumericalFailure("non-finite " + columns_[i] + " at t = " + format_number(t) + " (step " +
-                               std::to_string(s.step_index()) + "); reduce the step size or check the parameters");
+                               std::to_string(s.step_index()) + "); reduce the step size or check the parameters",
+                               FailureLocation{s.step_index(), t});
     return row_;
   }
 

@@ -12,9 +12,13 @@
 /// Every one of them is also a `mechint::Error`, so a front end maps any of them to its exit code
 /// with one `catch (const mechint::Error&)`; library users who prefer the standard hierarchy can
 /// catch `std::invalid_argument` or `std::runtime_error` as before. Subclasses (`InvalidStart`,
-/// `NewtonFailure`, `ImpactFailure`, ...) add what a caller needs to react (step, time, residual).
-/// Any other exception reaching the command line is a bug of mechint and exits 1.
+/// `NewtonFailure`, `ImpactFailure`, ...) add what a caller needs to react; every exit-3 error
+/// carries where it happened (`FailureLocation`: step, time, residual), filled in by the one run loop
+/// (integrate/run_loop.hpp) when the code that threw did not know it.
+/// Any other exception reaching the command line is a bug of mechint and exits 1. `Interrupted`
+/// (exit 130) is raised by a front end's interrupt check, not by the numerics.
 
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -63,22 +67,60 @@ class InvalidStart : public InvalidInput {
   using InvalidInput::InvalidInput;
 };
 
+/// Where a run failed, as far as it is known: the index of the step that could not be taken (or
+/// whose result was refused), the time it was to reach (for an adaptive method, whose next step is
+/// unknown, the time it started from), and the residual of the equations that were not solved
+/// (Newton's; NaN where there is none). step < 0: not known.
+struct FailureLocation {
+  long step = -1;
+  double time = std::numeric_limits<double>::quiet_NaN();
+  double residual = std::numeric_limits<double>::quiet_NaN();
+};
+
+namespace detail {
+/// An exit-3 error: its message and where it happened.
+template <class StdBase>
+class LocatedFailure : public ErrorWithCode<StdBase, ExitCode::kNumericalFailure> {
+ public:
+  explicit LocatedFailure(const std::string& message, FailureLocation where = {})
+      : ErrorWithCode<StdBase, ExitCode::kNumericalFailure>(message), where_(where) {}
+  const FailureLocation& location() const noexcept { return where_; }
+  /// Records the step and time if the thrower did not (the run loop calls this on its way out).
+  void locate(long step, double time) noexcept {
+    if (where_.step < 0) {
+      where_.step = step;
+      where_.time = time;
+    }
+  }
+
+ private:
+  FailureLocation where_;
+};
+}  // namespace detail
+
 /// The numerics could not continue: Newton did not converge, an impact law has no solution, a
 /// value became non-finite, an adaptive method's step underflowed. Exit code 3.
-class NumericalFailure : public detail::ErrorWithCode<std::runtime_error, ExitCode::kNumericalFailure> {
+class NumericalFailure : public detail::LocatedFailure<std::runtime_error> {
  public:
-  using ErrorWithCode::ErrorWithCode;
+  using LocatedFailure::LocatedFailure;
 };
 
 /// The state left the model's domain: a collision with a singular point of the potential, a
 /// non-finite configuration. Exit code 3 during a run (a start there is refused as InvalidStart).
-class DomainError : public detail::ErrorWithCode<std::domain_error, ExitCode::kNumericalFailure> {
+class DomainError : public detail::LocatedFailure<std::domain_error> {
  public:
-  using ErrorWithCode::ErrorWithCode;
+  using LocatedFailure::LocatedFailure;
 };
 
 /// A file could not be written or read. Exit code 4.
 class IoError : public detail::ErrorWithCode<std::runtime_error, ExitCode::kIoError> {
+ public:
+  using ErrorWithCode::ErrorWithCode;
+};
+
+/// A run stopped on request: Ctrl-C seen by a front end's interrupt check between steps (the Python
+/// module's, RowWriter::poll in app/methods.hpp). Exit code 130.
+class Interrupted : public detail::ErrorWithCode<std::runtime_error, ExitCode::kInterrupted> {
  public:
   using ErrorWithCode::ErrorWithCode;
 };

@@ -99,8 +99,24 @@ template <class S>
 void check_step(const S& s) {
   if (!s.q().allFinite())
     throw NumericalFailure("the state is not finite at step " + std::to_string(s.step_index()) + " (t = " +
-                           format_number(s.time()) + "); reduce the step size");
-  validate_configuration(s.model(), s.q(), s.time());
+                           format_number(s.time()) + "); reduce the step size",
+                           FailureLocation{s.step_index(), s.time()});
+  try {
+    validate_configuration(s.model(), s.q(), s.time());
+  } catch (DomainError& e) {
+    e.locate(s.step_index(), s.time());
+    throw;
+  }
+}
+
+/// The step a failure while advancing `s` belongs to: the next one, and the time it was to reach
+/// (an adaptive method's next time is not known: the time it started from).
+template <class S, class Failure>
+void locate_next_step(const S& s, Failure& e) {
+  if constexpr (FixedStepper<S>)
+    e.locate(s.step_index() + 1, s.time() + s.step_size());
+  else
+    e.locate(s.step_index() + 1, s.time());
 }
 
 template <class S>
@@ -109,20 +125,46 @@ constexpr bool kModelChecksSteps = requires(const StepperModel<S>& m, const std:
 };
 
 /// Advances `s` by `advance(s)` and checks the step (finite state, the model's domain, the step).
+/// A failure leaves with its step and time (FailureLocation) filled in where its thrower did not.
 template <class S, class Advance>
 void advance_and_check(S& s, Advance&& advance) {
-  if constexpr (kModelChecksSteps<S>) {
-    const auto q_before = s.q();  // fixed-size: a copy on the stack
-    advance(s);
-    check_step(s);
-    validate_step(s.model(), q_before, s.q(), s.time());
-  } else {
-    advance(s);
-    check_step(s);
+  try {
+    if constexpr (kModelChecksSteps<S>) {
+      const auto q_before = s.q();  // fixed-size: a copy on the stack
+      advance(s);
+      check_step(s);
+      validate_step(s.model(), q_before, s.q(), s.time());
+    } else {
+      advance(s);
+      check_step(s);
+    }
+  } catch (NumericalFailure& e) {
+    locate_next_step(s, e);
+    throw;
+  } catch (DomainError& e) {
+    locate_next_step(s, e);
+    throw;
   }
 }
 
 }  // namespace detail
+
+/// One step of a fixed-step method, checked as the run loop checks its steps.
+template <FixedStepper S>
+void take_step(S& s) {
+  detail::advance_and_check(s, [](S& x) { x.step(); });
+}
+
+/// Advances an adaptive method to exactly `t_out` by steps of its own, each checked as the run loop
+/// checks its steps.
+template <AdaptiveStepper S>
+void advance_to(S& s, double t_out) {
+  while (s.time() < t_out) detail::advance_and_check(s, [t_out](S& x) { x.step_toward(t_out); });
+}
+
+/// Steps between two calls of a run's interrupt check (`integrate`'s `poll`): rare enough to cost
+/// nothing per step, frequent enough to stop within milliseconds.
+inline constexpr long kPollInterval = 1024;
 
 /// The time of the row `s` is at: its grid time k·h (t_end for the last) for a fixed-step method,
 /// its own time (already on the grid) for an adaptive one.
@@ -140,10 +182,12 @@ enum class RunStart { kFresh, kResumed };
 
 /// Runs `s` to `schedule.t_end`, calling `observe(s)` at every output time — at the start too unless
 /// `start` is kResumed — and then `after_row(s)` (where a checkpoint may be taken: the rows so far
-/// are written and `s` is at an output time). Boost.Odeint's integrate_n_steps with an observer, for
-/// mechint's steppers.
-template <Stepper S, class Observer, class AfterRow>
-void integrate(S& s, const OutputSchedule& schedule, Observer&& observe, AfterRow&& after_row, RunStart start) {
+/// are written and `s` is at an output time). `poll()` is called every kPollInterval steps of a
+/// fixed-step method and before every step of an adaptive one: it throws (e.g. Interrupted) to stop
+/// the run there. Boost.Odeint's integrate_n_steps with an observer, for mechint's steppers.
+template <Stepper S, class Observer, class AfterRow, class Poll>
+void integrate(S& s, const OutputSchedule& schedule, Observer&& observe, AfterRow&& after_row, RunStart start,
+               Poll&& poll) {
   schedule.validate();
   const long last = schedule.steps();
   const long stride = schedule.stride();
@@ -157,7 +201,8 @@ void integrate(S& s, const OutputSchedule& schedule, Observer&& observe, AfterRo
     // step_index() counts from t = 0: a start that already took steps (000's start procedure)
     // continues the same grid, and so does a restored stepper.
     while (s.step_index() < last) {
-      detail::advance_and_check(s, [](S& x) { x.step(); });
+      take_step(s);
+      if (s.step_index() % kPollInterval == 0) poll();
       if (s.step_index() % stride == 0 || s.step_index() == last) row();
     }
   } else {
@@ -165,7 +210,10 @@ void integrate(S& s, const OutputSchedule& schedule, Observer&& observe, AfterRo
     const long done = start == RunStart::kFresh ? 0 : std::lround(s.time() / schedule.h);
     for (long k = done + stride; k < last + stride; k += stride) {
       const double t_out = schedule.time_at(std::min(k, last));
-      while (s.time() < t_out) detail::advance_and_check(s, [t_out](S& x) { x.step_toward(t_out); });
+      while (s.time() < t_out) {
+        poll();
+        detail::advance_and_check(s, [t_out](S& x) { x.step_toward(t_out); });
+      }
       row();
     }
   }
@@ -175,7 +223,7 @@ void integrate(S& s, const OutputSchedule& schedule, Observer&& observe, AfterRo
 /// output time.
 template <Stepper S, class Observer>
 void integrate(S& s, const OutputSchedule& schedule, Observer&& observe) {
-  integrate(s, schedule, std::forward<Observer>(observe), [](const S&) {}, RunStart::kFresh);
+  integrate(s, schedule, std::forward<Observer>(observe), [](const S&) {}, RunStart::kFresh, [] {});
 }
 
 }  // namespace mechint

@@ -63,7 +63,8 @@ struct NewtonStats {
 class NewtonFailure : public NumericalFailure {
  public:
   NewtonFailure(long step_index, double time, double residual_norm, int iterations)
-      : NumericalFailure(describe(step_index, time, residual_norm, iterations)),
+      : NumericalFailure(describe(step_index, time, residual_norm, iterations),
+                         FailureLocation{step_index, time, residual_norm}),
         step_index_(step_index),
         time_(time),
         residual_norm_(residual_norm),
