@@ -338,6 +338,9 @@ class RowWriter {
   virtual RunCheckpoint* checkpoint() { return nullptr; }
   /// Writes out what is buffered; returns the bytes of output so far (what a checkpoint records).
   virtual std::uint64_t flush() { return 0; }
+  /// Called between steps, every kPollInterval steps (integrate/run_loop.hpp): throws (Interrupted)
+  /// to stop the run. The Python module checks for Ctrl-C here.
+  virtual void poll() {}
 };
 
 /// Refuses (InvalidStart) a start the model cannot be evaluated at: non-finite L, energy, first or
@@ -451,7 +454,7 @@ void run_problem(const P& p, const std::string& method, const ParameterValues& o
             }
           }
         };
-        integrate(stepper, schedule, observe, after_row, start);
+        integrate(stepper, schedule, observe, after_row, start, [&out] { out.poll(); });
       });
     }
   });

@@ -19,6 +19,7 @@
 #include "app/methods.hpp"
 #include "app/optimize_problem.hpp"
 #include "app/parameters.hpp"
+#include "app/stepping_session.hpp"
 
 namespace mechint::app {
 
@@ -49,6 +50,12 @@ struct SystemEntry {
   std::function<void(const ParameterValues& values, const std::string& method, const ParameterValues& options,
                      const OutputSchedule& schedule, const ControlSchedule& controls, RowWriter& out)>
       run;
+  /// The integrator of `method` for a caller's own loop (app/stepping_session.hpp), started from
+  /// these values; options and controls as for `run`.
+  std::function<std::unique_ptr<SteppingSession>(const ParameterValues& values, const std::string& method,
+                                                 const ParameterValues& options, double h,
+                                                 const ControlSchedule& controls)>
+      stepping;
   /// Solves an optimal control problem (`mechint optimize`, app/optimize_problem.hpp) on the system
   /// with these parameter values, its controls named `controls` (the entry's own); refuses a system
   /// without controls.
@@ -77,6 +84,10 @@ SystemEntry make_system_entry(std::string name, std::string summary, std::string
   e.run = [with_problem](const ParameterValues& v, const std::string& method, const ParameterValues& options,
                          const OutputSchedule& schedule, const ControlSchedule& controls, RowWriter& out) {
     with_problem(v, [&]<class P>(const P& p) { run_problem(p, method, options, schedule, out, controls); });
+  };
+  e.stepping = [with_problem](const ParameterValues& v, const std::string& method, const ParameterValues& options,
+                              double h, const ControlSchedule& controls) {
+    return with_problem(v, [&]<class P>(const P& p) { return make_stepping_session(p, method, options, h, controls); });
   };
   e.optimize = [with_problem](const ParameterValues& v, const OptimalControlSpec& spec,
                                const std::vector<std::string>& controls) {

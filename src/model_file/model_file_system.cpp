@@ -176,6 +176,12 @@ app::SystemEntry model_file_system(const std::string& path) {
                   const OutputSchedule& schedule, const app::ControlSchedule& controls, app::RowWriter& out) {
     model->system().run(v, method, options, schedule, controls, out);
   };
+  e.stepping = [model](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
+                       double h, const app::ControlSchedule& controls) {
+    auto session = model->system().stepping(v, method, options, h, controls);
+    session->keep_alive(model);
+    return session;
+  };
   e.optimize = [model](const app::ParameterValues& v, const app::OptimalControlSpec& spec,
                        const std::vector<std::string>& controls) { return model->system().optimize(v, spec, controls); };
   return e;

@@ -56,6 +56,14 @@ app::SystemEntry pendulum_chain_entry() {
                                             : chain::runner_21_30(links);
     run(v, method, options, schedule, out);
   };
+  e.stepping = [](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
+                  double h, const app::ControlSchedule&) {
+    const int links = v.integer("links");
+    const chain::SessionMaker make = links <= 10   ? chain::session_maker_01_10(links)
+                                     : links <= 20 ? chain::session_maker_11_20(links)
+                                                   : chain::session_maker_21_30(links);
+    return make(v, method, options, h);
+  };
   return e;
 }
 

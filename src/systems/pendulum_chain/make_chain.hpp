@@ -6,6 +6,7 @@
 /// (links_01_10.cpp, …) so that a parallel build compiles them side by side.
 
 #include <array>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -37,6 +38,22 @@ void run_chain(const app::ParameterValues& v, const std::string& method, const a
   app::run_problem(chain_problem<N>(v), method, options, schedule, out);
 }
 
+/// An integrator of an N-link chain stepped by its caller (app/stepping_session.hpp).
+using SessionMaker = std::unique_ptr<app::SteppingSession> (*)(const app::ParameterValues&, const std::string&,
+                                                               const app::ParameterValues&, double);
+
+template <int N>
+std::unique_ptr<app::SteppingSession> chain_session(const app::ParameterValues& v, const std::string& method,
+                                                    const app::ParameterValues& options, double h) {
+  return app::make_stepping_session(chain_problem<N>(v), method, options, h);
+}
+
+/// The session makers for First, First+1, … links.
+template <int First, int... I>
+constexpr std::array<SessionMaker, sizeof...(I)> session_makers(std::integer_sequence<int, I...>) {
+  return {&chain_session<First + I>...};
+}
+
 /// The runners for First, First+1, …, First+Count−1 links.
 template <int First, int... I>
 constexpr std::array<Runner, sizeof...(I)> runners(std::integer_sequence<int, I...>) {
@@ -47,5 +64,8 @@ constexpr std::array<Runner, sizeof...(I)> runners(std::integer_sequence<int, I.
 Runner runner_01_10(int links);
 Runner runner_11_20(int links);
 Runner runner_21_30(int links);
+SessionMaker session_maker_01_10(int links);
+SessionMaker session_maker_11_20(int links);
+SessionMaker session_maker_21_30(int links);
 
 }  // namespace mechint::systems::chain
