@@ -169,13 +169,15 @@ void write_optimize_files(const fs::path& dir, const OptimalControlSpec& spec, c
 void optimize_command(const std::string& problem_file, const std::string& out_dir, bool verbose, std::ostream& log) {
   OptimalControlSpec spec = read_optimal_control_file(problem_file);
   if (verbose) spec.print_level = 5;
+  const OptimizeOutcome outcome = optimize_into(spec, out_dir, log);
+  if (out_dir.empty()) std::cout << optimize_results_json(spec, outcome);
+}
+
+OptimizeOutcome optimize_into(const OptimalControlSpec& spec, const std::string& out_dir, std::ostream& log) {
   const fs::path target(out_dir);
   if (!out_dir.empty()) check_output_directory(target);
-  const OptimizeOutcome outcome = solve_optimal_control(spec);
-  if (out_dir.empty()) {
-    std::cout << optimize_results_json(spec, outcome);
-    return;
-  }
+  OptimizeOutcome outcome = solve_optimal_control(spec);
+  if (out_dir.empty()) return outcome;
 
   // Everything is written into a fresh directory beside the target, which then replaces it.
   const fs::path staging(temporary_path_for(fs::absolute(target).lexically_normal().string()));
@@ -199,6 +201,7 @@ void optimize_command(const std::string& problem_file, const std::string& out_di
   }
   log << "mechint optimize: cost " << format_number(outcome.solution.objective, 10) << ", " << outcome.solution.iterations
       << " iterations -> " << target.string() << "\n";
+  return outcome;
 }
 
 }  // namespace mechint::app

@@ -25,6 +25,10 @@ std::string optimize_results_json(const OptimalControlSpec& spec, const Optimize
 void write_optimize_files(const std::filesystem::path& dir, const OptimalControlSpec& spec,
                           const OptimizeOutcome& outcome, std::ostream& log);
 
+/// Solves `spec` and, when `out_dir` is not empty, writes its files there as the command does (into
+/// a staging directory that replaces out_dir once complete). Returns the outcome.
+OptimizeOutcome optimize_into(const OptimalControlSpec& spec, const std::string& out_dir, std::ostream& log);
+
 /// The whole command; `verbose` shows Ipopt's log on standard output. Progress lines go to `log`.
 void optimize_command(const std::string& problem_file, const std::string& out_dir, bool verbose, std::ostream& log);
 

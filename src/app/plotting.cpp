@@ -1,5 +1,7 @@
 #include "app/plotting.hpp"
 
+#include "app/installation.hpp"
+
 #include <cstdlib>
 #include <system_error>
 
@@ -8,10 +10,9 @@ namespace mechint::app {
 std::filesystem::path plots_dir() {
   if (const char* env = std::getenv("MECHINT_PLOTS_DIR"); env != nullptr && *env != '\0')
     return std::filesystem::path(env);
-  std::error_code error;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (error) return {};
-  return exe.parent_path().parent_path() / "share" / "mechint" / "plots";
+  const std::filesystem::path prefix = installation_prefix();
+  if (prefix.empty()) return {};
+  return prefix / "share" / "mechint" / "plots";
 }
 
 bool draw_figures(const std::string& script, const std::filesystem::path& dir, std::ostream& log) {

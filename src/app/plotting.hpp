@@ -16,7 +16,7 @@
 namespace mechint::app {
 
 /// The directory of the plot scripts: `$MECHINT_PLOTS_DIR` when set and not empty, else
-/// `<directory of this executable>/../share/mechint/plots` (empty when /proc/self/exe can't be read).
+/// `<installation_prefix()>/share/mechint/plots` (app/installation.hpp; empty when it is not known).
 std::filesystem::path plots_dir();
 
 /// Runs `python3 <plots_dir()>/<script> <dir>` (Debian's /usr/bin/python3 when present). Returns

@@ -52,9 +52,8 @@ ControlSchedule read_controls(const SystemEntry& system, const ParameterValues& 
 
 }  // namespace
 
-void run_system(const SystemEntry& system, const std::string& requested_method, const Overrides& overrides,
-                const OutputSchedule& schedule, RowWriter& out, const std::string& controls_file) {
-  check_schedule(schedule);
+ResolvedRun resolve_run(const SystemEntry& system, const std::string& requested_method, const Overrides& overrides,
+                        const std::string& controls_file) {
   auto system_specs = system.parameters(overrides);
   // Controls are settable like parameters: constant over the run, 0 unless set.
   for (const auto& name : system.controls)
@@ -92,7 +91,14 @@ void run_system(const SystemEntry& system, const std::string& requested_method, 
     known.insert(known.end(), option_names.begin(), option_names.end());
     throw InvalidInput("unknown name " + quote_for_message(name) + " for system '" + system.name + "' (known: " + join(known) + ")");
   }
-  const ParameterValues options = ParameterValues::resolve(option_specs, option_overrides, system.name);
+  ParameterValues options = ParameterValues::resolve(option_specs, option_overrides, system.name);
+  return ResolvedRun{values, method, std::move(options), controls};
+}
+
+void run_system(const SystemEntry& system, const std::string& requested_method, const Overrides& overrides,
+                const OutputSchedule& schedule, RowWriter& out, const std::string& controls_file) {
+  check_schedule(schedule);
+  const auto [values, method, options, controls] = resolve_run(system, requested_method, overrides, controls_file);
   if (RunCheckpoint* checkpoint = out.checkpoint())
     checkpoint->bind("system=" + system.name + (system.fingerprint.empty() ? "" : ";definition=" + system.fingerprint) +
                      ";method=" + method + ";h=" + format_number(schedule.h, 17) +

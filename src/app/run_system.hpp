@@ -9,6 +9,20 @@
 
 namespace mechint::app {
 
+/// What a run of `system` is made of, resolved from `--set` assignments: its parameter values
+/// (controls among them), the method (the system's default when none was asked for), the method's
+/// options and the run's controls (`controls_file`'s, else the constants set).
+struct ResolvedRun {
+  ParameterValues values;
+  std::string method;
+  ParameterValues options;
+  ControlSchedule controls;
+};
+
+/// Resolves a run; throws InvalidInput as run_system does (everything it refuses but the schedule).
+ResolvedRun resolve_run(const SystemEntry& system, const std::string& method, const Overrides& overrides,
+                        const std::string& controls_file = "");
+
 /// Runs `system` with `method` (empty: the system's default) and the `--set` values `overrides`;
 /// `controls_file` (`--controls`, empty: none) gives the controls over time (app/control_schedule.hpp).
 /// Throws InvalidInput for an unknown name, a method the system does not offer, an option that

@@ -12,7 +12,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -21,6 +20,7 @@
 
 #include "app/experiment_entry.hpp"
 #include "app/optimize.hpp"
+#include "app/reproduce.hpp"
 #include "app/output.hpp"
 #include "app/run_system.hpp"
 #include "app/temporary_files.hpp"
@@ -100,54 +100,6 @@ int run_system(const cli::RunCommand& command) {
   return 0;
 }
 
-/// The marker `reproduce` leaves in each directory it writes, naming the experiment.
-constexpr const char* kReproduceMarker = ".mechint-reproduce";
-
-/// Refuses to write experiment `name` into `dir` when `dir` holds anything but a previous output of
-/// that same experiment (its marker says so): old and new files would mix. Then marks `dir`.
-void claim_output_directory(const std::filesystem::path& dir, const std::string& name) {
-  namespace fs = std::filesystem;
-  std::error_code error;
-  if (fs::exists(dir, error) && !fs::is_directory(dir, error))
-    throw InvalidInput("reproduce --out " + quote_for_message(dir.string(), 200) + " is not a directory");
-  if (fs::is_directory(dir, error) && !fs::is_empty(dir, error)) {
-    std::ifstream marker(dir / kReproduceMarker);
-    std::string previous;
-    std::getline(marker, previous);
-    if (previous != name)
-      throw InvalidInput("reproduce --out " + quote_for_message(dir.string(), 200) +
-                         " is not empty and is not a previous output of '" + name +
-                         "': choose a new or empty directory");
-  }
-  fs::create_directories(dir, error);
-  if (error)
-    throw IoError("cannot create " + quote_for_message(dir.string(), 200) + ": " + error.message());
-  app::write_text_atomically((dir / kReproduceMarker).string(), name + "\n");
-}
-
-int reproduce(const cli::ReproduceCommand& command) {
-  std::vector<const app::ExperimentEntry*> chosen;
-  const bool all = command.experiment == "all";
-  if (all) {
-    for (const auto& e : app::all_experiments()) chosen.push_back(&e);
-  } else {
-    chosen.push_back(&app::find_experiment(command.experiment));
-  }
-  const std::filesystem::path root(command.out_dir);
-  claim_output_directory(root, command.experiment);
-  std::size_t index = 0;
-  for (const auto* e : chosen) {
-    ++index;
-    const auto dir = all ? root / e->name : root;
-    if (all) claim_output_directory(dir, e->name);
-    std::cerr << "[" << index << "/" << chosen.size() << "] " << e->name << " -> " << dir.string()
-              << std::endl;
-    app::ExperimentContext context{dir, std::cerr};
-    e->run(context);
-  }
-  return 0;
-}
-
 }  // namespace
 
 int fail(ExitCode code, const std::string& message) {
@@ -169,7 +121,8 @@ int main(int argc, char** argv) {
       case cli::Command::Kind::kRun:
         return run_system(command.run);
       case cli::Command::Kind::kReproduce:
-        return reproduce(command.reproduce);
+        app::reproduce_experiments(command.reproduce.experiment, command.reproduce.out_dir, std::cerr);
+        return 0;
       case cli::Command::Kind::kOptimize:
         app::optimize_command(command.optimize.problem_file, command.optimize.out_dir, command.optimize.verbose,
                               std::cerr);

@@ -18,6 +18,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "app/installation.hpp"
 #include "app/temporary_files.hpp"
 #include "mechint/core/errors.hpp"
 
@@ -37,10 +38,9 @@ std::string read_text(const fs::path& path) {
 
 fs::path toolchain_file() {
   if (const char* env = std::getenv("MECHINT_MODEL_COMPILER"); env != nullptr && *env != '\0') return env;
-  std::error_code error;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", error);
-  if (error) throw std::runtime_error("cannot find the mechint executable's directory (/proc/self/exe)");
-  return exe.parent_path().parent_path() / "share" / "mechint" / "model_compiler.json";
+  const fs::path prefix = app::installation_prefix();
+  if (prefix.empty()) throw std::runtime_error("cannot find the mechint executable's directory (/proc/self/exe)");
+  return prefix / "share" / "mechint" / "model_compiler.json";
 }
 
 /// A path of the toolchain file: absolute, or relative to the installation prefix.
