@@ -18,6 +18,8 @@ packages=(
   # libFuzzer, ASan and UBSan runtimes are in libclang-rt-14-dev, only recommended by clang-14.
   clang-14 libclang-rt-14-dev
   python3 python3-matplotlib python3-numpy  # figures
+  # the Python module (python/, docs/python.md): pybind11, Python's headers, its tests and SymPy models
+  python3-dev pybind11-dev python3-pytest python3-sympy
 )
 
 missing=()

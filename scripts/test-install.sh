@@ -61,4 +61,17 @@ grep -q "^t,x,y,energy" "$work/model.csv" || fail "model file run from the insta
 if grep -rqF "$src/" "$prefix/share/mechint/model_compiler.json"; then
   fail "the installed model_compiler.json holds the source path $src"
 fi
+# The Python package: installed where Debian's python3 looks (MECHINT_PYTHON_INSTALL_DIR under the
+# prefix), it runs a built-in system and a model file from the installed tree alone.
+if grep -q "^MECHINT_BUILD_PYTHON:BOOL=ON$" "$build/CMakeCache.txt"; then
+  module="$(find "$prefix" -name '_mechint*.so' -path '*/mechint/*' | head -n 1)"
+  [ -n "$module" ] || fail "not installed: the Python module mechint"
+  python_dir="$(dirname "$(dirname "$module")")"
+  (cd "$work" && PYTHONPATH="$python_dir" MECHINT_CACHE_DIR="$work/model-cache" /usr/bin/python3 -c "
+import mechint, sys
+assert mechint.__file__.startswith('$prefix/'), mechint.__file__
+assert len(mechint.System('kepler').run(t_end=1)) == 101
+assert mechint.System('$work/henon-heiles.toml').run(t_end=1).columns[:3] == ('t', 'x', 'y')
+") >"$work/python.log" 2>&1 || { cat "$work/python.log"; fail "the installed Python module does not work"; }
+fi
 echo "test-install: install and consumer OK"

@@ -1,0 +1,240 @@
+"""mechint: variational integrators for mechanical systems, from Python (DESIGN §8, docs/python.md).
+
+    import mechint
+    system = mechint.System("double-pendulum", th1=0.8)
+    traj = system.run(h=0.01, t_end=10.0)            # the same numbers as `mechint run`
+    traj.t, traj["energy"], traj.columns             # NumPy arrays, column names
+
+    integ = system.integrator("vi-midpoint", h=0.01)  # stepping under your own loop
+    integ.step(); integ.q, integ.p, integ.t, integ.energy
+
+Systems are the built-in ones (``mechint.systems()``), model files (``System("my/model.toml")``) and
+SymPy Lagrangians (``Model.from_sympy``). ``optimize`` solves optimal control problems (DMOC),
+``reproduce`` runs the experiments of the source documents. Bad input raises ``ValueError`` with the
+command line's message; a run that cannot continue raises ``NumericalFailure``; Ctrl-C stops a run
+with ``KeyboardInterrupt``.
+"""
+
+import json as _json
+import operator as _operator
+import os as _os
+import sys as _sys
+import tempfile as _tempfile
+
+from . import _errors, _prefix
+from ._errors import DomainError, ImpactFailure, NewtonFailure, NumericalFailure, RejectedStep
+from ._trajectory import Trajectory
+
+# A model file is compiled into a library that resolves mechint's own functions against the code
+# that loads it: this module's symbols must be global (RTLD_GLOBAL) for it to find them.
+_flags = _sys.getdlopenflags()
+_sys.setdlopenflags(_flags | _os.RTLD_GLOBAL)
+try:
+    from . import _mechint
+finally:
+    _sys.setdlopenflags(_flags)
+
+_mechint._set_prefix(_os.path.normpath(_os.path.join(_os.path.dirname(_os.path.abspath(__file__)),
+                                                     _prefix.RELATIVE_PREFIX)))
+_mechint._register_errors(_errors)
+
+Integrator = _mechint.Integrator
+
+__all__ = ["System", "Model", "Trajectory", "Integrator", "OptimalControlResult", "systems", "methods",
+           "experiments", "optimize", "reproduce", "check", "NumericalFailure", "NewtonFailure",
+           "RejectedStep", "ImpactFailure", "DomainError"]
+
+
+def systems():
+    """The names of the built-in systems (``mechint list`` shows them with their methods)."""
+    return list(_mechint.systems())
+
+
+def methods():
+    """Every method of mechint: a dict name -> one-line summary."""
+    return dict(_mechint.methods())
+
+
+def experiments():
+    """The experiments ``reproduce`` runs: a dict name -> one-line summary."""
+    return dict(_mechint.experiments())
+
+
+def _setting_text(name, value):
+    """A setting as the command line's --set text: numbers exactly (repr round-trips), names as they are."""
+    if isinstance(value, bool):
+        raise ValueError(f"setting {name!r}: give a number or a name, not {value!r}")
+    if isinstance(value, str):
+        return value
+    try:
+        return str(_operator.index(value))
+    except TypeError:
+        pass
+    try:
+        return repr(float(value))
+    except (TypeError, ValueError):
+        raise ValueError(f"setting {name!r}: {value!r} is not a number or a name") from None
+
+
+def _settings_text(settings):
+    return {name: _setting_text(name, value) for name, value in settings.items()}
+
+
+class System:
+    """A mechanical system: a built-in one by name, or a model file (a path ending in ``.toml``).
+
+    ``settings`` are what ``mechint run --set NAME=VALUE`` sets: parameters, initial values, named
+    starts, structural choices (``links=10``, ``coordinates="angles"``), controls held constant, and
+    options of the method (``newton_tol=1e-12``). Unknown names and values out of range raise
+    ValueError with the command line's message.
+    """
+
+    def __init__(self, name_or_model_file, **settings):
+        self._system = _mechint._System(_os.fspath(name_or_model_file), _settings_text(settings))
+
+    @property
+    def name(self):
+        """The system's name."""
+        return self._system.name
+
+    @property
+    def summary(self):
+        """One line on the system."""
+        return self._system.summary
+
+    @property
+    def default_method(self):
+        """The method ``run`` uses when none is given."""
+        return self._system.default_method
+
+    @property
+    def controls(self):
+        """The names of the control inputs (empty: none)."""
+        return list(self._system.controls)
+
+    @property
+    def settings(self):
+        """The settings given, as the command line's text."""
+        return dict(self._system.settings)
+
+    @property
+    def parameters(self):
+        """The settable names: a dict name -> {default, description, kind, choices}."""
+        return {p["name"]: {k: v for k, v in p.items() if k != "name"} for p in self._system.parameters()}
+
+    @property
+    def methods(self):
+        """The methods the system offers with its settings."""
+        return list(self._system.methods())
+
+    def method_options(self, method=None):
+        """The options of ``method`` (default: the system's): a dict name -> {default, description}."""
+        return {o["name"]: {k: v for k, v in o.items() if k != "name"}
+                for o in self._system.method_options(method or "")}
+
+    def run(self, method=None, h=None, t_end=10.0, output_every=0.0, controls=None, **options):
+        """Runs the system as ``mechint run`` does and returns a Trajectory.
+
+        method: a method the system offers (default: its default method, ``default_method``).
+        h: the step (default: the model file's ``h``, else 0.01); t_end: the end time, a multiple of h;
+        output_every: the spacing of the rows (0: every step).
+        controls: for a system with control inputs, their values over time: a CSV file's path (as
+        ``--controls``) or a dict ``{"t": times, name: values, ...}``, each row holding from its time on.
+        options: options of the method (``rtol=1e-10``, ``form="position"``, ...).
+
+        The GIL is released during the run; Ctrl-C stops it with KeyboardInterrupt.
+        """
+        with _ControlsFile(controls, self.controls) as controls_file:
+            columns, rows = self._system.run(method or "", None if h is None else float(h), float(t_end),
+                                             float(output_every), _settings_text(options), controls_file)
+        return Trajectory(columns, rows)
+
+    def integrator(self, method=None, h=None, **options):
+        """An Integrator of ``method`` with step ``h`` (defaults as for ``run``), started from the
+        system's initial values, for stepping under your own loop::
+
+            integ = system.integrator("vi-midpoint", h=0.01)
+            while integ.t < 5.0:
+                integ.set_controls([controller(integ.q, integ.velocity)])   # systems with controls
+                integ.step()
+        """
+        return self._system.integrator(method or "", None if h is None else float(h), _settings_text(options))
+
+    def __repr__(self):
+        return f"System({self.name!r})"
+
+
+class _ControlsFile:
+    """The path of a controls CSV: the one given, or a temporary file written from a dict."""
+
+    def __init__(self, controls, names):
+        self._controls, self._names, self._temporary = controls, names, None
+
+    def __enter__(self):
+        import numpy as np
+
+        if self._controls is None:
+            return ""
+        if isinstance(self._controls, (str, bytes, _os.PathLike)):
+            return _os.fspath(self._controls)
+        if not isinstance(self._controls, dict) or "t" not in self._controls:
+            raise ValueError("controls: give a CSV file's path or a dict {'t': times, name: values, ...}")
+        columns = ["t"] + [name for name in self._controls if name != "t"]
+        table = np.column_stack([np.asarray(self._controls[c], dtype=np.float64).reshape(-1) for c in columns])
+        handle, self._temporary = _tempfile.mkstemp(prefix="mechint-controls-", suffix=".csv")
+        with _os.fdopen(handle, "w", encoding="ascii") as out:
+            out.write(",".join(columns) + "\n")
+            np.savetxt(out, table, fmt="%.17g", delimiter=",")
+        return self._temporary
+
+    def __exit__(self, *exc):
+        if self._temporary:
+            _os.unlink(self._temporary)
+
+
+class OptimalControlResult:
+    """A solved optimal control problem (``mechint.optimize``).
+
+    Attributes: ``results`` (the dict of results.json: cost, status, iterations, ...), ``cost``,
+    ``t`` (the nodes), ``q`` (nodes x coordinates), ``u`` (steps x controls, the control of each
+    step), ``energy`` (per node), ``coordinates`` and ``controls`` (names).
+    """
+
+    def __init__(self, solved):
+        self.results = _json.loads(solved["results_json"])
+        self.cost = self.results["cost"]
+        self.t, self.q, self.u, self.energy = solved["t"], solved["q"], solved["u"], solved["energy"]
+        self.coordinates, self.controls = list(solved["coordinates"]), list(solved["controls"])
+
+    def __repr__(self):
+        return f"OptimalControlResult(cost={self.cost!r}, status={self.results.get('status')!r})"
+
+
+def optimize(problem, out=None, verbose=False):
+    """Solves an optimal control problem by DMOC, as ``mechint optimize`` (DESIGN §7).
+
+    problem: the path of a problem file (TOML), or a dict with the same keys
+    (``{"model": "cart-pole", "horizon": 2.0, "steps": 40, "start": {...}, "goal": {...}, ...}``).
+    out: a directory to write trajectory.csv, controls.csv, results.json, report.md into (replaced
+    whole), or None. Returns an OptimalControlResult; an unsolvable problem raises NumericalFailure.
+    """
+    out_dir = "" if out is None else _os.fspath(out)
+    if isinstance(problem, dict):
+        solved = _mechint._optimize("", _mechint._toml_text(problem), "problem", out_dir, bool(verbose))
+    else:
+        solved = _mechint._optimize(_os.fspath(problem), "", "", out_dir, bool(verbose))
+    return OptimalControlResult(solved)
+
+
+def reproduce(name, out):
+    """Runs the experiment ``name`` (see ``experiments()``; "all" for every one) into the directory
+    ``out``, as ``mechint reproduce NAME --out OUT``."""
+    _mechint._reproduce(name, _os.fspath(out))
+
+
+def check(model_file):
+    """What mechint derives from a model file (``mechint check``), without compiling it."""
+    return _mechint._check(_os.fspath(model_file))
+
+
+from ._sympy import Model  # noqa: E402  (needs System)

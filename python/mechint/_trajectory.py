@@ -1,0 +1,79 @@
+"""The result of a run: its columns as NumPy arrays."""
+
+import numpy as np
+
+
+class Trajectory:
+    """The rows of a run, by column (the columns of ``mechint run``'s CSV, DESIGN §4).
+
+    ``traj.t`` is the time column, ``traj["energy"]`` any other column as a contiguous float64 array,
+    ``traj.columns`` their names in order; ``len(traj)`` is the number of rows. The values are the
+    command line's to the last bit (its CSV writes every double exactly).
+    """
+
+    def __init__(self, columns, rows):
+        self.columns = tuple(columns)
+        rows = np.asarray(rows, dtype=np.float64)
+        if rows.ndim != 2 or rows.shape[1] != len(self.columns):
+            raise ValueError("rows must be a 2-d array with one column per name")
+        # One array per column, each contiguous: traj["x"] is a view of this block.
+        self._data = np.ascontiguousarray(rows.T)
+        self._data.flags.writeable = False
+        self._index = {name: i for i, name in enumerate(self.columns)}
+
+    @property
+    def t(self):
+        """The output times."""
+        return self["t"]
+
+    def __getitem__(self, name):
+        try:
+            return self._data[self._index[name]]
+        except KeyError:
+            raise KeyError(f"no column {name!r} (columns: {', '.join(self.columns)})") from None
+
+    def __contains__(self, name):
+        return name in self._index
+
+    def __len__(self):
+        return self._data.shape[1]
+
+    def __repr__(self):
+        return f"Trajectory({len(self)} rows; columns {', '.join(self.columns)})"
+
+    def to_numpy(self):
+        """All rows as one (rows x columns) array, in the order of ``columns``."""
+        return self._data.T
+
+    def to_pandas(self):
+        """A pandas DataFrame of the columns (pandas must be importable)."""
+        try:
+            import pandas
+        except ImportError as error:
+            raise ImportError("Trajectory.to_pandas needs pandas (Debian: apt-get install python3-pandas)") from error
+        return pandas.DataFrame({name: self[name] for name in self.columns})
+
+    def to_csv(self, path):
+        """Writes the CSV ``mechint run --out`` writes (every double exactly, %.17g)."""
+        with open(path, "w", encoding="ascii") as out:
+            out.write(",".join(self.columns) + "\n")
+            np.savetxt(out, self.to_numpy(), fmt="%.17g", delimiter=",")
+
+    def plot(self, *columns, ax=None, x="t"):
+        """Plots columns (default: the coordinates and the energy) against ``x`` with matplotlib.
+
+        Returns the axes. ``ax``: axes to draw into (default: a new figure).
+        """
+        import matplotlib.pyplot as plt
+
+        if not columns:
+            columns = tuple(c for c in self.columns if c != x and not c.startswith("lambda"))
+        for name in columns:
+            self[name]  # a KeyError naming the columns before anything is drawn
+        if ax is None:
+            _, ax = plt.subplots()
+        for name in columns:
+            ax.plot(self[x], self[name], label=name)
+        ax.set_xlabel(x)
+        ax.legend()
+        return ax

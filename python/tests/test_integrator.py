@@ -1,0 +1,148 @@
+"""Stepping from Python: the same trajectory as run, the state the stepper has, a controller in the loop."""
+
+import numpy as np
+import pytest
+
+import mechint
+
+
+def stepped_rows(integ, steps):
+    rows = [integ.row()]
+    for _ in range(steps):
+        integ.step()
+        rows.append(integ.row())
+    return np.array(rows)
+
+
+@pytest.mark.parametrize("name, method, settings", [
+    ("kepler", None, {}),
+    ("kepler", "rk78", {"rtol": 1e-11}),                 # adaptive: its own steps to each multiple of h
+    ("spherical-pendulum", "vi-trapezoid", {}),            # constrained, multipliers
+    ("spherical-pendulum", "dae", {}),                     # SUNDIALS IDA
+    ("double-spherical-pendulum", "energy-momentum", {}),
+    ("spherical-pendulum", "vi-midpoint", {"coordinates": "angles"}),  # a chart
+    ("double-pendulum", None, {"wall": 1}),                # the impact driver, starts from momenta
+    ("pendulum-chain", "vi-first-order", {"links": 3}),
+])
+def test_stepping_gives_the_run(name, method, settings):
+    system = mechint.System(name, **settings)
+    traj = system.run(method=method, h=0.01, t_end=2.0)
+    integ = system.integrator(method, h=0.01)
+    assert list(integ.columns) == list(traj.columns)
+    rows = stepped_rows(integ, 200)
+    assert np.array_equal(rows, traj.to_numpy())
+    assert integ.steps == 200
+    assert integ.t == pytest.approx(2.0, abs=1e-12)
+
+
+def test_state_of_the_variational_integrator():
+    integ = mechint.System("kepler").integrator("vi-midpoint", h=0.05)
+    j0 = integ.momenta.copy()
+    e0 = integ.energy
+    integ.step(400)
+    assert integ.q.shape == (2,) and integ.p.shape == (2,) and integ.velocity.shape == (2,)
+    # The discrete Noether theorem: angular momentum to round-off; energy bounded.
+    assert integ.momenta.shape == (1,)
+    assert abs(integ.momenta[0] - j0[0]) < 1e-13 * max(1.0, abs(j0[0]))
+    assert abs(integ.energy - e0) < 1e-2 * abs(e0)
+    assert integ.multipliers.shape == (0,) and integ.constraint_residual.shape == (0,)
+
+
+def test_constrained_state():
+    integ = mechint.System("spherical-pendulum").integrator("vi-midpoint", h=0.01)
+    integ.step(100)
+    assert integ.multipliers.shape == (1,)
+    assert np.max(np.abs(integ.constraint_residual)) < 1e-12
+
+
+def test_methods_without_a_momentum_say_none():
+    integ = mechint.System("kepler").integrator("rk4", h=0.01)
+    assert integ.p is None and integ.velocity is not None
+    impact = mechint.System("double-pendulum", wall=1).integrator(None, h=0.01)
+    assert impact.velocity is None and impact.p is not None
+
+
+def test_start_restarts_from_any_state():
+    system = mechint.System("harmonic-oscillator")
+    names = list(system.parameters)
+    integ = system.integrator("vi-midpoint", h=0.1)
+    integ.step(5)
+    integ.start([0.3], [-0.2])
+    assert integ.t == 0.0 and integ.steps == 0
+    assert integ.q[0] == 0.3
+    coordinate, velocity = "q", "v"
+    assert coordinate in names and velocity in names
+    expected = mechint.System("harmonic-oscillator", q=0.3, v=-0.2).run(method="vi-midpoint", h=0.1, t_end=1.0)
+    assert np.array_equal(stepped_rows(integ, 10), expected.to_numpy())
+
+
+def test_start_from_velocities_of_a_system_that_starts_from_momenta():
+    # The impact driver starts from p0 = dL/dqdot(q0, qdot0); at rest p0 = 0.
+    integ = mechint.System("double-pendulum").integrator(None, h=0.01)
+    integ.start([0.3, 0.2], [0.0, 0.0])
+    assert np.array_equal(integ.p, [0.0, 0.0])
+    assert integ.energy == pytest.approx(mechint.System("double-pendulum", th1=0.3, th2=0.2, p1=0, p2=0)
+                                         .run(t_end=0.01)["energy"][0], abs=0)
+
+
+def test_bad_starts_are_value_errors_and_keep_the_state():
+    integ = mechint.System("spherical-pendulum").integrator("vi-midpoint", h=0.01)
+    integ.step(3)
+    q = integ.q.copy()
+    with pytest.raises(ValueError, match="expected 3 values"):
+        integ.start([1.0, 0.0], [0.0, 0.0])
+    with pytest.raises(ValueError, match="constraint"):
+        integ.start([2.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+    assert np.array_equal(integ.q, q) and integ.steps == 3
+    integ.step()
+    assert integ.steps == 4
+
+
+def test_a_controller_in_the_loop():
+    # A PD controller on the cart position, from Python; the same controls given to run as a
+    # schedule must reproduce the stepped motion exactly.
+    system = mechint.System("cart-pole")
+    integ = system.integrator("vi-midpoint", h=0.01)
+    times, pushes, rows = [], [], [integ.row()]
+    for _ in range(300):
+        x, xdot = integ.q[0], integ.velocity[0]
+        u = -4.0 * (x - 0.5) - 3.0 * xdot
+        times.append(integ.t)
+        pushes.append(u)
+        integ.set_controls([u])
+        integ.step()
+        rows.append(integ.row())
+    assert abs(integ.q[0] - 0.5) < 0.2  # the controller moved the cart towards 0.5
+    replay = system.run(method="vi-midpoint", h=0.01, t_end=3.0, controls={"t": times, "u1": pushes})
+    stepped, ran = np.array(rows), replay.to_numpy()
+    # Every row is the run's; only the start row's u1 differs: the run shows there the control of
+    # the first step, which the controller had not chosen yet when the stepped row was taken.
+    u1 = replay.columns.index("u1")
+    assert np.array_equal(stepped[1:], ran[1:])
+    assert np.array_equal(np.delete(stepped[0], u1), np.delete(ran[0], u1))
+    assert ran[0, u1] == pushes[0]
+
+
+def test_controls_are_refused_without_control_inputs():
+    integ = mechint.System("kepler").integrator(None, h=0.01)
+    with pytest.raises(ValueError, match="no control inputs"):
+        integ.set_controls([1.0])
+    with pytest.raises(ValueError, match="expected 1 values"):
+        mechint.System("cart-pole").integrator(None, h=0.01).set_controls([1.0, 2.0])
+
+
+def test_help_is_useful():
+    assert "start(q0, qdot0)" in mechint.Integrator.__doc__
+    assert "settings" in mechint.System.__doc__
+    assert "Trajectory" in mechint.System.run.__doc__
+
+
+@pytest.mark.parametrize("name", mechint.systems())
+def test_every_method_of_every_system_steps(name):
+    settings = {"links": 3} if name == "pendulum-chain" else {}
+    system = mechint.System(name, **settings)
+    for method in system.methods:
+        integ = system.integrator(method, h=0.01)
+        traj = system.run(method=method, h=0.01, t_end=0.05)
+        integ.step(5)
+        assert np.array_equal(integ.row(), traj.to_numpy()[-1]), method
