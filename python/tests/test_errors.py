@@ -82,14 +82,18 @@ def test_stepping_failure_leaves_the_last_good_state():
 
 
 def test_domain_error_is_a_numerical_failure():
-    # The three-body problem's collision with the Moon at a huge step.
-    cli = run_cli("run", "three-body", "--h", "0.5", "--t-end", "500")
-    if cli.status != 3:
-        pytest.skip("this run does not fail on this machine: " + cli.err)
-    with pytest.raises(mechint.NumericalFailure) as error:
-        mechint.System("three-body").run(h=0.5, t_end=500)
-    assert str(error.value) == cli_error_line(cli)
-    assert error.value.step is not None and error.value.time is not None
+    # The three-body problem's collision with a primary (the model's own domain check).
+    settings = dict(x=0.1, vy=-0.112150585609624, collision_radius=0.0166)
+    cli = run_cli("run", "three-body", *sum((["--set", f"{k}={v}"] for k, v in settings.items()), []), "--h", "0.001")
+    assert cli.status == 3, cli.err
+    with pytest.raises(mechint.DomainError) as error:
+        mechint.System("three-body", **settings).run(h=0.001)
+    e = error.value
+    assert isinstance(e, mechint.NumericalFailure)
+    assert str(e) == cli_error_line(cli)
+    # The configuration refused is that of the step reached: its index and time.
+    assert e.step == 41 and e.time == pytest.approx(0.041)
+    assert e.residual is None
 
 
 def test_ctrl_c_interrupts_a_long_run():
