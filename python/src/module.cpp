@@ -103,17 +103,11 @@ class PySystem {
   /// A run as `mechint run`: returns (columns, rows × columns array).
   py::tuple run(const std::string& method, std::optional<double> h, double t_end, double output_every,
                 const Settings& options, const std::string& controls_file) const {
-    OutputSchedule schedule;
-    schedule.h = h.value_or(default_h());
-    schedule.t_end = t_end;
-    schedule.output_every = output_every;
-    if (!h && entry_->default_h) {
-      try {
-        schedule.validate();
-      } catch (const InvalidInput& e) {
-        throw InvalidInput(std::string("with the model file's h = ") + format_number(schedule.h) + ": " + e.what());
-      }
-    }
+    OutputSchedule given;
+    given.h = h.value_or(given.h);
+    given.t_end = t_end;
+    given.output_every = output_every;
+    const OutputSchedule schedule = app::with_default_step(*entry_, given, h.has_value());
     std::size_t expected_rows = 0;
     try {
       schedule.validate();

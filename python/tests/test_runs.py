@@ -126,3 +126,24 @@ def test_system_description():
     assert mechint.System("cart-pole").controls == ["u1"]
     assert "rk78" in mechint.methods()
     assert "optimal-control" in mechint.experiments()
+
+
+def test_a_model_files_own_step_as_on_the_command_line(tmp_path):
+    text = open(f"{mechint_source()}/examples/models/henon-heiles.toml").read()
+    own_step = tmp_path / "own-step.toml"
+    assert "\nh = 0.01\n" in text
+    own_step.write_text(text.replace("\nh = 0.01\n", "\nh = 0.02\n"))
+    cli = run_cli("run", str(own_step))
+    assert cli.status == 0, cli.err
+    _, rows = cli.csv()
+    traj = mechint.System(str(own_step)).run()
+    assert len(traj) == 501 and np.array_equal(traj.to_numpy(), rows)
+    # A step that does not divide t_end is refused with the same line, naming the file's h.
+    bad_step = tmp_path / "bad-step.toml"
+    bad_step.write_text(text.replace("\nh = 0.01\n", "\nh = 0.3\n"))
+    cli = run_cli("run", str(bad_step))
+    assert cli.status == 2
+    with pytest.raises(ValueError) as error:
+        mechint.System(str(bad_step)).run()
+    assert str(error.value) == cli.err.strip().split("mechint: error: ", 1)[1]
+    assert str(error.value).startswith("with the model file's h = 0.3: ")

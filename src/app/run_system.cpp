@@ -52,6 +52,17 @@ ControlSchedule read_controls(const SystemEntry& system, const ParameterValues& 
 
 }  // namespace
 
+OutputSchedule with_default_step(const SystemEntry& system, OutputSchedule schedule, bool h_given) {
+  if (h_given || !system.default_h) return schedule;
+  schedule.h = *system.default_h;
+  try {
+    schedule.validate();
+  } catch (const InvalidInput& e) {
+    throw InvalidInput(std::string("with the model file's h = ") + format_number(schedule.h) + ": " + e.what());
+  }
+  return schedule;
+}
+
 ResolvedRun resolve_run(const SystemEntry& system, const std::string& requested_method, const Overrides& overrides,
                         const std::string& controls_file) {
   auto system_specs = system.parameters(overrides);

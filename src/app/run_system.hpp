@@ -23,6 +23,10 @@ struct ResolvedRun {
 ResolvedRun resolve_run(const SystemEntry& system, const std::string& method, const Overrides& overrides,
                         const std::string& controls_file = "");
 
+/// `schedule` with the system's own step (a model file's `h`) when no step was given
+/// (`h_given` false); such a step that does not fit the grid is refused naming where it came from.
+OutputSchedule with_default_step(const SystemEntry& system, OutputSchedule schedule, bool h_given);
+
 /// Runs `system` with `method` (empty: the system's default) and the `--set` values `overrides`;
 /// `controls_file` (`--controls`, empty: none) gives the controls over time (app/control_schedule.hpp).
 /// Throws InvalidInput for an unknown name, a method the system does not offer, an option that

@@ -83,15 +83,7 @@ int run_system(const cli::RunCommand& command) {
   const app::SystemEntry& system = model_file ? *model_file : app::find_system(command.system);
   app::Overrides overrides;
   for (const auto& a : command.assignments) app::parse_assignment(a, overrides);
-  OutputSchedule schedule = command.schedule;
-  if (!command.h_given && system.default_h) {
-    schedule.h = *system.default_h;
-    try {
-      schedule.validate();
-    } catch (const InvalidInput& e) {
-      throw InvalidInput(std::string("with the model file's h = ") + format_number(schedule.h) + ": " + e.what());
-    }
-  }
+  const OutputSchedule schedule = app::with_default_step(system, command.schedule, command.h_given);
   std::optional<app::RunCheckpoint> checkpoint;
   if (command.checkpoint) checkpoint.emplace(*command.checkpoint);
   app::CsvOutput out(command.out, checkpoint ? &*checkpoint : nullptr);
