@@ -18,6 +18,7 @@
 
 #include "app/control_schedule.hpp"
 #include "app/methods.hpp"
+#include "app/started_stepper.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/systems/cart_pole.hpp"
 #include "mechint/systems/damped_harmonic_oscillator.hpp"

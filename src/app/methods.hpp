@@ -7,8 +7,9 @@
 ///     options()                            its own options (`--set NAME=VALUE`), validated by ParameterSpec
 ///     with_stepper(problem, options, h, f) builds and starts its stepper and calls f(stepper)
 ///
-/// A system offers exactly the rows its problem satisfies; `run_problem` drives the chosen row's
-/// stepper through the one run loop (integrate/run_loop.hpp) and the one recorder (app/recorder.hpp).
+/// A system offers exactly the rows its problem satisfies; `run_problem` (app/started_stepper.hpp)
+/// drives the chosen row's stepper through the one run loop (integrate/run_loop.hpp) and the one
+/// recorder (app/recorder.hpp).
 /// To add an integrator: its header in include/mechint/integrate/ and one row here (in MethodTable).
 /// A new discrete Lagrangian needs no row: the variational rows are made from CommandLineRules.
 ///
@@ -401,64 +402,6 @@ RunStart begin_checkpointed_run(S& stepper, const RunCheckpoint& checkpoint, con
     state.finish();
     return RunStart::kResumed;
   }
-}
-
-/// Runs `p` with `method` (options already resolved against method_options) to schedule.t_end.
-/// `controls` (none: those of `p`, every control 0 unless set) are the run's controls when the
-/// model has control inputs, and are ignored otherwise.
-template <class P>
-void run_problem(const P& p, const std::string& method, const ParameterValues& options,
-                 const OutputSchedule& schedule, RowWriter& out, const ControlSchedule& controls = ControlSchedule()) {
-  if constexpr (P::kControlled) {
-    if (controls.width() != 0) {
-      if (controls.width() != kModelNumControls<typename P::Model>)
-        throw std::logic_error("the run's controls do not match the model's control inputs");
-      P controlled = p;  // once per run
-      controlled.controls = controls;
-      return run_problem(controlled, method, options, schedule, out);
-    }
-  }
-  bool found = false;
-  for_each_method([&]<class Row>() {
-    if constexpr (Row::template kApplies<P>) {
-      if (found || Row::kName != method) return;
-      found = true;
-      check_start(p);
-      Row::with_stepper(p, options, schedule.h, [&]<class S>(S& stepper) {
-        Recorder<S> recorder = [&] {
-          if constexpr (P::kControlled)
-            return Recorder<S>(p.labels, &p.controls);
-          else
-            return Recorder<S>(p.labels);
-        }();
-        RunCheckpoint* checkpoint = out.checkpoint();
-        const RunStart start = checkpoint ? begin_checkpointed_run(stepper, *checkpoint, method) : RunStart::kFresh;
-        if (start == RunStart::kFresh) out.header(recorder.columns());
-        bool at_start = start == RunStart::kFresh;
-        const auto observe = [&](const S& s) {
-          if (!at_start) return out.row(recorder.row(s, output_time(s, schedule)));
-          // What cannot be written at the start is a start the model cannot be evaluated at.
-          try {
-            out.row(recorder.row(s, output_time(s, schedule)));
-          } catch (const NumericalFailure& e) {
-            throw InvalidStart(std::string("at the start: ") + e.what());
-          }
-          at_start = false;
-        };
-        const auto after_row = [&](S& s) {
-          if constexpr (Checkpointable<S>) {
-            if (checkpoint && checkpoint->due(s.time())) {
-              StateWriter state;
-              s.checkpoint_state(state);
-              checkpoint->save(typeid(S).name(), state.bytes(), s.time(), out.flush());
-            }
-          }
-        };
-        integrate(stepper, schedule, observe, after_row, start, [&out] { out.poll(); });
-      });
-    }
-  });
-  if (!found) throw InvalidInput("method " + quote_for_message(method) + " does not apply here");
 }
 
 }  // namespace mechint::app

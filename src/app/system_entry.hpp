@@ -4,7 +4,8 @@
 /// starts, its control inputs, a default method, and how to build its problem (app/problem.hpp) from
 /// parameter values.
 /// The methods it offers are the rows of the method table (app/methods.hpp) its problem satisfies.
-/// Types are erased once per run, here; no virtual call happens inside a step.
+/// Types are erased once per run: the std::function here, then the started stepper
+/// (app/started_stepper.hpp); no virtual call happens inside a step.
 ///
 /// To add a system: its model in include/mechint/systems/ and one file src/systems/NAME.cpp that
 /// calls MECHINT_REGISTER_SYSTEM with a make_system_entry (docs/adding-a-system.md).
