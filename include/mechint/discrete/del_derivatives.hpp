@@ -13,6 +13,9 @@
 
 namespace mechint {
 
+// `inline`: called once per Newton iteration, so GCC should inline them into the step like the
+// solve itself (solve/newton.hpp); as plain templates they fell out of the grown step.
+
 /// True when the system computes its Ld derivatives from hand-written derivatives of L.
 template <class S>
 concept HasHandWrittenDerivatives =
@@ -22,8 +25,8 @@ concept HasHandWrittenDerivatives =
 
 /// Computes D1 Ld(q0, q1) and the mixed second derivative D12 Ld(q0, q1)_{ij} = ∂²Ld/∂q0_i∂q1_j.
 template <DiscreteMechanicalSystem S>
-void discrete_lagrangian_d1_d12(const S& system, const VecD<S::kDim>& q0, const VecD<S::kDim>& q1,
-                                double h, VecD<S::kDim>& d1, Mat<S::kDim, S::kDim>& d12) {
+inline void discrete_lagrangian_d1_d12(const S& system, const VecD<S::kDim>& q0, const VecD<S::kDim>& q1,
+                                       double h, VecD<S::kDim>& d1, Mat<S::kDim, S::kDim>& d12) {
   constexpr int n = S::kDim;
   if constexpr (HasHandWrittenDerivatives<S>) {
     VecD<n> d2;
@@ -40,8 +43,8 @@ void discrete_lagrangian_d1_d12(const S& system, const VecD<S::kDim>& q0, const 
 
 /// D1 Ld(q0, q1): derivative in the first slot.
 template <DiscreteMechanicalSystem S>
-VecD<S::kDim> discrete_lagrangian_d1(const S& system, const VecD<S::kDim>& q0,
-                                     const VecD<S::kDim>& q1, double h) {
+inline VecD<S::kDim> discrete_lagrangian_d1(const S& system, const VecD<S::kDim>& q0,
+                                            const VecD<S::kDim>& q1, double h) {
   constexpr int n = S::kDim;
   const Jet<n> ld = system.template discrete_lagrangian<Jet<n>>(seed_gradient<n>(q0),
                                                                 lift_constant<Jet<n>, n>(q1), h);
@@ -50,8 +53,8 @@ VecD<S::kDim> discrete_lagrangian_d1(const S& system, const VecD<S::kDim>& q0,
 
 /// D2 Ld(q0, q1): derivative in the second slot, the discrete Legendre transform p1 = D2 Ld.
 template <DiscreteMechanicalSystem S>
-VecD<S::kDim> discrete_lagrangian_d2(const S& system, const VecD<S::kDim>& q0,
-                                     const VecD<S::kDim>& q1, double h) {
+inline VecD<S::kDim> discrete_lagrangian_d2(const S& system, const VecD<S::kDim>& q0,
+                                            const VecD<S::kDim>& q1, double h) {
   constexpr int n = S::kDim;
   if constexpr (HasHandWrittenDerivatives<S>) {
     VecD<n> d1, d2;

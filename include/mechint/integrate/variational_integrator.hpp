@@ -329,6 +329,13 @@ class VariationalIntegrator {
                                    (q_ - q_prev_).template lpNorm<Eigen::Infinity>());
   }
 
+  /// One half step of the check, out of line: the Newton solve is inlined where it is called, and
+  /// the check's two calls would otherwise be two more copies of it.
+  [[gnu::noinline]] NewtonStats solve_half_step(const Config& q, const Config& p, const Mat<k, n>& dg,
+                                                const Forcing& forcing, Config& q_next, VecD<k>& lambda) {
+    return confirm_solver_.solve(system_, 0.5 * h_, q, p, dg, forcing, q_next, lambda);
+  }
+
   /// Two steps of h/2 from (q_k, p_k), each from its own extrapolated guess; throws RejectedStep
   /// unless they converge and end within max_ratio step displacements of q_{k+1}.
   /// Forced: both half steps hold the step's control u_k; the second starts at t_k + h/2.
@@ -337,7 +344,7 @@ class VariationalIntegrator {
     const double half = 0.5 * h_;
     VecD<k> lambda;
     Config q_half = q_ + 0.5 * (q_ - q_prev_);
-    NewtonStats first = confirm_solver_.solve(system_, half, q_, p_, dg_k_, forcing, q_half, lambda);
+    NewtonStats first = solve_half_step(q_, p_, dg_k_, forcing, q_half, lambda);
     Config q_two = 2.0 * q_half - q_;
     bool converged = first.converged && q_half.allFinite();
     if (converged) {
@@ -348,7 +355,7 @@ class VariationalIntegrator {
       Forcing second_half = forcing;
       if constexpr (kForced) second_half.t += half;
       const NewtonStats second =
-          confirm_solver_.solve(system_, half, q_half, p_half, dg_half, second_half, q_two, lambda);
+          solve_half_step(q_half, p_half, dg_half, second_half, q_two, lambda);
       converged = second.converged && q_two.allFinite();
     }
     // Built only when a step is rejected: a confirmed step does not allocate.

@@ -55,18 +55,20 @@ class DelNewtonSolver {
     a(factored_h_);
   }
 
-  /// Solves for q_next (in: first guess, out: solution) and lambda (out: λ_k).
+  /// Solves for q_next (in: first guess, out: solution) and lambda (out: λ_k). Inlined into the
+  /// step, as NewtonSolver::solve is (solve/newton.hpp).
   /// `dg_k` is Dg(q_k), computed once per step by the caller.
-  NewtonStats solve(const S& system, double h, const VecD<n>& q_k, const VecD<n>& p_k,
-                    const Mat<k, n>& dg_k, VecD<n>& q_next, VecD<k>& lambda)
+  [[gnu::always_inline]] NewtonStats solve(const S& system, double h, const VecD<n>& q_k, const VecD<n>& p_k,
+                                           const Mat<k, n>& dg_k, VecD<n>& q_next, VecD<k>& lambda)
     requires(!kForced)
   {
     return solve(system, h, q_k, p_k, dg_k, NoForcing{}, q_next, lambda);
   }
 
   /// The same with the step's control u_k and start time t_k (forced systems; `NoForcing{}` otherwise).
-  NewtonStats solve(const S& system, double h, const VecD<n>& q_k, const VecD<n>& p_k,
-                    const Mat<k, n>& dg_k, const Forcing& forcing, VecD<n>& q_next, VecD<k>& lambda) {
+  [[gnu::always_inline]] NewtonStats solve(const S& system, double h, const VecD<n>& q_k, const VecD<n>& p_k,
+                                           const Mat<k, n>& dg_k, const Forcing& forcing, VecD<n>& q_next,
+                                           VecD<k>& lambda) {
     // The kept factorization (simplified Newton) belongs to one step size.
     if (factored_h_ != h) newton_.discard_factorization();
     nu_.setZero();

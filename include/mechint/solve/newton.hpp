@@ -131,11 +131,38 @@ class NewtonSolver {
 
   /// Runs Newton from the problem's current iterate. Returns the iterations (updates applied), the
   /// residual norm of the last evaluation, the Jacobians factored, and whether a test passed.
+  ///
+  /// Inlined into its caller, one loop per variant: a small system's step is a few hundred
+  /// instructions, and an out-of-line solve with a runtime variant cost it ~15 % (1-link chain,
+  /// docs/performance.md "Inlining the Newton solve").
   template <class Problem>
     requires NewtonProblem<Problem, N>
-  NewtonStats solve(Problem& problem, const NewtonPolicy& policy = {}) {
+  [[gnu::always_inline]] NewtonStats solve(Problem& problem, const NewtonPolicy& policy = {}) {
+    return policy.variant == NewtonVariant::kSimplified ? iterate<true>(problem, policy)
+                                                        : iterate<false>(problem, policy);
+  }
+
+  NewtonStop last_stop() const { return stop_; }
+  /// A factorization a simplified solve may reuse.
+  bool has_factorization() const { return factored_; }
+  /// Drops the kept factorization (the equations changed, e.g. another step size).
+  void discard_factorization() { factored_ = false; }
+
+  /// The kept factorization is the solver's only memory between solves (core/state_archive.hpp):
+  /// its Jacobian is stored and factored again on reading, which gives the same factors bit for bit.
+  template <class Archive>
+  void checkpoint_state(Archive& a) {
+    a(factored_);
+    if (!factored_) return;
+    a(jacobian_);
+    if constexpr (std::is_same_v<Archive, StateReader>) lu_.compute(jacobian_);
+  }
+
+ private:
+  /// The iteration of `solve` for one variant (simplified: Jacobian kept while the updates contract).
+  template <bool simplified, class Problem>
+  [[gnu::always_inline]] NewtonStats iterate(Problem& problem, const NewtonPolicy& policy) {
     NewtonStats stats;
-    const bool simplified = policy.variant == NewtonVariant::kSimplified;
     stop_ = NewtonStop::kMaxIterations;
     NewtonIterate state;
     for (int it = 0; it < policy.max_iterations; ++it) {
@@ -184,23 +211,6 @@ class NewtonSolver {
     return stats;
   }
 
-  NewtonStop last_stop() const { return stop_; }
-  /// A factorization a simplified solve may reuse.
-  bool has_factorization() const { return factored_; }
-  /// Drops the kept factorization (the equations changed, e.g. another step size).
-  void discard_factorization() { factored_ = false; }
-
-  /// The kept factorization is the solver's only memory between solves (core/state_archive.hpp):
-  /// its Jacobian is stored and factored again on reading, which gives the same factors bit for bit.
-  template <class Archive>
-  void checkpoint_state(Archive& a) {
-    a(factored_);
-    if (!factored_) return;
-    a(jacobian_);
-    if constexpr (std::is_same_v<Archive, StateReader>) lu_.compute(jacobian_);
-  }
-
- private:
   // Written in full by every assembly (R) and every solve (Δ), so left uninitialised: a solver
   // built on the stack for one small solve costs nothing to construct.
   Vector residual_;
