@@ -133,7 +133,7 @@ class NewtonSolver {
   /// residual norm of the last evaluation, the Jacobians factored, and whether a test passed.
   ///
   /// Inlined into its caller, one loop per variant: a small system's step is a few hundred
-  /// instructions, and an out-of-line solve with a runtime variant cost it ~15 % (1-link chain,
+  /// instructions, and an out-of-line solve with a runtime variant cost it ~20 % (1-link chain,
   /// docs/performance.md "Inlining the Newton solve").
   template <class Problem>
     requires NewtonProblem<Problem, N>
