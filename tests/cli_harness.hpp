@@ -10,8 +10,12 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
+#include <grp.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 namespace mechint::testing {
 
@@ -36,6 +40,46 @@ inline CliResult run_mechint(const std::string& args) {
                               " 2>" + (dir / "err").string();
   const int raw = std::system(command.c_str());
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_file(dir / "out"), read_file(dir / "err")};
+}
+
+/// How run_mechint_argv starts mechint.
+struct LaunchOptions {
+  std::vector<std::string> environment;  ///< "NAME=VALUE" added to (or replacing in) this process's
+  std::string working_directory;          ///< empty: this process's
+  int uid = -1;                           ///< >= 0: run as this user (and group `gid`); needs root
+  int gid = -1;
+  std::string executable;                 ///< empty: MECHINT_EXECUTABLE
+};
+
+/// `mechint <args>` from an argument vector: no shell between the test and mechint, so hostile file
+/// names reach mechint exactly as written.
+inline CliResult run_mechint_argv(const std::vector<std::string>& args, const LaunchOptions& options = {}) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("mechint_cli_harness_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path out = dir / "argv_out", err = dir / "argv_err";
+  const std::string exe = options.executable.empty() ? std::string(MECHINT_EXECUTABLE) : options.executable;
+  std::vector<std::string> all{exe};
+  all.insert(all.end(), args.begin(), args.end());
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    for (const auto& assignment : options.environment) ::putenv(const_cast<char*>(assignment.c_str()));
+    const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (o < 0 || e < 0 || ::dup2(o, 1) < 0 || ::dup2(e, 2) < 0) ::_exit(126);
+    if (!options.working_directory.empty() && ::chdir(options.working_directory.c_str()) != 0) ::_exit(126);
+    if (options.uid >= 0 && (::setgroups(0, nullptr) != 0 || ::setgid(options.gid) != 0 || ::setuid(options.uid) != 0))
+      ::_exit(126);
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(exe.c_str(), argv.data());
+    ::_exit(127);
+  }
+  int raw = 0;
+  while (::waitpid(pid, &raw, 0) < 0 && errno == EINTR) {
+  }
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_file(out), read_file(err)};
 }
 
 /// Files beside `path` that an output to `path` could have left: "path.partial" or the temporary

@@ -59,6 +59,16 @@ def test_optimize_writes_the_commands_files(tmp_path, pendulum_problem):
         assert (tmp_path / "out" / name).is_file()
 
 
+def test_optimize_out_names_reach_no_shell(tmp_path, pendulum_problem, monkeypatch):
+    # Figures were drawn by a command string: a quote in the directory name ran the rest.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MECHINT_PLOTS_DIR", os.path.join(SOURCE_DIR, "scripts", "plots"))
+    for name in ("o'$(touch INJECTED1)'x", 'o"$(touch INJECTED2)"x', "a;touch INJECTED3"):
+        mechint.optimize(dict(pendulum_problem, steps=20), out=tmp_path / name)
+        assert (tmp_path / name / "results.json").is_file()
+    assert not list(tmp_path.rglob("INJECTED*"))
+
+
 def test_optimize_errors(tmp_path, pendulum_problem):
     bad = dict(pendulum_problem, steps=1)
     cli = run_cli("optimize", str(write_problem(tmp_path / "bad.toml", bad)))

@@ -8,6 +8,12 @@
 #include <fstream>
 #include <sstream>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "app/file_paths.hpp"
 #include "app/output.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
@@ -86,14 +92,75 @@ std::string first_difference(const std::string& a, const std::string& b) {
 
 }  // namespace
 
+void RunCheckpoint::lock_rows() {
+  // The rows file is the lock: it lives from the first run to the completed one, unlike the
+  // checkpoint, which each save replaces. flock is released when the process dies.
+  const std::string rows = rows_path();
+  const std::string option = request_.resume ? "--resume" : "--checkpoint";
+  const int flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | (request_.resume ? 0 : O_CREAT);
+  lock_fd_ = ::open(rows.c_str(), flags, 0644);
+  if (lock_fd_ < 0) {
+    const int error = errno;
+    if (request_.resume && error == ENOENT)
+      throw InvalidInput("--resume: the rows written before the checkpoint, " + quote_for_message(rows, 200) +
+                         ", are missing");
+    throw InvalidInput(option + ": cannot open " + quote_for_message(rows, 200) + ": " +
+                       (error == ELOOP ? "it is a symbolic link" : std::strerror(error)));
+  }
+  struct stat held {}, named {};
+  if (::fstat(lock_fd_, &held) != 0 || !S_ISREG(held.st_mode)) {
+    release_rows();
+    throw InvalidInput(option + ": " + quote_for_message(rows, 200) + " is not a regular file");
+  }
+  created_rows_ = !request_.resume;
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    release_rows();
+    created_rows_ = false;
+    if (error == EWOULDBLOCK)
+      throw InvalidInput(option + " " + quote_for_message(request_.path, 200) +
+                         " is in use by another mechint run: two runs of one checkpoint would mix their rows");
+    throw IoError("cannot lock " + quote_for_message(rows, 200) + ": " + std::strerror(error));
+  }
+  // The name may have been moved on (a run that completed meanwhile renamed its rows to --out).
+  if (::stat(rows.c_str(), &named) != 0 || named.st_ino != held.st_ino || named.st_dev != held.st_dev) {
+    release_rows();
+    created_rows_ = false;
+    throw InvalidInput(option + " " + quote_for_message(request_.path, 200) +
+                       " changed while it was being opened (another run finished with it): try again");
+  }
+}
+
+void RunCheckpoint::release_rows() {
+  if (lock_fd_ >= 0) ::close(lock_fd_);
+  lock_fd_ = -1;
+}
+
+RunCheckpoint::~RunCheckpoint() {
+  // A run that stopped before its first checkpoint leaves nothing: no checkpoint refers to its rows.
+  if (created_rows_ && !saved_once_ && !finished_) ::unlink(rows_path().c_str());
+  release_rows();
+}
+
 RunCheckpoint::RunCheckpoint(CheckpointRequest request) : request_(std::move(request)) {
   if (request_.path.empty()) throw InvalidInput("--checkpoint needs a file name");
   if (!(std::isfinite(request_.every) && request_.every > 0.0))
     throw InvalidInput("--checkpoint-every must be a positive number of time units, got " + format_number(request_.every));
   next_due_ = request_.every;
+  const std::string option = request_.resume ? "--resume" : "--checkpoint";
+  // Only a regular file (or a new name) is ever replaced by a checkpoint: never a device, a FIFO,
+  // a directory (as root, --checkpoint /dev/null would otherwise replace the system's /dev/null).
+  target_ = follow_symlinks(request_.path, option);
+  struct stat info {};
+  if (::stat(target_.c_str(), &info) == 0 && !S_ISREG(info.st_mode))
+    throw InvalidInput(option + " " + quote_for_message(request_.path, 200) +
+                       " is not a regular file (a directory, a device or a FIFO): name a regular file or a new one");
+  if (::stat(target_.c_str(), &info) != 0 && request_.resume)
+    throw InvalidInput("--resume " + quote_for_message(request_.path, 200) + ": cannot read it: " + std::strerror(errno));
+  lock_rows();
   if (!request_.resume) return;
 
-  std::ifstream in(request_.path, std::ios::binary);
+  std::ifstream in(target_, std::ios::binary);
   if (!in)
     throw InvalidInput("--resume " + quote_for_message(request_.path, 200) + ": cannot read it" +
                        (errno ? std::string(": ") + std::strerror(errno) : std::string()));
@@ -148,14 +215,15 @@ void RunCheckpoint::save(const std::string& stepper_type, const std::string& sta
   put_field(text, "output", std::to_string(output_bytes));
   put_field(text, "state", state);
   put_field(text, "checksum", std::to_string(checksum(text)));
-  write_text_atomically(request_.path, text);
+  write_text_atomically(target_, text);
   saved_once_ = true;
   next_due_ = t + request_.every;
 }
 
 void RunCheckpoint::finish() {
   std::error_code ignored;
-  std::filesystem::remove(request_.path, ignored);
+  std::filesystem::remove(target_, ignored);
+  finished_ = true;
 }
 
 }  // namespace mechint::app

@@ -14,6 +14,10 @@
 /// `--resume FILE` truncates FILE.rows to the recorded length, restores the stepper and continues, so
 /// that the finished output is byte for byte the output of a run never interrupted. When the run
 /// completes, FILE.rows becomes the `--out` file and FILE is removed.
+///
+/// FILE must be a regular file or a new name (symlinks followed): a device, a FIFO or a directory is
+/// refused. FILE.rows is locked (flock) for as long as a run or a resume holds it: a second run of
+/// the same checkpoint is refused instead of interleaving its rows.
 
 #include <cstdint>
 #include <string>
@@ -30,9 +34,16 @@ struct CheckpointRequest {
 /// One run's checkpoint file (see the file comment).
 class RunCheckpoint {
  public:
-  /// Refuses (InvalidInput) a non-positive or non-finite interval; when resuming, reads `path` and
-  /// refuses a missing, truncated or foreign file.
+  /// Refuses (InvalidInput) a non-positive or non-finite interval, a path that is not a regular file
+  /// or a new name, a checkpoint another run holds; when resuming, reads `path` and refuses a
+  /// missing, truncated or foreign file.
   explicit RunCheckpoint(CheckpointRequest request);
+  RunCheckpoint(const RunCheckpoint&) = delete;
+  RunCheckpoint& operator=(const RunCheckpoint&) = delete;
+  ~RunCheckpoint();
+
+  /// The checkpoint file (symlinks followed).
+  const std::string& path() const { return target_; }
 
   /// What this run is (system, method, values, options, grid). When resuming, refuses (InvalidInput)
   /// a description that differs from the saved one, naming the first difference.
@@ -59,7 +70,14 @@ class RunCheckpoint {
   bool saved_once() const { return saved_once_; }
 
  private:
+  void lock_rows();
+  void release_rows();
+
   CheckpointRequest request_;
+  std::string target_;        ///< request_.path with its symlinks followed
+  int lock_fd_ = -1;          ///< FILE.rows, locked
+  bool created_rows_ = false;  ///< this run made FILE.rows (a new run; removed if no checkpoint is saved)
+  bool finished_ = false;
   std::string description_;
   std::string saved_description_, saved_type_, saved_state_;
   double saved_time_ = 0.0;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "app/file_paths.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 
@@ -20,12 +21,7 @@ std::string reason() { return errno != 0 ? std::string(": ") + std::strerror(err
 /// Throws InvalidInput for a directory or a missing parent directory.
 std::string regular_target(const std::string& path) {
   std::error_code error;
-  fs::path target(path);
-  // symlink_status of a path that does not exist yet reports an error: that is the usual case.
-  if (fs::is_symlink(fs::symlink_status(target, error))) {
-    target = fs::weakly_canonical(target, error);  // the end of the chain, which may not exist yet
-    if (error) throw InvalidInput("--out " + quote_for_message(path, 200) + ": " + error.message());
-  }
+  const fs::path target(follow_symlinks(path, "--out"));  // a dangling link: its target is created
   if (fs::is_directory(target, error)) throw InvalidInput("--out " + quote_for_message(path, 200) + " is a directory");
   const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
   if (!fs::is_directory(parent, error))
@@ -50,6 +46,7 @@ CsvOutput::CsvOutput(std::string path, RunCheckpoint* checkpoint)
       throw InvalidInput("--checkpoint needs --out FILE naming a regular file (a resumed run writes the whole output "
                          "again), got " + quote_for_message(path_.empty() ? std::string("-") : path_, 200));
     target_ = regular_target(path_);
+    refuse_same_file("--out", path_, checkpoint_->resuming() ? "--resume" : "--checkpoint", checkpoint_->path());
     temporary_ = checkpoint_->rows_path();
     errno = 0;
     if (checkpoint_->resuming()) {

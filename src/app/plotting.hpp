@@ -19,7 +19,8 @@ namespace mechint::app {
 /// `<installation_prefix()>/share/mechint/plots` (app/installation.hpp; empty when it is not known).
 std::filesystem::path plots_dir();
 
-/// Runs `python3 <plots_dir()>/<script> <dir>` (Debian's /usr/bin/python3 when present). Returns
+/// Runs `python3 -I <plots_dir()>/<script> <dir>` (Debian's /usr/bin/python3 when present) from an
+/// argument vector, without a shell (app/child_process.hpp). Returns
 /// false (after one line on `log`) when the script or the plotting tool is missing or the script fails.
 bool draw_figures(const std::string& script, const std::filesystem::path& dir, std::ostream& log);
 

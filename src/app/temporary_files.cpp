@@ -18,12 +18,21 @@ constexpr int kSlots = 16;
 constexpr std::size_t kPathMax = 4096;
 
 struct Slot {
-  std::atomic<bool> in_use{false};
+  std::atomic<bool> claimed{false};  ///< taken by a guard (two threads never take one slot)
+  std::atomic<bool> in_use{false};   ///< its path is complete: the handler may remove it
   char path[kPathMax] = {};
 };
 std::array<Slot, kSlots> slots;
+/// Process groups of running children (0: free).
+std::array<std::atomic<int>, 4> child_groups{};
 
 void on_signal(int signal) {
+  // The children first: a compiler killed after its output was removed could write it again.
+  for (auto& group : child_groups)
+    if (const int pid = group.load(); pid > 0) {
+      ::kill(-pid, SIGKILL);
+      ::kill(pid, SIGKILL);
+    }
   // Files first, then directories (a staging directory of `optimize`), which must be empty by then.
   for (auto& slot : slots)
     if (slot.in_use.load()) ::unlink(slot.path);
@@ -41,7 +50,8 @@ TemporaryFileGuard::TemporaryFileGuard(const std::string& path) {
   if (path.size() >= kPathMax) throw InvalidInput("output path is too long");
   // The path is written before the flag is set, so the handler never reads a half-written one.
   for (int i = 0; i < kSlots; ++i) {
-    if (slots[i].in_use.load()) continue;
+    bool free = false;
+    if (!slots[i].claimed.compare_exchange_strong(free, true)) continue;
     std::memcpy(slots[i].path, path.c_str(), path.size() + 1);
     slots[i].in_use.store(true);
     slot_ = i;
@@ -51,7 +61,24 @@ TemporaryFileGuard::TemporaryFileGuard(const std::string& path) {
 }
 
 TemporaryFileGuard::~TemporaryFileGuard() {
-  if (slot_ >= 0) slots[slot_].in_use.store(false);
+  if (slot_ < 0) return;
+  slots[slot_].in_use.store(false);
+  slots[slot_].claimed.store(false);
+}
+
+ChildGroupGuard::ChildGroupGuard(int pid) {
+  for (int i = 0; i < static_cast<int>(child_groups.size()); ++i) {
+    int free = 0;
+    if (child_groups[i].compare_exchange_strong(free, pid)) {
+      slot_ = i;
+      return;
+    }
+  }
+  // More children at once than slots: this one is still killed with its parent (PR_SET_PDEATHSIG).
+}
+
+ChildGroupGuard::~ChildGroupGuard() {
+  if (slot_ >= 0) child_groups[slot_].store(0);
 }
 
 void install_interrupt_handler() {

@@ -3,8 +3,9 @@
 /// Temporary files that must not outlive an interrupted run, and the SIGINT/SIGTERM handler that
 /// removes them (DESIGN §4: exit 130/143 with one line, no partial file left behind).
 ///
-/// The handler does only what is async-signal-safe: unlink(2) of the registered paths (kept in
-/// fixed buffers), write(2) of one line, _exit(128 + signal).
+/// The handler does only what is async-signal-safe: kill(2) of the registered child process groups
+/// (a compiler, a plotter), unlink(2) of the registered paths (kept in fixed buffers), write(2) of
+/// one line, _exit(128 + signal).
 
 #include <string>
 
@@ -18,6 +19,20 @@ class TemporaryFileGuard {
   TemporaryFileGuard(const TemporaryFileGuard&) = delete;
   TemporaryFileGuard& operator=(const TemporaryFileGuard&) = delete;
   ~TemporaryFileGuard();
+
+ private:
+  int slot_ = -1;
+};
+
+/// Registers a running child process (app/child_process.hpp), the leader of its own process group,
+/// whose whole group the SIGINT/SIGTERM handler kills before it removes the temporary files, for as
+/// long as the object lives.
+class ChildGroupGuard {
+ public:
+  explicit ChildGroupGuard(int pid);
+  ChildGroupGuard(const ChildGroupGuard&) = delete;
+  ChildGroupGuard& operator=(const ChildGroupGuard&) = delete;
+  ~ChildGroupGuard();
 
  private:
   int slot_ = -1;

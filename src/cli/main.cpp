@@ -9,7 +9,10 @@
 // 130/143 SIGINT/SIGTERM, each with one printable line on stderr; 1 is an unexpected exception (a
 // bug). No partial output file is left behind (app/output.hpp, app/temporary_files.hpp).
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <csignal>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "app/experiment_entry.hpp"
+#include "app/file_paths.hpp"
 #include "app/optimize.hpp"
 #include "app/reproduce.hpp"
 #include "app/output.hpp"
@@ -84,6 +88,15 @@ int run_system(const cli::RunCommand& command) {
   app::Overrides overrides;
   for (const auto& a : command.assignments) app::parse_assignment(a, overrides);
   const OutputSchedule schedule = app::with_default_step(system, command.schedule, command.h_given);
+  // A file the run reads is never one it writes: the output or a checkpoint would replace it.
+  const std::string checkpoint_path = command.checkpoint ? command.checkpoint->path : std::string();
+  const std::string checkpoint_option = command.checkpoint && command.checkpoint->resume ? "--resume" : "--checkpoint";
+  if (model_file) {
+    app::refuse_same_file("--out", command.out, "the model file", command.system);
+    app::refuse_same_file(checkpoint_option, checkpoint_path, "the model file", command.system);
+  }
+  app::refuse_same_file("--out", command.out, "--controls", command.controls);
+  app::refuse_same_file(checkpoint_option, checkpoint_path, "--controls", command.controls);
   std::optional<app::RunCheckpoint> checkpoint;
   if (command.checkpoint) checkpoint.emplace(*command.checkpoint);
   app::CsvOutput out(command.out, checkpoint ? &*checkpoint : nullptr);
@@ -100,8 +113,27 @@ int fail(ExitCode code, const std::string& message) {
   return static_cast<int>(code);
 }
 
+/// Standard output, flushed: a closed pipe or a full disk is exit 4 with one line, not a silent loss.
+int finish_output(int status) {
+  if (status != 0) return status;  // one line: the error already said
+  errno = 0;
+  std::cout.flush();
+  if (std::cout) return status;
+  return fail(ExitCode::kIoError,
+              std::string("cannot write to standard output") + (errno ? std::string(": ") + std::strerror(errno) : ""));
+}
+
+int run_command(int argc, char** argv);
+
 int main(int argc, char** argv) {
   app::install_interrupt_handler();
+  // A closed pipe (mechint ... | head -1) is a write error that the output reports (exit 4), not a
+  // silent death by SIGPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
+  return finish_output(run_command(argc, argv));
+}
+
+int run_command(int argc, char** argv) {
   try {
     const cli::Command command = cli::parse_command_line(argc, argv);
     switch (command.kind) {

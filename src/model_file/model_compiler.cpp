@@ -1,10 +1,6 @@
 #include "model_file/model_compiler.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,15 +10,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
+#include "app/child_process.hpp"
 #include "app/installation.hpp"
 #include "app/temporary_files.hpp"
 #include "mechint/core/errors.hpp"
-
-extern char** environ;
 
 namespace mechint::model_file {
 namespace fs = std::filesystem;
@@ -39,7 +35,7 @@ std::string read_text(const fs::path& path) {
 fs::path toolchain_file() {
   if (const char* env = std::getenv("MECHINT_MODEL_COMPILER"); env != nullptr && *env != '\0') return env;
   const fs::path prefix = app::installation_prefix();
-  if (prefix.empty()) throw std::runtime_error("cannot find the mechint executable's directory (/proc/self/exe)");
+  if (prefix.empty()) throw IoError("cannot find the mechint executable's directory (/proc/self/exe)");
   return prefix / "share" / "mechint" / "model_compiler.json";
 }
 
@@ -49,48 +45,45 @@ std::string resolve(const fs::path& prefix, const std::string& path) {
   return (p.is_absolute() ? p : prefix / p).lexically_normal().string();
 }
 
-/// Runs `argv` with standard output and error going to `log`; returns its exit status.
-int run_compiler(const std::vector<std::string>& argv, const fs::path& log) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) return -1;
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+/// The first line of the compiler's messages that says what went wrong, for a one-line error.
+std::string first_error_line(const std::string& log) {
+  std::istringstream lines(log);
+  std::string first;
+  for (std::string line; std::getline(lines, line);) {
+    if (first.empty() && !line.empty()) first = line;
+    if (line.find("error") != std::string::npos) return line;
+  }
+  return first.empty() ? std::string("(no message)") : first;
 }
 
-/// An exclusive lock on `path` for the lifetime of the object (flock: released if the process dies).
-class FileLock {
+/// True when the compiler reported an error in the generated source itself (a bug of mechint),
+/// rather than a problem of its environment (no assembler, a full disk).
+bool error_in_source(const std::string& log) {
+  return log.find("model.cpp:") != std::string::npos && log.find(": error: ") != std::string::npos;
+}
+
+/// A private build directory of the cache, removed with everything in it when the object dies;
+/// what it holds is registered for removal on SIGINT/SIGTERM.
+class BuildDirectory {
  public:
-  explicit FileLock(const fs::path& path) : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
-    if (fd_ < 0) throw IoError("cannot open the lock " + path.string() + ": " + std::strerror(errno));
-    while (::flock(fd_, LOCK_EX) != 0)
-      if (errno != EINTR) throw IoError("cannot lock " + path.string() + ": " + std::strerror(errno));
+  explicit BuildDirectory(const ModelCache& cache)
+      : path_(cache.make_build_directory()),
+        guards_{std::make_unique<app::TemporaryFileGuard>((path_ / "model.so").string()),
+                std::make_unique<app::TemporaryFileGuard>((path_ / "model.cpp").string()),
+                std::make_unique<app::TemporaryFileGuard>((path_ / "compile.log").string()),
+                std::make_unique<app::TemporaryFileGuard>(path_.string())} {}
+  BuildDirectory(const BuildDirectory&) = delete;
+  BuildDirectory& operator=(const BuildDirectory&) = delete;
+  ~BuildDirectory() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
   }
-  FileLock(const FileLock&) = delete;
-  FileLock& operator=(const FileLock&) = delete;
-  ~FileLock() { ::close(fd_); }
+  fs::path operator/(const char* name) const { return path_ / name; }
 
  private:
-  int fd_;
+  fs::path path_;
+  std::unique_ptr<app::TemporaryFileGuard> guards_[4];
 };
-
-void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw IoError("cannot write " + path.string());
-}
 
 }  // namespace
 
@@ -98,8 +91,8 @@ Toolchain find_toolchain() {
   const fs::path file = toolchain_file();
   std::ifstream in(file);
   if (!in)
-    throw std::runtime_error("model files need the compiler settings in " + file.string() +
-                             ", which cannot be read (an incomplete installation?)");
+    throw IoError("model files need the compiler settings in " + file.string() +
+                  ", which cannot be read (an incomplete installation? MECHINT_MODEL_COMPILER names another file)");
   Toolchain t;
   try {
     const auto json = nlohmann::json::parse(in);
@@ -115,26 +108,9 @@ Toolchain find_toolchain() {
     for (const auto& d : json.at("dependency_include_dirs").get<std::vector<std::string>>())
       t.include_dirs.push_back(resolve(prefix, d));
   } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error("malformed compiler settings " + file.string() + ": " + e.what());
+    throw IoError("malformed compiler settings " + file.string() + " (reinstall mechint, or fix the file): " + e.what());
   }
   return t;
-}
-
-fs::path cache_directory() {
-  fs::path dir;
-  if (const char* env = std::getenv("MECHINT_CACHE_DIR"); env != nullptr && *env != '\0') {
-    dir = env;
-  } else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg == '/') {
-    dir = fs::path(xdg) / "mechint" / "models";
-  } else if (const char* home = std::getenv("HOME"); home != nullptr && *home == '/') {
-    dir = fs::path(home) / ".cache" / "mechint" / "models";
-  } else {
-    throw IoError("no cache directory for compiled models: set XDG_CACHE_HOME, HOME or MECHINT_CACHE_DIR");
-  }
-  std::error_code error;
-  fs::create_directories(dir, error);
-  if (error) throw IoError("cannot create the model cache " + dir.string() + ": " + error.message());
-  return dir;
 }
 
 std::string digest(const std::string& material) {
@@ -172,38 +148,70 @@ std::string cache_key(const std::string& source, const std::string& model_text, 
   return digest(material);
 }
 
-fs::path compiled_library(const std::string& source, const std::string& key, const Toolchain& toolchain,
-                          const std::function<void()>& announce) {
-  const fs::path dir = cache_directory();
-  const fs::path library = dir / (key + ".so");
-  std::error_code error;
-  if (fs::is_regular_file(library, error)) return library;
+CachedLibrary compiled_library(const ModelCache& cache, const std::string& source, const std::string& key,
+                               const Toolchain& toolchain, const std::function<void()>& announce) {
+  const std::string library = key + ".so";
+  if (const int fd = cache.open_trusted(library); fd >= 0) return {fd, cache.path() / library};
 
   // One compiler per model at a time; whoever waited finds the library in place.
-  const FileLock lock(dir / (key + ".lock"));
-  if (fs::is_regular_file(library, error)) return library;
+  const ModelCache::Lock lock(cache, key + ".lock");
+  if (const int fd = cache.open_trusted(library); fd >= 0) return {fd, cache.path() / library};
+  if (app::find_program(toolchain.compiler).empty())
+    throw IoError("model files need the C++ compiler " + toolchain.compiler + ", which is not installed (apt-get install g++)"
+                  " or not executable; the settings are in " + toolchain_file().string());
   announce();
-  const fs::path source_path = dir / (key + ".cpp");
-  const fs::path log = dir / (key + ".log");
-  write_file(source_path, source);
-  const std::string temporary = app::temporary_path_for(library.string());
-  const app::TemporaryFileGuard guard(temporary);
+  cache.remove_stale_builds();
+
+  const BuildDirectory build(cache);
+  const fs::path source_path = build / "model.cpp", log_path = build / "compile.log", output = build / "model.so";
+  {
+    const int fd = create_new_file(source_path);
+    try {
+      write_all(fd, source, source_path);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    if (::close(fd) != 0) throw IoError("cannot write " + source_path.string() + ": " + std::strerror(errno));
+  }
   std::vector<std::string> argv{toolchain.compiler};
   argv.insert(argv.end(), toolchain.flags.begin(), toolchain.flags.end());
   for (const auto& d : toolchain.include_dirs) argv.push_back("-I" + d);
-  argv.insert(argv.end(), {source_path.string(), "-o", temporary});
-  const int status = run_compiler(argv, log);
-  if (status != 0) {
-    fs::remove(temporary, error);
-    if (status < 0)
-      throw std::runtime_error("cannot run the C++ compiler " + toolchain.compiler +
-                               " that model files need (install g++, or check " + toolchain_file().string() + ")");
-    throw std::runtime_error("the C++ source generated from the model file did not compile: source " +
-                             source_path.string() + ", compiler messages " + log.string());
+  argv.insert(argv.end(), {source_path.string(), "-o", output.string()});
+  const int log_fd = create_new_file(log_path);
+  const app::ChildResult compiled = app::run_program(argv, app::ChildOutput::file(log_fd));
+  ::close(log_fd);
+
+  if (!compiled.started)
+    throw IoError("cannot run the C++ compiler " + toolchain.compiler + " that model files need: " +
+                  std::strerror(compiled.error) + " (install g++, or check " + toolchain_file().string() + ")");
+  if (!compiled.succeeded()) {
+    // The source and the messages stay in the cache for the user to read (or to report).
+    const std::string log = read_text(log_path);
+    cache.place(source_path, key + ".cpp");
+    cache.place(log_path, key + ".log");
+    const std::string where = " (source " + (cache.path() / (key + ".cpp")).string() + ", compiler messages " +
+                              (cache.path() / (key + ".log")).string() + ")";
+    if (compiled.signal != 0)
+      throw IoError("the C++ compiler was killed by signal " + std::to_string(compiled.signal) +
+                    " while compiling the model (out of memory?)" + where);
+    if (log.find("No space left on device") != std::string::npos)
+      throw IoError("the disk is full: the model could not be compiled" + where);
+    if (error_in_source(log))
+      throw std::runtime_error("the C++ source generated from the model file did not compile: " +
+                               first_error_line(log) + where);
+    throw IoError("the C++ compiler failed (check the compiler installation and PATH): " + first_error_line(log) +
+                  where);
   }
-  fs::rename(temporary, library, error);
-  if (error) throw IoError("cannot place " + library.string() + " in the model cache: " + error.message());
-  return library;
+  // Not group- or world-writable whatever the umask: open_trusted would refuse it.
+  if (::chmod(output.c_str(), 0700) != 0)
+    throw IoError("cannot set the mode of " + output.string() + ": " + std::strerror(errno));
+  cache.place(source_path, key + ".cpp");
+  cache.place(log_path, key + ".log");
+  cache.place(output, library);  // last: a library in the cache always has its source beside it
+  const int fd = cache.open_trusted(library);
+  if (fd < 0) throw IoError("the compiled model " + (cache.path() / library).string() + " disappeared from the cache");
+  return {fd, cache.path() / library};
 }
 
 }  // namespace mechint::model_file

@@ -5,13 +5,14 @@
 ///
 /// The compiler command is the one mechint itself was built with, recorded at configure time in
 /// `<prefix>/share/mechint/model_compiler.json` (the executable finds it from its own path, or
-/// `$MECHINT_MODEL_COMPILER` names it). Libraries go to `$XDG_CACHE_HOME/mechint/models` (default
-/// `~/.cache/mechint/models`; `$MECHINT_CACHE_DIR` overrides the whole path).
+/// `$MECHINT_MODEL_COMPILER` names it). Libraries go to the model cache (model_file/model_cache.hpp).
 
 #include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "model_file/model_cache.hpp"
 
 namespace mechint::model_file {
 
@@ -25,12 +26,9 @@ struct Toolchain {
   std::vector<std::filesystem::path> mechint_header_dirs;  ///< the part of include_dirs that is mechint's
 };
 
-/// Reads the toolchain file. Throws std::runtime_error (an installation problem, exit 1) when it is
-/// missing or malformed.
+/// Reads the toolchain file. Throws IoError (an installation problem, exit 4) when it is missing or
+/// malformed.
 Toolchain find_toolchain();
-
-/// The directory compiled models are cached in (created on demand).
-std::filesystem::path cache_directory();
 
 /// A hex digest (128 bits, two FNV-1a passes) of `material`: a cache key, not a signature.
 std::string digest(const std::string& material);
@@ -39,12 +37,21 @@ std::string digest(const std::string& material);
 /// contents of every mechint header the source can include (an edited header invalidates the cache).
 std::string cache_key(const std::string& source, const std::string& model_text, const Toolchain& toolchain);
 
-/// The path of the shared library compiled from `source` under `key`: taken from the cache, or
-/// compiled there first (after calling `announce`, once). Safe when several processes compile the
-/// same model at once: each writes its own temporary and renames it into place under a lock.
-/// Throws std::runtime_error naming the generated source and the compiler's log when the compiler
-/// fails (a bug of mechint, not of the model file).
-std::filesystem::path compiled_library(const std::string& source, const std::string& key, const Toolchain& toolchain,
-                                       const std::function<void()>& announce);
+/// A compiled model in the cache: an open descriptor of the checked library (load it through
+/// `/proc/self/fd/<fd>`, model_file_system.cpp) and the path it has in the cache.
+struct CachedLibrary {
+  int fd = -1;
+  std::filesystem::path path;
+};
+
+/// The shared library compiled from `source` under `key`: taken from the cache, or compiled there
+/// first (after calling `announce`, once) in a private build directory and renamed into place
+/// (model_file/model_cache.hpp). Safe when several processes compile the same model at once (a lock
+/// per key). Throws IoError (exit 4, one line) when the compiler is missing, cannot run or fails for
+/// a reason of its environment (no assembler, a full disk), and std::runtime_error (a bug of
+/// mechint, exit 1) when it reports an error in the generated source; both name the source and the
+/// compiler's messages, which stay in the cache.
+CachedLibrary compiled_library(const ModelCache& cache, const std::string& source, const std::string& key,
+                               const Toolchain& toolchain, const std::function<void()>& announce);
 
 }  // namespace mechint::model_file

@@ -50,18 +50,23 @@ class LoadedModel {
   void load() {
     const std::string source = generate_model_source(description_);
     const Toolchain toolchain = find_toolchain();
+    const ModelCache cache = ModelCache::open_default();
     const std::string key = cache_key(source, text_, toolchain);
-    const auto library = compiled_library(source, key, toolchain, [&] {
+    const CachedLibrary library = compiled_library(cache, source, key, toolchain, [&] {
       std::cerr << "mechint: compiling model '" << description_.name << "' (" << quote_for_message(description_.file, 200)
-                << ") once; later runs load it from " << cache_directory().string() << std::endl;
+                << ") once; later runs load it from " << cache.path().string() << std::endl;
     });
-    // Never closed: the system's functions live in the library for the rest of the process.
-    void* handle = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    // Loaded through the descriptor whose file was checked (model_file/model_cache.hpp), not by its
+    // name. Never closed, like the handle: the system's functions live in the library for the rest
+    // of the process, and a descriptor number never reused keeps this /proc name unique, which the
+    // loader compares with those of the libraries it already has.
+    const std::string loaded_path = "/proc/self/fd/" + std::to_string(library.fd);
+    void* handle = ::dlopen(loaded_path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr)
-      throw std::runtime_error("cannot load the compiled model " + library.string() + ": " + ::dlerror());
+      throw std::runtime_error("cannot load the compiled model " + library.path.string() + ": " + ::dlerror());
     auto* entry = reinterpret_cast<EntryFunction>(::dlsym(handle, "mechint_model_file_entry_v1"));
     if (entry == nullptr)
-      throw std::runtime_error("the compiled model " + library.string() + " has no entry point: " + ::dlerror());
+      throw std::runtime_error("the compiled model " + library.path.string() + " has no entry point: " + ::dlerror());
     app::SystemEntry system;
     entry(&description_, &system);
     loaded_ = std::move(system);
