@@ -55,7 +55,12 @@ class Model:
         import sympy
 
         names, replacements = _coordinate_names(coordinates)
-        printer = _ExpressionPrinter(replacements)
+        # Every symbol of an expression must be declared: an undeclared one named like a constant of
+        # the grammar (pi, e) would silently become that constant.
+        declared = set(names) | {n + "_dot" for n in names}
+        declared |= {_name_of(k, replacements) for k in (parameters or {})}
+        declared |= {_name_of(u, replacements) for u in (controls or [])}
+        printer = _ExpressionPrinter(replacements, declared)
         description_dict = {"name": name, "coordinates": names}
         if description:
             description_dict["description"] = description
@@ -71,7 +76,7 @@ class Model:
         if symmetries:
             description_dict["symmetries"] = [[printer.text(x) for x in generator] for generator in symmetries]
         if forces is not None:
-            description_dict["forces"] = [printer.text(f) for f in forces]
+            description_dict["forces"] = [printer.text(f, also_allowed={"t"}) for f in forces]
         if controls:
             description_dict["controls"] = [_name_of(u, replacements) for u in controls]
         if method:
@@ -123,10 +128,11 @@ class _ExpressionPrinter:
     _FUNCTIONS = {"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp", "log",
                   "sqrt", "Abs", "Min", "Max"}
 
-    def __init__(self, replacements):
+    def __init__(self, replacements, declared):
         from sympy.printing.str import StrPrinter
 
         self._replacements = replacements
+        self._declared = declared
         outer = self
 
         class Printer(StrPrinter):
@@ -179,27 +185,51 @@ class _ExpressionPrinter:
 
         self._printer = Printer({"full_prec": True})
 
-    def text(self, expr):
+    def text(self, expr, also_allowed=frozenset()):
         import sympy
 
         expr = sympy.sympify(expr)
         if self._replacements:
             expr = expr.subs(self._replacements)
+        undeclared = sorted(s.name for s in expr.free_symbols if s.name not in self._declared | set(also_allowed))
+        if undeclared:
+            raise ValueError(f"undeclared symbol(s) {', '.join(undeclared)} in {expr}: declare each as a coordinate, "
+                             "a parameter or a control" + (" (t only in forces)" if "t" in undeclared else ""))
         # The grammar writes powers with ^ (right-associative, below unary minus as in Python).
         return self._printer.doprint(expr).replace("**", "^")
 
 
 def _cached_file(name, text):
-    """Writes `text` once to the cache, named by its digest; returns the path."""
+    """Writes `text` once to a private cache, named by its digest; returns the path.
+
+    The directory is created 0700 and refused when another user owns it or others can write it; a
+    file already at the name is used only when it holds exactly `text` (else it is written anew), so
+    no one can substitute another model for this one.
+    """
     root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     directory = os.path.join(root, "mechint", "sympy")
-    os.makedirs(directory, exist_ok=True)
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    info = os.stat(directory)
+    if info.st_uid != os.geteuid() or info.st_mode & 0o022:
+        raise OSError(f"the model cache {directory} is not a private directory of this user "
+                      "(owned by another user, or writable by group or others): set XDG_CACHE_HOME to a private one")
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
     safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in name)[:40]
     path = os.path.join(directory, f"{safe}-{digest}.toml")
-    if not os.path.exists(path):
-        handle, temporary = tempfile.mkstemp(dir=directory, suffix=".partial")
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        with os.fdopen(handle, "r", encoding="utf-8") as existing:
+            if existing.read() == text:
+                return path
+    except (OSError, UnicodeDecodeError):
+        pass
+    handle, temporary = tempfile.mkstemp(dir=directory, suffix=".partial")
+    try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
         os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
     return path

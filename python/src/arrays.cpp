@@ -1,8 +1,11 @@
 #include "arrays.hpp"
 
+#include <unistd.h>
+
 #include <memory>
 
 #include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
 
 namespace py = pybind11;
 
@@ -10,6 +13,15 @@ namespace mechint::python {
 
 void ArrayRows::header(const std::vector<std::string>& columns) {
   columns_ = columns;
+  // Refused before the first step: a run whose rows cannot fit would otherwise grow until the
+  // machine's memory is gone. Half the physical memory is the most one array may take.
+  const double bytes = static_cast<double>(expected_rows_) * static_cast<double>(columns.size()) * sizeof(double);
+  const double memory = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+  if (memory > 0 && bytes > 0.5 * memory)
+    throw InvalidInput("run: the output would hold " + format_number(static_cast<double>(expected_rows_)) + " rows of " +
+                       std::to_string(columns.size()) + " columns (" + format_number(bytes / 1e9) +
+                       " GB), more than half of this machine's memory (" + format_number(memory / 1e9) +
+                       " GB): raise output_every, shorten t_end, or use the command line's --out FILE");
   // A bound on the reservation: a run with sparse output must not reserve for every step.
   constexpr std::size_t kMaxReserved = std::size_t{1} << 27;  // doubles: 1 GiB
   if (expected_rows_ > 0 && expected_rows_ * columns.size() <= kMaxReserved)

@@ -242,13 +242,47 @@ py::dict optimize(const std::string& path, const std::string& text, const std::s
   return d;
 }
 
+/// Holds an Integrator for one call: step(n) runs without the GIL, and another thread stepping or
+/// reading the same integrator meanwhile would corrupt or tear its state, so it is refused.
+class ExclusiveUse {
+ public:
+  explicit ExclusiveUse(const app::SteppingSession& session) : session_(session) {
+    if (!session_.claim())
+      throw std::runtime_error(
+          "this Integrator is in use by another thread: an Integrator is stepped by one thread at a time "
+          "(make one per thread, or hold a lock around its use)");
+  }
+  ExclusiveUse(const ExclusiveUse&) = delete;
+  ExclusiveUse& operator=(const ExclusiveUse&) = delete;
+  ~ExclusiveUse() { session_.release(); }
+
+ private:
+  const app::SteppingSession& session_;
+};
+
+template <class F, class R, class S, class... A>
+auto exclusively_with(F f, R (F::*)(S&, A...) const) {
+  // The signature spelled out: pybind11 reads the argument types from it.
+  return [f](S& session, A... args) -> R {
+    const ExclusiveUse use(session);
+    return f(session, std::forward<A>(args)...);
+  };
+}
+
+/// The lambda `f(session, args...)`, called while holding the session (ExclusiveUse).
+template <class F>
+auto exclusively(F f) {
+  return exclusively_with(f, &F::operator());
+}
+
 const char* const kIntegratorDoc = R"(An integrator stepped from Python: ``system.integrator(method, h)``.
 
 Started from the system's initial values; ``start(q0, qdot0)`` restarts it. ``step()`` advances by
 one step of h (an adaptive method takes its own steps to the next multiple of h) with the checks of
 ``run``; a failure raises mechint.NumericalFailure and leaves the state at the last good step.
 ``set_controls(u)`` sets the controls held from the next step on (systems with controls), so that a
-controller can close the loop.)";
+controller can close the loop. One thread at a time: a second thread using an integrator that is
+stepping raises RuntimeError.)";
 
 }  // namespace
 
@@ -298,12 +332,14 @@ void define_module(py::module_& m) {
 
   using Session = app::SteppingSession;
   py::class_<Session>(m, "Integrator", kIntegratorDoc)
-      .def("start", &Session::start, py::arg("q0"), py::arg("qdot0"),
+      .def("start", exclusively([](Session& s, const Eigen::VectorXd& q0, const Eigen::VectorXd& qdot0) {
+             s.start(q0, qdot0);
+           }), py::arg("q0"), py::arg("qdot0"),
            "Restarts from the configuration q0 and the velocity qdot0 (a system that starts from momenta "
            "gets p0 = dL/dqdot(q0, qdot0)). ValueError for a start the model refuses.")
       .def(
           "step",
-          [](Session& s, long n) {
+          exclusively([](Session& s, long n) {
             if (n < 1) throw InvalidInput("step: n must be at least 1, got " + std::to_string(n));
             if (n == 1) return s.view().step();
             const py::gil_scoped_release release;
@@ -311,38 +347,38 @@ void define_module(py::module_& m) {
               s.view().step();
               if ((i + 1) % kPollInterval == 0) check_python_signals();
             }
-          },
+          }),
           py::arg("n") = 1, "Takes n steps of h (default 1).")
-      .def("set_controls", &Session::set_controls, py::arg("u"),
+      .def("set_controls", exclusively([](Session& s, const Eigen::VectorXd& u) { s.set_controls(u); }), py::arg("u"),
            "Sets the controls held from the next step on (a system with control inputs).")
-      .def_property_readonly("t", [](const Session& s) { return s.view().time(); }, "The time.")
-      .def_property_readonly("steps", [](const Session& s) { return s.view().steps(); }, "Steps of h since t = 0.")
-      .def_property_readonly("q", [](const Session& s) { return to_array(s.view().q()); }, "The configuration.")
+      .def_property_readonly("t", exclusively([](const Session& s) { return s.view().time(); }), "The time.")
+      .def_property_readonly("steps", exclusively([](const Session& s) { return s.view().steps(); }), "Steps of h since t = 0.")
+      .def_property_readonly("q", exclusively([](const Session& s) { return to_array(s.view().q()); }), "The configuration.")
       .def_property_readonly(
           "p",
-          [](const Session& s) -> py::object {
+          exclusively([](const Session& s) -> py::object {
             const auto p = s.view().p();
             return p ? py::object(to_array(*p)) : py::none();
-          },
+          }),
           "The canonical (discrete) momentum; None for a method without one (Runge-Kutta, IDA).")
       .def_property_readonly(
           "velocity",
-          [](const Session& s) -> py::object {
+          exclusively([](const Session& s) -> py::object {
             const auto v = s.view().velocity();
             return v ? py::object(to_array(*v)) : py::none();
-          },
+          }),
           "The velocity; None for a method without one (the impact driver).")
-      .def_property_readonly("energy", [](const Session& s) { return s.view().energy(); }, "The energy.")
-      .def_property_readonly("momenta", [](const Session& s) { return to_array(s.view().momenta()); },
+      .def_property_readonly("energy", exclusively([](const Session& s) { return s.view().energy(); }), "The energy.")
+      .def_property_readonly("momenta", exclusively([](const Session& s) { return to_array(s.view().momenta()); }),
                              "The Noether momenta, one per symmetry of the model.")
-      .def_property_readonly("multipliers", [](const Session& s) { return to_array(s.view().multipliers()); },
+      .def_property_readonly("multipliers", exclusively([](const Session& s) { return to_array(s.view().multipliers()); }),
                              "The multipliers of the constraints (empty without constraints).")
       .def_property_readonly("constraint_residual",
-                             [](const Session& s) { return to_array(s.view().constraint_residual()); },
+                             exclusively([](const Session& s) { return to_array(s.view().constraint_residual()); }),
                              "g(q), the constraints at the configuration (empty without constraints).")
-      .def_property_readonly("columns", [](const Session& s) { return s.view().columns(); },
+      .def_property_readonly("columns", exclusively([](const Session& s) { return s.view().columns(); }),
                              "The columns of row(): those of run's output.")
-      .def("row", [](Session& s) { return s.view().row(); },
+      .def("row", exclusively([](Session& s) { return s.view().row(); }),
            "The row run writes at this step (angles wrapped where the system says so).")
       .def_property_readonly("dimension", &Session::dimension, "The number of coordinates.")
       .def_property_readonly("num_controls", &Session::num_controls, "The number of control inputs.");

@@ -146,3 +146,50 @@ def test_every_method_of_every_system_steps(name):
         traj = system.run(method=method, h=0.01, t_end=0.05)
         integ.step(5)
         assert np.array_equal(integ.row(), traj.to_numpy()[-1]), method
+
+
+def test_an_integrator_refuses_a_second_thread():
+    import threading
+
+    system = mechint.System("pendulum-chain", links=3)
+    integ = system.integrator("vi-midpoint", h=0.001)
+    failures, refused, stepped = [], 0, 0
+    # The worker steps without the GIL; meanwhile this thread's calls must be refused, not interleaved.
+    # Repeated until a call fell inside a worker's stepping (the first round nearly always does).
+    for _ in range(20):
+        steps = 500_000
+        started = threading.Event()
+
+        def step_many():
+            started.set()
+            integ.step(steps)
+
+        worker = threading.Thread(target=step_many)
+        worker.start()
+        started.wait()
+        while worker.is_alive():
+            for use in (lambda: integ.q, lambda: integ.step(), lambda: integ.row()):
+                try:
+                    use()
+                except RuntimeError as error:
+                    assert "in use by another thread" in str(error)
+                    refused += 1
+                except Exception as error:  # anything else is a failure of the guard
+                    failures.append(error)
+        worker.join()
+        stepped += steps
+        if refused:
+            break
+    assert not failures
+    assert refused > 0
+    # Nothing the refused calls did reached the state: it is the state of an undisturbed run of as many
+    # steps (those this thread took while the integrator was free included).
+    alone = system.integrator("vi-midpoint", h=0.001)
+    alone.step(integ.steps)
+    assert integ.steps >= stepped
+    assert np.array_equal(integ.q, alone.q) and integ.t == alone.t
+
+
+def test_a_run_that_cannot_fit_in_memory_is_refused_up_front():
+    with pytest.raises(ValueError, match="memory"):
+        mechint.System("kepler").run(t_end=1e9, output_every=0)

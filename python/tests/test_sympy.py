@@ -112,3 +112,23 @@ def test_constants_are_written_exactly():
     described = model.check()
     energy = float(re.search(r"start: energy ([^\s,]+)", described).group(1))
     assert energy == pytest.approx(k, rel=1e-6)
+
+
+def test_undeclared_symbols_are_refused_not_read_as_constants():
+    # A symbol named pi that is not declared used to become the constant pi of the grammar.
+    q, qd, pi, k = sympy.symbols("q q_dot pi k")
+    with pytest.raises(ValueError, match="undeclared symbol.*pi"):
+        mechint.Model.from_sympy(qd ** 2 / 2 - pi * q ** 2, [q], name="undeclared-pi")
+    with pytest.raises(ValueError, match="undeclared symbol.*k"):
+        mechint.Model.from_sympy(qd ** 2 / 2 - k * q ** 2, [q], name="undeclared-k")
+    # t belongs to forces only
+    with pytest.raises(ValueError, match="undeclared symbol.*t"):
+        mechint.Model.from_sympy(qd ** 2 / 2 - sympy.Symbol("t") * q ** 2, [q], name="undeclared-t")
+    # Declared as a parameter, a symbol is the parameter, with its value ...
+    model = mechint.Model.from_sympy(qd ** 2 / 2 - k * q ** 2, [q], parameters={k: 2.0}, initial={q: 1.0},
+                                     name="declared-k")
+    energy = float(re.search(r"start: energy ([^\s,]+)", model.check()).group(1))
+    assert energy == pytest.approx(2.0, rel=1e-15)
+    # ... but not one named pi, which the model-file grammar keeps for the constant.
+    with pytest.raises(ValueError, match="pi"):
+        mechint.Model.from_sympy(qd ** 2 / 2 - pi * q ** 2, [q], parameters={pi: 2.0}, name="declared-pi").check()

@@ -8,6 +8,7 @@
 /// writes at the same step. Types are erased once per start; a step costs one virtual call more
 /// than in the run loop.
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -56,11 +57,17 @@ class SteppingSession {
   void keep_alive(std::shared_ptr<const void> owner) { owner_ = std::move(owner); }
   int dimension() const { return dimension_; }
   int num_controls() const { return num_controls_; }
+  /// One caller at a time (threads of a front end): true when the session was free and is now the
+  /// caller's, until release(). A session is not thread-safe; this lets a front end refuse a second
+  /// thread with a clear error instead of a corrupted state.
+  bool claim() const { return !in_use_.exchange(true); }
+  void release() const { in_use_.store(false); }
   StepperView& view() { return *view_; }
   const StepperView& view() const { return *view_; }
 
  private:
   std::shared_ptr<const void> owner_;  ///< first: destroyed after everything that runs its code
+  mutable std::atomic<bool> in_use_{false};
   int dimension_, num_controls_;
   Starter starter_;
   ControlSetter set_controls_;
