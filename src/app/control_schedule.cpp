@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string_view>
 
@@ -48,6 +49,15 @@ ControlSchedule ControlSchedule::constant(std::vector<double> values) {
 
 ControlSchedule ControlSchedule::read(const std::string& path, const std::vector<std::string>& names) {
   const std::string file = printable_line(path, 200);
+  // A regular file only, of bounded size, as model and problem files: /dev/zero or a FIFO would be
+  // read forever.
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (!error && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    throw InvalidInput(file + ": the controls file is not a regular file");
+  constexpr std::uintmax_t kMaxControlsFileSize = std::uintmax_t{1} << 30;
+  if (!error && std::filesystem::is_regular_file(status) && std::filesystem::file_size(path, error) > kMaxControlsFileSize)
+    throw InvalidInput(file + ": the controls file is larger than 1 GiB");
   std::ifstream in(path);
   if (!in) throw InvalidInput(file + ": cannot open the controls file");
   int line_number = 0;

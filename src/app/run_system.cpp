@@ -78,24 +78,36 @@ ResolvedRun resolve_run(const SystemEntry& system, const std::string& requested_
   const ControlSchedule controls = read_controls(system, values, controls_file);
 
   const std::string method = requested_method.empty() ? system.default_method : requested_method;
+  // What needs no model: a method name or an option name that exists nowhere is refused before the
+  // model's methods are asked for (which compiles a model file).
+  std::set<std::string> every_option;
+  for_each_method([&]<class Row>() {
+    for (const auto& spec : Row::options()) every_option.insert(spec.name);
+  });
+  {
+    bool exists = false;
+    std::string all;
+    for (const auto& m : all_methods()) {
+      exists = exists || m.name == method;
+      all += (all.empty() ? "" : ", ") + m.name;
+    }
+    if (!exists) throw InvalidInput("unknown method " + quote_for_message(method) + " (the methods: " + all + ")");
+    for (const auto& [name, value] : option_overrides)
+      if (!every_option.count(name))
+        throw InvalidInput("unknown name " + quote_for_message(name) + " for system '" + system.name + "' (known: " +
+                           join(system_names) + ", and the options of its methods: mechint list)");
+  }
   const auto offered = system.methods(values);
   if (!contains(offered, method)) {
-    bool known = false;
-    for (const auto& m : all_methods()) known = known || m.name == method;
-    throw InvalidInput((known ? "method '" + method + "' is not offered by system '"
-                              : "unknown method " + quote_for_message(method) + " for system '") +
-                       system.name + "' with these settings (offered: " + join(offered) + ")");
+    throw InvalidInput("method '" + method + "' is not offered by system '" + system.name +
+                       "' with these settings (offered: " + join(offered) + ")");
   }
 
   const auto option_specs = system.method_options(values, method);
   const auto option_names = names_of(option_specs);
   for (const auto& [name, value] : option_overrides) {
     if (contains(option_names, name)) continue;
-    std::set<std::string> other_options;
-    for_each_method([&]<class Row>() {
-      for (const auto& spec : Row::options()) other_options.insert(spec.name);
-    });
-    if (other_options.count(name))
+    if (every_option.count(name))
       throw InvalidInput("option " + quote_for_message(name) + " does not apply to method '" + method + "' (its options: " +
                          (option_names.empty() ? std::string("none") : join(option_names)) + ")");
     auto known = system_names;

@@ -20,7 +20,8 @@ Command parse_command_line(int argc, const char* const* argv) {
   std::string h = "0.01", t_end = "10", output_every = "0";
   run->add_option("system", command.run.system, "system name (see mechint list) or model file (FILE.toml)")
       ->required();
-  run->add_option("--method", command.run.method, "integration method (default: the system's, see mechint list)");
+  auto* method_option =
+      run->add_option("--method", command.run.method, "integration method (default: the system's, see mechint list)");
   auto* h_option = run->add_option("--h", h, "step size (default: the model file's h, else 0.01)")
                        ->capture_default_str();
   run->add_option("--t-end", t_end, "final time, a multiple of h")->capture_default_str();
@@ -32,7 +33,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   auto* controls_option = run->add_option(
       "--controls", command.run.controls,
       "CSV file t,<control names>: piecewise-constant controls of a system with control inputs");
-  run->add_option("--out", command.run.out, "CSV file (default or -: standard output)");
+  auto* out_option = run->add_option("--out", command.run.out, "CSV file (default or -: standard output)");
   std::string checkpoint, checkpoint_every, resume;
   auto* checkpoint_option =
       run->add_option("--checkpoint", checkpoint, "save the run's state to this file as it goes (needs --out FILE)");
@@ -95,6 +96,11 @@ Command parse_command_line(int argc, const char* const* argv) {
     s.validate();
     if (controls_option->count() > 0 && command.run.controls.empty())
       throw InvalidInput("--controls: the file name is empty");
+    // An empty value is a mistake (an unset shell variable), not a request for the default.
+    if (out_option->count() > 0 && command.run.out.empty())
+      throw InvalidInput("--out: the file name is empty (use - for standard output)");
+    if (method_option->count() > 0 && command.run.method.empty())
+      throw InvalidInput("--method: the method name is empty (mechint list shows the methods)");
     if (every_option->count() > 0 && checkpoint_option->count() == 0 && resume_option->count() == 0)
       throw InvalidInput("--checkpoint-every needs --checkpoint FILE");
     if (checkpoint_option->count() > 0 && resume_option->count() > 0 && checkpoint != resume)
