@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,10 +49,6 @@ pid_t spawn_mechint(const std::string& args) {
   return pid;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 /// Runs `run` once uninterrupted, then with `--checkpoint`, killed (SIGKILL) at a random moment
 /// after its first checkpoint, resumed — and, when the resumed run is long enough, killed and
 /// resumed once more — and compares the two CSV files byte for byte.
@@ -60,9 +57,7 @@ void expect_resume_identical(const std::string& name, const std::string& run, do
   const std::string reference = (dir / "reference.csv").string(), out = (dir / "out.csv").string();
   const std::string checkpoint = (dir / "run.checkpoint").string();
 
-  const auto start = std::chrono::steady_clock::now();
   const CliResult r = run_mechint(run + " --out " + reference);
-  const double duration = seconds_since(start);
   ASSERT_EQ(r.status, 0) << r.err;
 
   const std::string checkpointed = run + " --out " + out + " --checkpoint-every " + std::to_string(checkpoint_every);
@@ -70,21 +65,31 @@ void expect_resume_identical(const std::string& name, const std::string& run, do
   int kills = 0;
   bool finished = false;
   std::string resume_flag = " --checkpoint " + checkpoint;
-  for (int attempt = 0; attempt < 12 && !finished; ++attempt) {
+  // Each attempt is killed (SIGKILL) after a random number, 1 to 3, of checkpoints it wrote: a
+  // moment inside the run whatever the speed or load of the machine (every run here writes about
+  // 20). The checkpoint is replaced by a rename at each save: a new modification time.
+  auto written_at = [&checkpoint] {
+    struct stat info {};
+    return ::stat(checkpoint.c_str(), &info) == 0 ? info.st_mtim.tv_sec * 1000000000LL + info.st_mtim.tv_nsec : -1LL;
+  };
+  for (int attempt = 0; attempt < 30 && !finished; ++attempt) {
+    long long last = written_at();
     const pid_t pid = spawn_mechint(checkpointed + resume_flag);
     ASSERT_GT(pid, 0);
-    // A random moment within the run; killed only once a checkpoint exists (else there is nothing
-    // to resume and the attempt is repeated from the start).
-    const double delay = std::uniform_real_distribution<double>(0.15, 0.85)(random) * duration;
-    const auto launched = std::chrono::steady_clock::now();
-    int status = 0;
+    const int wanted = std::uniform_int_distribution<int>(1, 3)(random);
+    int seen = 0, status = 0;
     bool exited = false;
-    while (seconds_since(launched) < delay) {
+    while (seen < wanted) {
       if (waitpid(pid, &status, WNOHANG) == pid) {
         exited = true;
         break;
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      if (const long long now = written_at(); now != last && now >= 0) {
+        last = now;
+        ++seen;
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
     }
     if (exited) {
       ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the checkpointed run failed";
@@ -99,7 +104,7 @@ void expect_resume_identical(const std::string& name, const std::string& run, do
       break;
     }
     ++kills;
-    if (fs::exists(checkpoint)) resume_flag = " --resume " + checkpoint;
+    resume_flag = " --resume " + checkpoint;
   }
   ASSERT_TRUE(finished || fs::exists(checkpoint)) << "no checkpoint was written before the kills";
   if (!finished) {

@@ -216,5 +216,35 @@ TEST_F(OptimizeCli, OutRefusesADirectoryThatIsNotItsOwn) {
   EXPECT_EQ(leftover_temporaries(again), 0);
 }
 
+TEST_F(OptimizeCli, ControlsThatDoNotReproduceTheMotionAreNoAnswer) {
+  // An acrobot swing-up at h = 0.05 with a large torque bound: Ipopt converges, but the forward VI
+  // run under the optimal controls misses the optimal motion entirely (it found another root of
+  // the discrete equations, or none; at h = 0.01 the same problem is infeasible). This was reported
+  // as `converged: true`; it is now exit 3 with the miss, and no files.
+  const fs::path problem = write("acrobot.toml", R"(model = "acrobot"
+horizon = 3.0
+steps = 60
+[start]
+th1 = 0.0
+th2 = 0.0
+[goal]
+th1 = 3.141592653589793
+th2 = 0.0
+th1_dot = 0.0
+th2_dot = 0.0
+[bounds]
+u1 = [-40.0, 40.0]
+)");
+  const fs::path out = dir_ / "out";
+  expect_refused(run_mechint("optimize " + problem.string() + " --out " + out.string()), 3,
+                 "its controls replayed by the forward VI from the start", out);
+  // A tolerance it meets is accepted by the problem file's reader, one out of range is refused.
+  const fs::path loose = write("loose.toml", kSwingUp + "[solver]\nresimulation_tolerance = 2.0\n");
+  expect_refused(run_mechint("optimize " + loose.string() + " --out " + out.string()), 2, "resimulation_tolerance",
+                 out);
+}
+
+
 }  // namespace
 }  // namespace mechint::testing
+

@@ -1,5 +1,6 @@
 #include "app/checkpoint.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -159,35 +160,45 @@ RunCheckpoint::RunCheckpoint(CheckpointRequest request) : request_(std::move(req
     throw InvalidInput("--resume " + quote_for_message(request_.path, 200) + ": cannot read it: " + std::strerror(errno));
   lock_rows();
   if (!request_.resume) return;
-
-  std::ifstream in(target_, std::ios::binary);
-  if (!in)
-    throw InvalidInput("--resume " + quote_for_message(request_.path, 200) + ": cannot read it" +
-                       (errno ? std::string(": ") + std::strerror(errno) : std::string()));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  Fields f(text, request_.path);
-  if (f.line() != kMagic) f.fail();
-  const std::string version = f.line();
-  if (version != std::string("version ") + MECHINT_VERSION)
-    throw InvalidInput("--resume " + quote_for_message(request_.path, 200) + " was written by mechint " +
-                       quote_for_message(version.rfind("version ", 0) == 0 ? version.substr(8) : version, 40) +
-                       ", this is " + MECHINT_VERSION + ": a checkpoint resumes only in the version that wrote it");
-  saved_description_ = f.field("run");
-  saved_type_ = f.field("stepper");
-  const std::string time = f.field("time");
-  const std::string output = f.field("output");
-  saved_state_ = f.field("state");
-  const std::size_t body = f.position();
-  const std::string sum = f.field("checksum");
-  if (f.position() != text.size() || sum != std::to_string(checksum(text.substr(0, body)))) f.fail();
-  char* end = nullptr;
-  saved_time_ = std::strtod(time.c_str(), &end);
-  if (end != time.c_str() + time.size() || !std::isfinite(saved_time_)) f.fail();
-  if (output.empty() || output.find_first_not_of("0123456789") != std::string::npos || output.size() > 19) f.fail();
-  saved_output_bytes_ = std::stoull(output);
-  next_due_ = saved_time_ + request_.every;
+  // A constructor that throws runs no destructor: the lock must not outlive a refused resume.
+  const auto read_saved = [this] {
+    std::ifstream in(target_, std::ios::binary);
+    if (!in)
+      throw InvalidInput("--resume " + quote_for_message(request_.path, 200) + ": cannot read it" +
+                         (errno ? std::string(": ") + std::strerror(errno) : std::string()));
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    const std::string text = buffer.str();
+    Fields f(text, request_.path);
+    if (f.line() != kMagic) f.fail();
+    const std::string version = f.line();
+    if (version != std::string("version ") + MECHINT_VERSION)
+      throw InvalidInput("--resume " + quote_for_message(request_.path, 200) + " was written by mechint " +
+                         quote_for_message(version.rfind("version ", 0) == 0 ? version.substr(8) : version, 40) +
+                         ", this is " + MECHINT_VERSION + ": a checkpoint resumes only in the version that wrote it");
+    saved_description_ = f.field("run");
+    saved_type_ = f.field("stepper");
+    const std::string time = f.field("time");
+    const std::string output = f.field("output");
+    saved_state_ = f.field("state");
+    const std::size_t body = f.position();
+    const std::string sum = f.field("checksum");
+    if (f.position() != text.size() || sum != std::to_string(checksum(text.substr(0, body)))) f.fail();
+    char* end = nullptr;
+    saved_time_ = std::strtod(time.c_str(), &end);
+    if (time.empty() || std::isspace(static_cast<unsigned char>(time[0])) || end != time.c_str() + time.size() ||
+        !std::isfinite(saved_time_))
+      f.fail();
+    if (output.empty() || output.find_first_not_of("0123456789") != std::string::npos || output.size() > 19) f.fail();
+    saved_output_bytes_ = std::stoull(output);
+    next_due_ = saved_time_ + request_.every;
+  };
+  try {
+    read_saved();
+  } catch (...) {
+    release_rows();
+    throw;
+  }
 }
 
 void RunCheckpoint::bind(const std::string& run_description) {

@@ -11,7 +11,6 @@
 
 #include "mechint/core/format.hpp"
 #include "model_file/model_file.hpp"
-#include "model_file/model_file_system.hpp"
 
 namespace mechint::app {
 namespace {
@@ -21,7 +20,8 @@ using model_file::SourcePosition;
 constexpr std::array<std::string_view, 10> kKeys = {"model", "horizon", "steps",  "method", "parameters",
                                                     "start", "goal",    "bounds", "cost",   "solver"};
 constexpr std::array<std::string_view, 1> kCostKeys = {"effort"};
-constexpr std::array<std::string_view, 4> kSolverKeys = {"hessian", "initial_guess", "tolerance", "max_iterations"};
+constexpr std::array<std::string_view, 5> kSolverKeys = {"hessian", "initial_guess", "tolerance", "max_iterations",
+                                                         "resimulation_tolerance"};
 /// Most steps accepted: the program has about (2n+m)² nonzeros per step in its Hessian.
 constexpr int kMaxSteps = 100000;
 
@@ -175,6 +175,10 @@ class Reader {
       spec_.tolerance = positive_number(*node, "[solver] tolerance");
       if (spec_.tolerance < 1e-15 || spec_.tolerance > 1e-2)
         fail(*node, "[solver] tolerance must be between 1e-15 and 1e-2");
+    }
+    if (const auto* node = table.get("resimulation_tolerance")) {
+      spec_.resimulation_tolerance = positive_number(*node, "[solver] resimulation_tolerance");
+      if (spec_.resimulation_tolerance > 1.0) fail(*node, "[solver] resimulation_tolerance must be at most 1");
     }
     if (const auto* node = table.get("max_iterations")) {
       const auto* i = node->as_integer();

@@ -51,6 +51,9 @@ struct OptimalControlSpec {
   bool simulation_guess = false;
   double tolerance = 1e-10;
   int max_iterations = 3000;
+  /// The largest miss allowed between the optimized motion and the forward VI re-run under its
+  /// controls, relative to the size of the motion, max(1, max_k |q_k|) (see OptimizeOutcome).
+  double resimulation_tolerance = 1e-4;
   int print_level = 0;  ///< Ipopt's log (mechint optimize --verbose: 5)
 
   /// Throws InvalidInput `FILE:LINE:COLUMN: what`.

@@ -178,13 +178,30 @@ OptimizeOutcome solve(const P& problem_data, const OptimalControlSpec& spec, con
     out.u.emplace_back(u[k].data(), u[k].data() + m);
   }
   out.energy = program->energies(solution.x);
+  std::string replay_failure;
   try {
     const auto replay = simulate(system, problem.q_start, problem.v_start, h, u);
     for (int k = 0; k <= spec.steps; ++k)
       out.resimulation_error = std::max(out.resimulation_error, (replay[k] - q[k]).template lpNorm<Eigen::Infinity>());
-  } catch (const NumericalFailure&) {
+  } catch (const NumericalFailure& e) {
     out.resimulation_error = std::numeric_limits<double>::infinity();
+    replay_failure = e.what();
   }
+  // A converged program whose controls do not reproduce its motion is no answer: the forward VI
+  // found another root of the discrete equations (or none), so the "optimal" motion is not what
+  // these controls do. Refused rather than reported as converged.
+  double scale = 1.0;
+  for (const auto& qk : q) scale = std::max(scale, qk.template lpNorm<Eigen::Infinity>());
+  if (!replay_failure.empty())
+    throw NumericalFailure(spec.file + ": the optimizer converged, but its controls replayed by the forward VI from the "
+                           "start do not give its motion (" + replay_failure + "): the optimal motion is not a motion "
+                           "these controls produce at this step; try more steps or another initial_guess");
+  if (!(out.resimulation_error <= spec.resimulation_tolerance * scale))
+    throw NumericalFailure(spec.file + ": the optimizer converged, but its controls replayed by the forward VI from the "
+                           "start miss its motion by " + format_number(out.resimulation_error, 3) + " (more than " +
+                           "[solver] resimulation_tolerance = " + format_number(spec.resimulation_tolerance, 3) +
+                           " x " + format_number(scale, 3) + "): the discrete equations have another solution nearby; "
+                           "try more steps or another initial_guess");
   solution.x.resize(0);
   solution.multipliers.resize(0);
   out.solution = std::move(solution);

@@ -30,6 +30,14 @@ std::string regular_target(const std::string& path) {
   return target.string();
 }
 
+/// True when the byte at `offset` of the file `path` is a newline.
+bool byte_is_newline(const std::string& path, std::uint64_t offset) {
+  std::ifstream in(path, std::ios::binary);
+  in.seekg(static_cast<std::streamoff>(offset));
+  char c = 0;
+  return in.get(c) && c == '\n';
+}
+
 /// True for an existing path that must be written in place: not a regular file, not a directory.
 bool write_through(const std::string& path) {
   std::error_code error;
@@ -55,6 +63,11 @@ CsvOutput::CsvOutput(std::string path, RunCheckpoint* checkpoint)
       if (error || size < checkpoint_->saved_output_bytes())
         throw InvalidInput("--resume: the rows written before the checkpoint, " + quote_for_message(temporary_, 200) +
                            ", are missing or shorter than the checkpoint records");
+      // The recorded length must end a row, after the header (a checkpoint edited with its checksum
+      // recomputed could name any length).
+      if (checkpoint_->saved_output_bytes() == 0 || !byte_is_newline(temporary_, checkpoint_->saved_output_bytes() - 1))
+        throw InvalidInput("--resume: the checkpoint's record of the rows written does not end a row of " +
+                           quote_for_message(temporary_, 200) + ": it was damaged or edited");
       fs::resize_file(temporary_, checkpoint_->saved_output_bytes(), error);  // drop rows after the checkpoint
       if (error) throw IoError("cannot truncate " + quote_for_message(temporary_, 200) + ": " + error.message());
       file_.open(temporary_, std::ios::out | std::ios::app);

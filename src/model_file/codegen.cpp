@@ -335,6 +335,19 @@ std::string generate_model_source(const ModelDescription& model) {
   if (structure.forced) s += force_function(model.forces, n, model.controls.size());
   if (!model.constraints.empty()) s += vector_function("constraints", model.constraints, n);
   if (!model.unilateral.empty()) s += vector_function("unilateral", model.unilateral, n);
+  if (!model.domain.empty()) {
+    // Where the model is defined (d_i(q) > 0), checked at the end and the midpoint of every step
+    // (the points where the discrete Lagrangians evaluate L) by the run loop's hooks.
+    s += "  static constexpr int kNumDomain = " + std::to_string(model.domain.size()) + ";\n";
+    s += "  std::shared_ptr<const mechint::model_file::ModelDescription> description_;  // for messages\n";
+    s += vector_function("domain", model.domain, n);
+    s += "  void validate_configuration(const mechint::VecD<" + dim + ">& q, double t) const {\n";
+    s += "    mechint::model_file::check_domain(*this, q, t, \"at\");\n  }\n";
+    s += "  void validate_step(const mechint::VecD<" + dim + ">& q_before, const mechint::VecD<" + dim +
+         ">& q, double t) const {\n";
+    s += "    mechint::model_file::check_domain(*this, mechint::VecD<" + dim +
+         ">(0.5 * (q_before + q)), t, \"at the midpoint of the step ending at\");\n  }\n";
+  }
   if (!model.symmetries.empty()) {
     for (std::size_t i = 0; i < model.symmetries.size(); ++i)
       s += vector_function("generator_" + std::to_string(i), model.symmetries[i], n);

@@ -236,6 +236,7 @@ std::string context_name(ExpressionContext context) {
     case ExpressionContext::kUnilateral: return "a unilateral constraint";
     case ExpressionContext::kSymmetry: return "a symmetry generator";
     case ExpressionContext::kForce: return "a force";
+    case ExpressionContext::kDomain: return "the domain";
   }
   return "an expression";
 }
@@ -246,6 +247,7 @@ std::string coordinates_only(ExpressionContext context) {
     case ExpressionContext::kConstraint: return "constraints depend on coordinates only";
     case ExpressionContext::kUnilateral: return "unilateral constraints depend on coordinates only";
     case ExpressionContext::kSymmetry: return "symmetry generators depend on coordinates only";
+    case ExpressionContext::kDomain: return "the domain depends on coordinates only";
     default: return "";
   }
 }

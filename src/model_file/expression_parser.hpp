@@ -68,7 +68,7 @@ class SymbolTable {
 /// the Lagrangian may use coordinates, velocities and parameters; constraints, unilateral
 /// constraints and symmetry generators coordinates and parameters; forces everything, controls and
 /// `t` included.
-enum class ExpressionContext { kLagrangian, kConstraint, kUnilateral, kSymmetry, kForce };
+enum class ExpressionContext { kLagrangian, kConstraint, kUnilateral, kSymmetry, kForce, kDomain };
 
 /// An expression's text and where it is in the file.
 struct ExpressionSource {

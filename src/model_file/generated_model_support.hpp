@@ -8,6 +8,7 @@
 /// (model_file/model_file_system.hpp, app/) are resolved against the executable that loads it.
 
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,20 +37,46 @@ Mat<M::kDim, M::kDim> constant_mass_matrix(const M& model) {
   return m;
 }
 
+/// Throws DomainError when q is outside the model file's `domain` (some d_i(q) > 0 fails), naming the
+/// inequality, its value and where it is in the file.
+template <class Model>
+void check_domain(const Model& model, const VecD<Model::kDim>& q, double t, const char* where) {
+  const auto values = model.template domain<double>(q);
+  for (int i = 0; i < Model::kNumDomain; ++i) {
+    if (values[i] > 0.0) continue;
+    const ModelDescription& d = *model.description_;
+    const SourcePosition& p = d.domain_positions[static_cast<std::size_t>(i)];
+    throw DomainError("the motion left the model's domain " + std::string(where) + " t = " + format_number(t) + ": " +
+                      d.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " +
+                      quote_for_message(d.domain_text[static_cast<std::size_t>(i)], 80) + " = " + format_number(values[i]) +
+                      " is not > 0 (a singular point of the model, or a step too large to resolve it)");
+  }
+}
+
 /// The system of a model file whose generated model struct is `Model`: its parameters and initial
 /// values are those of `d` (model_file_parameters), its methods the rows of the table `Model` meets.
 template <class Model>
 app::SystemEntry make_model_file_entry(const ModelDescription& d) {
   constexpr int n = Model::kDim;
-  auto with_problem = [d](const app::ParameterValues& values, auto&& f) {
+  const auto shared = std::make_shared<const ModelDescription>(d);
+  auto with_problem = [d, shared](const app::ParameterValues& values, auto&& f) {
     app::Problem<Model> p;
     for (std::size_t i = 0; i < d.parameters.size(); ++i) p.model.p_[i] = values.real(d.parameters[i].name);
+    if constexpr (requires { p.model.description_; }) p.model.description_ = shared;
     VecD<n> velocity;
     for (int i = 0; i < n; ++i) {
       p.q0[i] = values.real(d.coordinates[i]);
       velocity[i] = values.real(d.coordinates[i] + "_dot");
     }
     p.labels = model_file_labels(d);
+    if constexpr (requires { Model::kNumDomain; }) {
+      // A start outside the domain is bad input (exit 2), not a failure of the motion.
+      try {
+        check_domain(p.model, p.q0, 0.0, "at the start,");
+      } catch (const DomainError& e) {
+        throw InvalidStart(d.name + ": " + e.what());
+      }
+    }
     if constexpr (HasUnilateralConstraints<Model>) {
       // The impact driver (004 §III) starts from canonical momenta: p0 = ∂L/∂q̇ at the start.
       const VecD<Model::kNumUnilateral> phi = unilateral_values(p.model, p.q0);

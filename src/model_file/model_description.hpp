@@ -74,6 +74,11 @@ struct ModelDescription {
   Expression lagrangian;                 ///< L(q, q_dot; parameters)
   std::vector<Expression> constraints;   ///< g_i(q) = 0
   std::vector<Expression> unilateral;    ///< phi_i(q) >= 0
+  /// d_i(q) > 0: where the model is defined (a singular potential excluded); every step's end and
+  /// midpoint must keep them (docs/model-files.md). The texts and positions are for messages.
+  std::vector<Expression> domain;
+  std::vector<std::string> domain_text;
+  std::vector<SourcePosition> domain_positions;
   /// Symmetry generators xi(q), each with one component per coordinate.
   std::vector<std::vector<Expression>> symmetries;
   std::vector<Expression> forces;  ///< empty, or one per coordinate: f(q, q_dot, u, t)

@@ -25,9 +25,10 @@ namespace mechint::model_file {
 namespace {
 
 /// The top-level keys of DESIGN §6, in the order of its example (also the order of "known keys").
-constexpr std::array<std::string_view, 14> kKeys = {
+/// `domain` extends DESIGN §6 (docs/model-files.md, "Where the model is defined").
+constexpr std::array<std::string_view, 15> kKeys = {
     "name",     "description", "coordinates", "periodic", "parameters", "lagrangian", "constraints",
-    "unilateral", "symmetries", "forces",     "controls", "method",     "h",          "initial"};
+    "unilateral", "symmetries", "forces",     "controls", "method",     "h",          "initial", "domain"};
 
 SourcePosition position_of(const toml::source_region& region) {
   const auto clamp = [](std::uint32_t x) { return static_cast<int>(std::min<std::uint32_t>(x, INT_MAX)); };
@@ -199,6 +200,18 @@ class Reader {
 
   // --- names -------------------------------------------------------------------------------------
 
+  /// A column that `run` writes besides the coordinates (DESIGN §6): energy, constraint_residual, and
+  /// J<k>, lambda<k>, u<k> for k = 1, 2, ...
+  static bool is_output_column(const std::string& name) {
+    if (name == "energy" || name == "constraint_residual") return true;
+    for (const std::string prefix : {"J", "lambda", "u"}) {
+      if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+      const std::string digits = name.substr(prefix.size());
+      if (digits[0] != '0' && digits.find_first_not_of("0123456789") == std::string::npos) return true;
+    }
+    return false;
+  }
+
   /// Checks that `name` (a `kind` such as "coordinate", declared at `where`) is an identifier that
   /// shadows nothing and is not taken, then records it.
   void declare(const std::string& name, SourcePosition where, const std::string& kind) {
@@ -212,6 +225,9 @@ class Reader {
     }
     if (name == "pi") fail(where, kind + " name 'pi' shadows the constant pi");
     if (name == "t") fail(where, kind + " name 't' shadows the time t");
+    if (is_output_column(name))
+      fail(where, kind + " name " + quoted + " is the name of an output column (t, energy, J1..., " +
+                      "constraint_residual, lambda1..., u1...): the CSV would have two columns of that name");
     if (const auto taken = taken_.find(name); taken != taken_.end()) {
       fail(where, kind + " name " + quoted + " is already " + taken->second);
     }
@@ -402,6 +418,13 @@ class Reader {
     if (const toml::node* node = find("unilateral")) {
       model_.unilateral = expressions(*node, ExpressionContext::kUnilateral, "unilateral");
     }
+    if (const toml::node* node = find("domain")) {
+      model_.domain = expressions(*node, ExpressionContext::kDomain, "domain");
+      for (const auto& element : array_value(*node, "domain", "expressions (strings)")) {
+        model_.domain_text.push_back(string_value(element, "domain"));
+        model_.domain_positions.push_back(position_of(element.source()));
+      }
+    }
     if (const toml::node* node = find("symmetries")) {
       const toml::array& array = array_value(*node, "symmetries", "generators (arrays of expressions)");
       for (std::size_t k = 0; k < array.size(); ++k) {
@@ -491,6 +514,10 @@ std::string read_input_file(const std::string& path, std::string_view what) {
 
 ModelDescription read_model_file(const std::string& path) {
   return parse_model_text(read_input_file(path, "model file"), path);
+}
+
+bool is_model_file_name(const std::string& name) {
+  return name.size() > 5 && name.compare(name.size() - 5, 5, ".toml") == 0;
 }
 
 }  // namespace mechint::model_file

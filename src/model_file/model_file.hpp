@@ -30,6 +30,9 @@ ModelDescription parse_model_text(std::string_view text, const std::string& file
 /// mechint::InvalidInput what is not a regular file, is larger than kMaxModelFileSize or cannot be read.
 std::string read_input_file(const std::string& path, std::string_view what);
 
+/// True for a name that ends in ".toml": a model file rather than a built-in system.
+bool is_model_file_name(const std::string& name);
+
 /// Reads the model file at `path` and parses it with parse_model_text (labelled `path`). Refuses
 /// with mechint::InvalidInput what is not a regular file, is larger than kMaxModelFileSize or
 /// cannot be read.

@@ -19,6 +19,7 @@
 #include "model_file/codegen.hpp"
 #include "model_file/evaluate.hpp"
 #include "model_file/expression_parser.hpp"
+#include "model_file/model_checks.hpp"
 #include "model_file/model_compiler.hpp"
 #include "model_file/model_file.hpp"
 
@@ -128,11 +129,27 @@ std::string describe_forces(const ModelDescription& d) {
   return text + "; set with --set NAME=VALUE (default 0) or --controls FILE.csv\n";
 }
 
-}  // namespace
-
-bool is_model_file_name(const std::string& name) {
-  return name.size() > 5 && name.compare(name.size() - 5, 5, ".toml") == 0;
+/// What can be refused from the description alone, before anything is compiled: a `method` that is
+/// no method of mechint at all (whether the model offers it is known once it is compiled).
+void check_before_compiling(const ModelDescription& d) {
+  if (d.method.empty()) return;
+  std::string known;
+  for (const auto& m : app::all_methods()) {
+    if (m.name == d.method) return;
+    known += (known.empty() ? "" : ", ") + m.name;
+  }
+  throw InvalidInput(at(d, d.method_position) + "method " + quote_for_message(d.method) + " is not a method of mechint (" +
+                     known + ")");
 }
+
+/// A start value of `check` that is not finite: the model is not defined at its start.
+void require_finite(const ModelDescription& d, double value, const std::string& what) {
+  if (std::isfinite(value)) return;
+  throw InvalidInput(d.file + ": " + what + " is not finite at the start (" + format_number(value) +
+                     "): the model is not defined there; check [initial] and the parameters");
+}
+
+}  // namespace
 
 std::vector<app::ParameterSpec> model_file_parameters(const ModelDescription& d) {
   std::vector<app::ParameterSpec> specs;
@@ -161,6 +178,8 @@ app::OutputLabels model_file_labels(const ModelDescription& d) {
 
 app::SystemEntry model_file_system(const std::string& path) {
   auto description = read_model_file(path);
+  check_before_compiling(description);
+  check_symmetries(description);  // a momentum declared conserved must be: refused before compiling
   std::string text = read_text(path);
   const std::string fingerprint = digest(text);
   auto model = std::make_shared<LoadedModel>(std::move(description), std::move(text));
@@ -194,6 +213,7 @@ app::SystemEntry model_file_system(const std::string& path) {
 
 std::string describe_model_file(const std::string& path) {
   const ModelDescription d = read_model_file(path);
+  check_before_compiling(d);
   const std::size_t n = d.coordinates.size();
   std::ostringstream out;
   out << "model " << d.name << " (" << d.file << ")";
@@ -207,7 +227,13 @@ std::string describe_model_file(const std::string& path) {
   for (const auto& p : d.parameters) out << " " << p.name << "=" << format_number(p.value);
   if (d.parameters.empty()) out << " none";
   out << "\n  holonomic constraints: " << d.constraints.size() << "\n  unilateral constraints (impacts): "
-      << d.unilateral.size() << "\n  symmetries (Noether momenta J1...): " << d.symmetries.size() << "\n";
+      << d.unilateral.size() << "\n  symmetries (Noether momenta J1...): " << d.symmetries.size();
+  if (!d.symmetries.empty()) {
+    const SymmetryCheck symmetry = check_symmetries(d);
+    out << " (L invariant at " << symmetry.points << " sample point" << (symmetry.points == 1 ? "" : "s")
+        << ", largest relative defect " << format_number(symmetry.largest_defect, 2) << ")";
+  }
+  out << "\n";
   const ModelStructure s = analyse_structure(d);
   out << "  mass matrix: " << (s.constant_mass ? "constant" : "depends on q (or not recognised as constant)") << "\n";
   if (!d.constraints.empty())
@@ -236,7 +262,14 @@ std::string describe_model_file(const std::string& path) {
   plain.parameters = values.parameters;
   plain.q = d.initial_q;
   plain.v = d.initial_v;
-  for (const auto& g : d.constraints) residual = std::max(residual, std::abs(evaluate(g, plain)));
+  require_finite(d, energy, "the energy");
+  for (const auto& g : d.constraints) {
+    const double value = evaluate(g, plain);
+    require_finite(d, value, "a constraint");
+    residual = std::max(residual, std::abs(value));
+  }
+  for (const auto& phi : d.unilateral) require_finite(d, evaluate(phi, plain), "a unilateral constraint");
+  for (const auto& domain : d.domain) require_finite(d, evaluate(domain, plain), "a domain inequality");
   // Full precision: the energy of the start is compared with the compiled model's (tests).
   char energy_text[32];
   std::snprintf(energy_text, sizeof energy_text, "%.17g", energy);
@@ -244,6 +277,8 @@ std::string describe_model_file(const std::string& path) {
   if (!d.constraints.empty()) out << ", constraint residual " << format_number(residual);
   for (std::size_t c = 0; c < d.unilateral.size(); ++c)
     out << ", phi" << c + 1 << " = " << format_number(evaluate(d.unilateral[c], plain));
+  for (std::size_t c = 0; c < d.domain.size(); ++c)
+    out << ", domain" << c + 1 << " = " << format_number(evaluate(d.domain[c], plain)) << " (must stay > 0)";
   out << "\n  default method: " << model_file_default_method(d);
   if (d.h) out << ", h = " << format_number(*d.h);
   out << "\n";

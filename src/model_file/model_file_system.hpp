@@ -14,15 +14,13 @@
 #include "app/parameters.hpp"
 #include "app/problem.hpp"
 #include "model_file/model_description.hpp"
+#include "model_file/model_file.hpp"  // is_model_file_name
 
 namespace mechint::app {
 struct SystemEntry;
 }
 
 namespace mechint::model_file {
-
-/// True when `name` is the path of a model file rather than a built-in system (it ends in `.toml`).
-bool is_model_file_name(const std::string& name);
 
 /// The settable names of a model file's system: its parameters, then each coordinate's initial
 /// value and initial velocity (`NAME_dot`), with the file's values as defaults.

@@ -31,6 +31,7 @@
 #include <concepts>
 #include <string>
 
+#include "mechint/model/start_on_manifold.hpp"
 #include "mechint/model/legendre.hpp"
 #include "mechint/core/autodiff.hpp"
 #include "mechint/core/format.hpp"
@@ -79,6 +80,12 @@ class EnergyMomentumIntegrator {
 
   /// Start from (q0, q̇0) on the constraint manifold; p0 = M q̇0.
   void start_from_velocity(const Config& q0, const Config& v0, double t0 = 0.0) {
+    if (!q0.allFinite() || !v0.allFinite()) throw InvalidStart("initial data contain NaN or infinity");
+    if constexpr (k > 0) {
+      const auto dg = constraint_jacobian(model_, q0);
+      check_start_position(model_constraints<M, double>(model_, q0), dg, q0);
+      check_start_velocity(dg, v0);
+    }
     q_ = q0;
     q_carry_.setZero();
     p_ = mass_ * v0;

@@ -55,7 +55,8 @@ struct OutputSchedule {
                          " (t_end / h = " + format_number(n, 10) + "); a fixed step must end exactly at t_end: choose t_end = " +
                          format_number(std::floor(n) * h, 17) + " or " + format_number(std::ceil(n) * h, 17) +
                          ", or an h that divides it");
-    if (output_every > 0.0 && output_every < t_end && !is_whole(output_every / h))
+    // A multiple of h means at least one step: 1e-11 with h = 0.01 is not a row every step.
+    if (output_every > 0.0 && output_every < t_end && (!is_whole(output_every / h) || std::round(output_every / h) < 1.0))
       throw InvalidInput("output_every = " + format_number(output_every, 17) + " is not a multiple of h = " +
                          format_number(h, 17) + " (output_every / h = " + format_number(output_every / h, 10) + ")");
   }

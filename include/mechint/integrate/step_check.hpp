@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "mechint/core/errors.hpp"
 #include "mechint/core/linear_algebra.hpp"
@@ -30,9 +31,32 @@ struct StepCheckOptions {
   long every = 64;
   /// Also confirm a step whose Newton iteration contracted by less than this at its first update …
   double trigger_contraction = 0.5;
-  /// … or whose displacement grew by more than this factor over the previous step's.
+  /// … or whose displacement grew by more than this factor over the previous step's, or whose
+  /// energy balance is off by more than `trigger_energy` (see energy_balance_ratio).
   double trigger_growth = 2.0;
+  double trigger_energy = 0.25;
+  /// Reject a step whose energy balance is off by more than this (see energy_balance_ratio), unless
+  /// the previous midpoint is no scale for it: its size below a thousandth of this step's (a motion
+  /// starting from rest at the zero of its potential, where every size is ~0 at first).
+  double reject_energy = 1.0;
 };
+
+/// How far a step's energy is from balancing, relative to the energy's size: the energy at its
+/// midpoint, E_{k+½}, minus the previous step's, E_{k−½}, minus the work the forces did between them
+/// (`work`), over the size of the energy's terms at the previous midpoint (`previous_size`) plus
+/// |work|. 0 for the first step (nothing to compare with), +inf for a non-finite energy. A resolved
+/// step gives O(h²); a step that jumps to another root of its equations, or does not resolve the
+/// motion at all, gives O(1) or more — while its displacement may look ordinary and two half steps
+/// from the same state may follow it (a driven acrobot at h = 0.05, docs/trustworthy-runs.md).
+inline double energy_balance_ratio(double energy, double previous_energy, double previous_size, double work) {
+  if (!std::isfinite(previous_energy)) return 0.0;
+  const double off = std::abs(energy - previous_energy - work);
+  if (!std::isfinite(off)) return std::numeric_limits<double>::infinity();
+  // Round-off of the energies themselves (a system at rest with no potential has size 0).
+  if (off <= 1e-12 * (std::abs(energy) + std::abs(previous_energy) + std::abs(work))) return 0.0;
+  const double size = previous_size + std::abs(work);
+  return off == 0.0 ? 0.0 : off / size;
+}
 
 /// A step whose Newton solution is not the continuation of the motion (exit 3).
 class RejectedStep : public NumericalFailure {

@@ -53,6 +53,7 @@
 #include <string>
 
 #include "mechint/model/legendre.hpp"
+#include "mechint/model/start_on_manifold.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 #include "mechint/discrete/discrete_forces.hpp"
@@ -79,9 +80,6 @@ class VariationalIntegrator {
   static constexpr bool kForced = ForcedDiscreteSystem<S>;
   using Forcing = ForcingOf<S>;
 
-  /// Largest |g(q0)| and |Dg(q0) q̇0| (∞-norm) accepted from a start.
-  static constexpr double kManifoldTolerance = 1e-9;
-
   VariationalIntegrator(S system, double h, NewtonOptions options = {},
                         DelForm form = DelForm::kMomentum, StepCheckOptions check = {})
       : system_(std::move(system)), h_(h), form_(form), solver_(options), check_(check),
@@ -98,13 +96,7 @@ class VariationalIntegrator {
     check_finite(q0, "q0");
     check_finite(qdot0, "initial velocity");
     check_on_manifold(q0);
-    if constexpr (k > 0) {
-      const double vres = (constraint_jacobian(model(), q0) * qdot0)
-                              .template lpNorm<Eigen::Infinity>();
-      if (vres > kManifoldTolerance)
-        throw InvalidStart("initial velocity is not tangent to the constraint manifold: |Dg(q0) q̇0| = " +
-                           format_number(vres));
-    }
+    if constexpr (k > 0) check_start_velocity(constraint_jacobian(model(), q0), qdot0);
     reset(q0, lagrangian_dv(model(), q0, qdot0), q0 - h_ * qdot0, t0);
   }
 
@@ -167,7 +159,11 @@ class VariationalIntegrator {
     stats_ = solver_.solve(system_, h_, q_, p_, dg_k_, forcing, q_next_, lambda_);
     if (!stats_.converged || !q_next_.allFinite())
       throw NewtonFailure(step_index_ + 1, t_ + h_, stats_.residual_norm, stats_.iterations);
-    if (check_.enabled && should_confirm()) confirm_step(forcing);
+    if (check_.enabled) {
+      const double energy_off = update_energy_balance(forcing);
+      if (energy_off > check_.trigger_energy || should_confirm()) confirm_step(forcing);
+      if (!(energy_off <= check_.reject_energy)) reject_for_energy(energy_off);
+    }
     if constexpr (kForced) accumulate_work(forcing);
     q_prev_ = q_;
     q_ = q_next_;
@@ -215,6 +211,7 @@ class VariationalIntegrator {
     a(stats_.iterations), a(stats_.converged), a(stats_.residual_norm), a(stats_.first_update_norm);
     a(stats_.first_contraction), a(stats_.jacobian_evaluations);
     a(total_iterations_), a(total_jacobians_), a(confirmed_steps_);
+    a(balance_.energy), a(balance_.size), a(balance_.work);
     solver_.checkpoint_state(a);
     confirm_solver_.checkpoint_state(a);
     // A control law is configuration (a function the resumed run is given again), not state.
@@ -391,6 +388,7 @@ class VariationalIntegrator {
     total_jacobians_ = 0;
     confirmed_steps_ = 0;
     stats_ = {};
+    balance_ = {};
     if constexpr (kForced) {
       forced_.work.setZero();
       forced_.momenta_at_start.setZero();
@@ -433,6 +431,39 @@ class VariationalIntegrator {
 
   /// Forced Noether theorem: J_i(k+1) − J_i(k) = ⟨f⁻_k, ξ_i(q_k)⟩ + ⟨f⁺_k, ξ_i(q_{k+1})⟩ (the
   /// invariance of Ld gives ⟨D1 Ld, ξ(q_k)⟩ + ⟨D2 Ld, ξ(q_{k+1})⟩ = 0, and Dg ξ = 0 removes λ).
+  /// The energy balance of the step just solved (q_ to q_next_) against the previous one's
+  /// (energy_balance_ratio in integrate/step_check.hpp). Records this step's midpoint energy.
+  double update_energy_balance(const Forcing& forcing) {
+    const Config q_mid = 0.5 * (q_ + q_next_), v_mid = (q_next_ - q_) / h_;
+    const auto [energy, size] = energy_and_size(model(), q_mid, v_mid);
+    double work = 0.0;  // F·Δq over the step: (f⁻ + f⁺)·Δq / h for the discrete forces
+    if constexpr (kForced) {
+      Config f_minus, f_plus;
+      discrete_forces(system_, q_, q_next_, forcing, h_, f_minus, f_plus);
+      work = (f_minus + f_plus).dot(q_next_ - q_) / h_;
+    } else {
+      (void)forcing;
+    }
+    // From the previous midpoint to this one: half of each step's work.
+    const double work_between = 0.5 * (balance_.work + work);
+    double ratio = energy_balance_ratio(energy, balance_.energy, balance_.size, work_between);
+    // Rejection needs a scale: a previous midpoint whose terms are ~0 next to this one's (a motion
+    // from rest at the zero of its potential) only asks for a confirmation.
+    if (balance_.size < 1e-3 * size) ratio = std::min(ratio, 0.5 * (check_.trigger_energy + check_.reject_energy));
+    last_balance_ = {energy - balance_.energy, work_between, balance_.size};
+    balance_ = {energy, size, work};
+    return ratio;
+  }
+
+  [[noreturn]] void reject_for_energy(double ratio) const {
+    throw RejectedStep("step " + std::to_string(step_index_ + 1) + " (t = " +
+                       format_number(t0_ + (step_index_ + 1) * h_) + ") rejected: its energy changed by " +
+                       format_number(last_balance_.change, 3) + " while the forces did " +
+                       format_number(last_balance_.work, 3) + " of work, " + format_number(ratio, 3) +
+                       " times the size of the energy's terms (" + format_number(last_balance_.size, 3) +
+                       "): the step does not resolve the motion; reduce the step size");
+  }
+
   void accumulate_work(const Forcing& forcing) {
     if constexpr (Model::kNumSymmetries > 0) {
       Config f_minus, f_plus;
@@ -454,15 +485,21 @@ class VariationalIntegrator {
       VecD<k> g;
       Mat<k, n> dg;
       constraints_and_jacobian(system_, q, g, dg);
-      const double res = g.template lpNorm<Eigen::Infinity>();
-      if (!(res <= kManifoldTolerance))
-        throw InvalidStart("start is off the constraint manifold: |g(q0)| = " + format_number(res) +
-                           " > 1e-9");
+      check_start_position(g, dg, q);
     }
   }
 
   S system_;
   double h_;
+  /// The previous step's midpoint energy, the size of its terms and the forces' work over it (NaN
+  /// before the first step, and after a restart).
+  struct EnergyBalance {
+    double energy = std::numeric_limits<double>::quiet_NaN(), size = 0.0, work = 0.0;
+  } balance_;
+  /// The last step's balance, for the message of a rejection (not state: recomputed every step).
+  struct {
+    double change = 0.0, work = 0.0, size = 0.0;
+  } last_balance_;
   DelForm form_;
   DelNewtonSolver<S> solver_;
   StepCheckOptions check_;

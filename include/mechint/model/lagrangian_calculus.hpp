@@ -16,6 +16,8 @@
 ///   lagrangian_second_derivatives  everything, jet of jets over (q, q̇)              O(4n²)
 
 #include <Eigen/LU>
+#include <cmath>
+#include <utility>
 
 #include "mechint/core/autodiff.hpp"
 #include "mechint/model/lagrangian_derivatives.hpp"
@@ -122,6 +124,21 @@ void lagrangian_velocity_hessians(const M& model, const VecD<n>& q, const VecD<n
 template <LagrangianModel M>
 double energy(const M& model, const VecD<M::kDim>& q, const VecD<M::kDim>& v) {
   return lagrangian_dv(model, q, v).dot(v) - model.template lagrangian<double>(q, v);
+}
+
+/// E = ∂L/∂q̇·q̇ − L and the size of its terms, |∂L/∂q̇·q̇| + |L|, from one directional derivative
+/// of L along q̇ (a dual number: about two evaluations of L). For the step check's energy balance.
+template <LagrangianModel M>
+std::pair<double, double> energy_and_size(const M& model, const VecD<M::kDim>& q, const VecD<M::kDim>& v) {
+  constexpr int n = M::kDim;
+  Vec<Jet<1>, n> qs, vs;
+  for (int i = 0; i < n; ++i) {
+    qs[i] = Jet<1>(q[i]);
+    vs[i] = Jet<1>(v[i]);
+    vs[i].v[0] = v[i];
+  }
+  const Jet<1> l = model.template lagrangian<Jet<1>>(qs, vs);
+  return {l.v[0] - l.a, std::abs(l.v[0]) + std::abs(l.a)};
 }
 
 /// The Euler–Lagrange acceleration a with L_vv a = L_q − L_qvᵀ v (d/dt ∂L/∂v = ∂L/∂q).

@@ -1,0 +1,137 @@
+#include "model_file/model_checks.hpp"
+
+#include <ceres/jet.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
+#include "model_file/evaluate.hpp"
+
+namespace mechint::model_file {
+namespace {
+
+using Dual = ceres::Jet<double, 1>;
+
+/// Relative defect above which a generator is not a symmetry. Round-off of evaluating the tree is
+/// ~1e-15 of its terms; a broken symmetry shows at O(1).
+constexpr double kTolerance = 1e-8;
+
+struct Sample {
+  std::vector<double> q, v;
+};
+
+/// The start, and for an unconstrained model six points around it, fixed (a linear congruential
+/// sequence), spread over the scale of each value.
+std::vector<Sample> samples(const ModelDescription& d) {
+  std::vector<Sample> out{{d.initial_q, d.initial_v}};
+  if (!d.constraints.empty()) return out;
+  std::uint64_t state = 0x9e3779b97f4a7c15ULL;
+  auto uniform = [&state] {  // in [-1, 1)
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) * 0x1.0p-52 - 1.0;
+  };
+  for (int k = 0; k < 6; ++k) {
+    Sample s = out.front();
+    for (auto& x : s.q) x += 0.37 * (1.0 + std::abs(x)) * uniform();
+    for (auto& x : s.v) x += 0.37 * (1.0 + std::abs(x)) * uniform();
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+bool in_domain(const ModelDescription& d, const std::vector<double>& q) {
+  SymbolValues<double> values;
+  for (const auto& p : d.parameters) values.parameters.push_back(p.value);
+  values.q = q;
+  values.v.assign(q.size(), 0.0);
+  for (const auto& e : d.domain)
+    if (!(evaluate(e, values) > 0.0)) return false;
+  return true;
+}
+
+SymbolValues<Dual> duals(const ModelDescription& d, const std::vector<double>& q, const std::vector<double>& dq,
+                         const std::vector<double>& v, const std::vector<double>& dv) {
+  SymbolValues<Dual> s;
+  for (const auto& p : d.parameters) s.parameters.push_back(p.value);
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    s.q.emplace_back(q[i], 0);
+    s.q.back().v[0] = dq[i];
+    s.v.emplace_back(v[i], 0);
+    s.v.back().v[0] = dv[i];
+  }
+  return s;
+}
+
+[[noreturn]] void refuse(const ModelDescription& d, std::size_t k, const std::string& what) {
+  const SourcePosition& p = d.symmetries[k].front().position;
+  throw InvalidInput(d.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": symmetry generator " +
+                     std::to_string(k + 1) + " " + what);
+}
+
+}  // namespace
+
+SymmetryCheck check_symmetries(const ModelDescription& d) {
+  SymmetryCheck result;
+  const std::size_t n = d.coordinates.size();
+  const std::vector<double> zero(n, 0.0);
+  for (const Sample& s : samples(d)) {
+    if (!in_domain(d, s.q)) continue;
+    bool used = false;
+    for (std::size_t k = 0; k < d.symmetries.size(); ++k) {
+      // ξ(q) and its derivative along q̇: Dξ(q) q̇.
+      std::vector<double> xi(n), dxi(n);
+      const SymbolValues<Dual> along_v = duals(d, s.q, s.v, s.v, zero);
+      for (std::size_t i = 0; i < n; ++i) {
+        const Dual c = evaluate(d.symmetries[k][i], along_v);
+        xi[i] = c.a;
+        dxi[i] = c.v[0];
+      }
+      const double defect = evaluate(d.lagrangian, duals(d, s.q, xi, s.v, dxi)).v[0];
+      // The size of the terms of the defect: Σ |∂L/∂q_j ξ_j| + |∂L/∂q̇_j (Dξ q̇)_j|.
+      double scale = 0.0;
+      for (std::size_t j = 0; j < n; ++j) {
+        std::vector<double> e(n, 0.0);
+        e[j] = xi[j];
+        scale += std::abs(evaluate(d.lagrangian, duals(d, s.q, e, s.v, zero)).v[0]);
+        e[j] = dxi[j];
+        scale += std::abs(evaluate(d.lagrangian, duals(d, s.q, zero, s.v, e)).v[0]);
+      }
+      if (!std::isfinite(defect) || !std::isfinite(scale)) continue;  // a point where L is not defined
+      used = true;
+      // On the constraint manifold, the flow of ξ must keep g = 0: ∇g · ξ = 0.
+      for (std::size_t c = 0; c < d.constraints.size(); ++c) {
+        const Dual g = evaluate(d.constraints[c], duals(d, s.q, xi, s.v, zero));
+        double size = 0.0;
+        for (std::size_t j = 0; j < n; ++j) {
+          std::vector<double> e(n, 0.0);
+          e[j] = xi[j];
+          size += std::abs(evaluate(d.constraints[c], duals(d, s.q, e, s.v, zero)).v[0]);
+        }
+        if (!std::isfinite(g.v[0]) || (size > 0.0 && std::abs(g.v[0]) > kTolerance * size))
+          refuse(d, k, "moves the configuration off constraint " + std::to_string(c + 1) + " (grad g . xi = " +
+                           format_number(g.v[0], 3) + " at the start): it is not a symmetry of the constrained system");
+      }
+      if (scale == 0.0) continue;  // nothing moves L here: no test of L at this point
+      const double relative = std::abs(defect) / scale;
+      result.largest_defect = std::max(result.largest_defect, relative);
+      if (relative > kTolerance)
+        refuse(d, k, "is not a symmetry of the Lagrangian: dL/ds along it is " + format_number(defect, 3) +
+                         " at q = (" + [&] {
+                           std::string t;
+                           for (std::size_t i = 0; i < n; ++i) t += (i ? ", " : "") + format_number(s.q[i], 4);
+                           return t;
+                         }() + "), relative " + format_number(relative, 2) + " (its Noether momentum would not be conserved)");
+    }
+    result.points += used;
+  }
+  if (!d.symmetries.empty() && result.points == 0)
+    refuse(d, 0, "cannot be checked: the Lagrangian or a generator is not finite at the start nor at any sample "
+                 "point around it");
+  return result;
+}
+
+}  // namespace mechint::model_file

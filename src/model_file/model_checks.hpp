@@ -1,0 +1,27 @@
+#pragma once
+/// \file
+/// What a model file declares, checked before the model is compiled or run: that the Lagrangian is
+/// invariant under each declared symmetry generator (else its "conserved" momentum is not), and
+/// that the start lies in the declared domain. Evaluated on the checked expression trees
+/// (model_file/evaluate.hpp) with dual numbers: exact derivatives, no compiler.
+
+#include <string>
+
+#include "model_file/model_description.hpp"
+
+namespace mechint::model_file {
+
+/// The result of checking the symmetries: how many sample points were used and the largest relative
+/// invariance defect found (0 when there are no symmetries).
+struct SymmetryCheck {
+  int points = 0;
+  double largest_defect = 0.0;
+};
+
+/// Checks, at the start and (for a model without holonomic constraints) at sample points around it,
+/// that dL/ds of L(q + s ξ(q), q̇ + s Dξ(q) q̇) vanishes at s = 0 relative to the size of its terms,
+/// for every generator ξ; with constraints, also that ∇g(q0)·ξ(q0) = 0 (the motion stays on the
+/// manifold). Throws InvalidInput naming the generator and where it is in the file.
+SymmetryCheck check_symmetries(const ModelDescription& d);
+
+}  // namespace mechint::model_file
