@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz_checks.hpp"
 #include "app/parameters.hpp"
 #include "cli/arguments.hpp"
 #include "mechint/core/errors.hpp"
@@ -28,38 +29,25 @@ using app::ParameterSpec;
 
 constexpr std::size_t kMaxTokens = 64;
 
-#define FUZZ_CHECK(condition) \
-  do {                        \
-    if (!(condition)) __builtin_trap(); \
-  } while (false)
-
 /// Every byte printable ASCII: one line on a terminal, no escape sequence.
-bool printable(std::string_view text) {
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte >= 0x7f) return false;
-  }
-  return true;
-}
-
 /// The longest quote_for_message(text, max_length) can be: the quotes, max_length characters of
 /// at most 4 bytes each ("\xNN"), and "...' (N bytes)" with N of at most 20 digits.
 constexpr std::size_t quoted_bound(std::size_t max_length) { return 2 + 4 * max_length + 6 + 20 + 7; }
 
 void check_quoting(std::string_view text) {
   const std::string quoted = quote_for_message(text);
-  FUZZ_CHECK(printable(quoted));
+  FUZZ_CHECK(mechint::fuzz::printable(quoted));
   FUZZ_CHECK(quoted.size() <= quoted_bound(40));
   FUZZ_CHECK(quoted.size() >= 2 && quoted.front() == '\'');
   // Cut exactly when the text is longer than the limit, and then the full length is stated.
   const bool cut = quoted.ends_with("...' (" + std::to_string(text.size()) + " bytes)");
   FUZZ_CHECK(cut == (text.size() > 40));
-  if (text.size() <= 40 && printable(text)) FUZZ_CHECK(quoted == "'" + std::string(text) + "'");
+  if (text.size() <= 40 && mechint::fuzz::printable(text)) FUZZ_CHECK(quoted == "'" + std::string(text) + "'");
 
   const std::string line = printable_line(text);
-  FUZZ_CHECK(printable(line));
+  FUZZ_CHECK(mechint::fuzz::printable(line));
   FUZZ_CHECK(line.size() <= quoted_bound(400));
-  if (text.size() <= 400 && printable(text)) FUZZ_CHECK(line == text);
+  if (text.size() <= 400 && mechint::fuzz::printable(text)) FUZZ_CHECK(line == text);
 }
 
 /// Realistic specs: bounded and unbounded reals, an integer range and choices, as the systems and
@@ -179,7 +167,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const InvalidInput& e) {
     // What main prints: one printable line of bounded length.
     const std::string line = printable_line(e.what());
-    FUZZ_CHECK(printable(line) && line.size() <= quoted_bound(400));
+    FUZZ_CHECK(mechint::fuzz::printable(line) && line.size() <= quoted_bound(400));
   }
   return 0;
 }

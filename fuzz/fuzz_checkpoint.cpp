@@ -29,6 +29,7 @@
 #include <string_view>
 
 #include "app/checkpoint.hpp"
+#include "fuzz_checks.hpp"
 #include "mechint/core/errors.hpp"
 
 #ifndef MECHINT_VERSION
@@ -39,11 +40,6 @@ namespace {
 
 using mechint::app::CheckpointRequest;
 using mechint::app::RunCheckpoint;
-
-#define FUZZ_CHECK(condition) \
-  do {                        \
-    if (!(condition)) __builtin_trap(); \
-  } while (false)
 
 /// A description as `mechint run` binds it (app/run_system.cpp): items `name=value` joined by ';'.
 constexpr const char* kDescription = "system=kepler;method=vi-midpoint;h=0.01;t_end=10000000;mu=1;check=on";
@@ -98,17 +94,9 @@ std::string repaired(std::string_view input) {
   return text;
 }
 
-bool printable(std::string_view text) {
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte >= 0x7f) return false;
-  }
-  return true;
-}
-
 /// One printable line of bounded length.
 void check_message(std::string_view message) {
-  FUZZ_CHECK(!message.empty() && printable(message));
+  FUZZ_CHECK(!message.empty() && mechint::fuzz::printable(message));
   FUZZ_CHECK(message.size() <= 1000);
 }
 

@@ -20,17 +20,13 @@
 #include <vector>
 
 #include "app/control_schedule.hpp"
+#include "fuzz_checks.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 
 namespace {
 
 using mechint::app::ControlSchedule;
-
-#define FUZZ_CHECK(condition) \
-  do {                        \
-    if (!(condition)) __builtin_trap(); \
-  } while (false)
 
 // The schedule's rows are private; their invariants are what this target checks. An explicit
 // instantiation may name private members ([temp.spec.general]/6), so this reads them without
@@ -75,17 +71,9 @@ void write_input(std::string_view bytes) {
   if (std::fclose(f) != 0 || !ok) std::abort();
 }
 
-bool printable(std::string_view text) {
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte >= 0x7f) return false;
-  }
-  return true;
-}
-
 /// One printable line `FILE:LINE: what`, of bounded length.
 void check_message(std::string_view message) {
-  FUZZ_CHECK(printable(message));
+  FUZZ_CHECK(mechint::fuzz::printable(message));
   FUZZ_CHECK(message.size() <= 1000);
   const std::string file = mechint::printable_line(input_path(), 200);
   FUZZ_CHECK(message.starts_with(file + ":"));

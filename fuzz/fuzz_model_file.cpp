@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_checks.hpp"
 #include "mechint/core/errors.hpp"
 #include "model_file/expression_parser.hpp"
 #include "model_file/model_file.hpp"
@@ -19,30 +20,9 @@ namespace {
 
 using namespace mechint::model_file;
 
-#define FUZZ_CHECK(condition) \
-  do {                        \
-    if (!(condition)) __builtin_trap(); \
-  } while (false)
-
 constexpr std::string_view kLabel = "fuzz.toml";
 
-/// One printable line `fuzz.toml:LINE:COLUMN: what`, of bounded length.
-void check_message(std::string_view message) {
-  for (const char c : message) {
-    const auto byte = static_cast<unsigned char>(c);
-    FUZZ_CHECK(byte >= 0x20 && byte < 0x7f);
-  }
-  FUZZ_CHECK(message.size() <= 2 * 1000 + kLabel.size() + 64);
-  FUZZ_CHECK(message.starts_with(std::string(kLabel) + ":"));
-  std::size_t i = kLabel.size() + 1;
-  for (int field = 0; field < 2; ++field) {
-    const std::size_t digits = i;
-    while (i < message.size() && message[i] >= '0' && message[i] <= '9') ++i;
-    FUZZ_CHECK(i > digits && i < message.size() && message[i] == ':');
-    ++i;
-  }
-  FUZZ_CHECK(message.substr(i).starts_with(" ") && message.size() > i + 1);
-}
+void check_message(std::string_view message) { mechint::fuzz::check_located_message(message, kLabel); }
 
 /// What the code generator relies on: resolved symbols inside their lists, allowed in their
 /// context, calls with their arity, finite numbers, bounded depth of nesting.

@@ -22,36 +22,16 @@
 #include <string_view>
 
 #include "app/optimal_control_file.hpp"
+#include "fuzz_checks.hpp"
 #include "mechint/core/errors.hpp"
 
 namespace {
 
 using namespace mechint::app;
 
-#define FUZZ_CHECK(condition) \
-  do {                        \
-    if (!(condition)) __builtin_trap(); \
-  } while (false)
-
 constexpr std::string_view kLabel = "problems/fuzz.toml";
 
-/// One printable line `problems/fuzz.toml:LINE:COLUMN: what`, of bounded length.
-void check_message(std::string_view message) {
-  for (const char c : message) {
-    const auto byte = static_cast<unsigned char>(c);
-    FUZZ_CHECK(byte >= 0x20 && byte < 0x7f);
-  }
-  FUZZ_CHECK(message.size() <= 2 * 1000 + kLabel.size() + 64);
-  FUZZ_CHECK(message.starts_with(std::string(kLabel) + ":"));
-  std::size_t i = kLabel.size() + 1;
-  for (int field = 0; field < 2; ++field) {
-    const std::size_t digits = i;
-    while (i < message.size() && message[i] >= '0' && message[i] <= '9') ++i;
-    FUZZ_CHECK(i > digits && i < message.size() && message[i] == ':');
-    ++i;
-  }
-  FUZZ_CHECK(message.substr(i).starts_with(" ") && message.size() > i + 1);
-}
+void check_message(std::string_view message) { mechint::fuzz::check_located_message(message, kLabel); }
 
 void check_position(const mechint::model_file::SourcePosition& where) {
   FUZZ_CHECK(where.line >= 1 && where.column >= 1);
