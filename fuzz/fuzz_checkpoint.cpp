@@ -3,8 +3,8 @@
 // docs/fuzzing.md.
 //
 // Input: the bytes of a checkpoint file. The constructor takes a path and locks FILE.rows beside
-// it, so every input is written to one file of this process, /tmp/mechint-fuzz-checkpoint-PID,
-// with an empty /tmp/mechint-fuzz-checkpoint-PID.rows beside it. Each input is read twice: as it
+// it, so every input is written to one file of this process, in a directory of its own
+// (fuzz_checks.hpp: private_path), with an empty FILE.rows beside it. Each input is read twice: as it
 // is, and "repaired" -- its version line set to this build's and its checksum recomputed -- so that
 // mutations get past the checksum to the fields behind it (a random change almost never keeps the
 // checksum right) and the seeds stay useful when the version changes.
@@ -44,25 +44,13 @@ using mechint::app::RunCheckpoint;
 /// A description as `mechint run` binds it (app/run_system.cpp): items `name=value` joined by ';'.
 constexpr const char* kDescription = "system=kepler;method=vi-midpoint;h=0.01;t_end=10000000;mu=1;check=on";
 
-/// One checkpoint file per process (libFuzzer's -jobs/-fork run several), removed at exit.
 const std::string& input_path() {
-  static const std::string path = [] {
-    static std::string for_exit;
-    for_exit = "/tmp/mechint-fuzz-checkpoint-" + std::to_string(::getpid());
-    std::atexit([] {
-      std::remove(for_exit.c_str());
-      std::remove((for_exit + ".rows").c_str());
-    });
-    return for_exit;
-  }();
+  static const std::string path = mechint::fuzz::private_path("checkpoint");
   return path;
 }
 
 void write_input(std::string_view bytes) {
-  std::FILE* f = std::fopen(input_path().c_str(), "wb");
-  if (!f) std::abort();  // the harness's environment, not a finding of mechint
-  const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  if (std::fclose(f) != 0 || !ok) std::abort();
+  mechint::fuzz::write_file(input_path(), bytes);
   // The rows written before the checkpoint: --resume needs the file (it truncates it, but only
   // once the run has started, not in the constructor).
   const int rows = ::open((input_path() + ".rows").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -122,22 +110,18 @@ bool rows_unlocked() {
 void resume(std::string_view bytes) {
   write_input(bytes);
   const int descriptors = open_descriptors();
-  try {
-    RunCheckpoint checkpoint(CheckpointRequest{input_path(), 1.0, true});
-    FUZZ_CHECK(checkpoint.resuming());
-    FUZZ_CHECK(checkpoint.path() == input_path());
-    FUZZ_CHECK(checkpoint.rows_path() == input_path() + ".rows");
-    FUZZ_CHECK(std::isfinite(checkpoint.saved_time()));
-    FUZZ_CHECK(!checkpoint.saved_once());
-    // Another run's command line is refused with one line naming the first difference.
-    checkpoint.bind(kDescription);
-  } catch (const mechint::InvalidInput& e) {
-    check_message(e.what());
-  } catch (const mechint::IoError& e) {
-    check_message(e.what());
-  } catch (...) {
-    __builtin_trap();  // any other exception is a bug: the command line would report exit 1
-  }
+  mechint::fuzz::expect_only_refusals(
+      [] {
+        RunCheckpoint checkpoint(CheckpointRequest{input_path(), 1.0, true});
+        FUZZ_CHECK(checkpoint.resuming());
+        FUZZ_CHECK(checkpoint.path() == input_path());
+        FUZZ_CHECK(checkpoint.rows_path() == input_path() + ".rows");
+        FUZZ_CHECK(std::isfinite(checkpoint.saved_time()));
+        FUZZ_CHECK(!checkpoint.saved_once());
+        // Another run's command line is refused with one line naming the first difference.
+        checkpoint.bind(kDescription);
+      },
+      check_message);
   if (open_descriptors() != descriptors || !rows_unlocked()) {
     std::fprintf(stderr, "fuzz_checkpoint: the RunCheckpoint is gone but FILE.rows is still open and locked\n");
     __builtin_trap();

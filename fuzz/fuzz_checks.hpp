@@ -2,8 +2,13 @@
 // What every fuzz harness asserts of mechint's messages (docs/fuzzing.md): a finding traps, so that
 // libFuzzer reports it with the input.
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <string_view>
+
+#include "mechint/core/errors.hpp"
 
 #define FUZZ_CHECK(condition)             \
   do {                                    \
@@ -34,6 +39,46 @@ inline void check_located_message(std::string_view message, std::string_view lab
     ++i;
   }
   FUZZ_CHECK(message.substr(i).starts_with(" ") && message.size() > i + 1);
+}
+
+/// A path named `name` in a directory of this process alone (mkdtemp, 0700; removed at exit), for
+/// the harnesses whose reader takes a file: a fixed name in /tmp could be a symlink someone planted.
+inline std::string private_path(const std::string& name) {
+  static const std::string dir = [] {
+    std::string templ = (std::filesystem::temp_directory_path() / "mechint-fuzz-XXXXXX").string();
+    if (::mkdtemp(templ.data()) == nullptr) std::abort();  // the harness's environment, not a finding
+    static std::string for_exit;
+    for_exit = templ;
+    std::atexit([] {
+      std::error_code ignored;
+      std::filesystem::remove_all(for_exit, ignored);
+    });
+    return templ;
+  }();
+  return dir + "/" + name;
+}
+
+/// Writes `bytes` to `path` (the harness's input file), or aborts: not a finding of mechint.
+inline void write_file(const std::string& path, std::string_view bytes) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) std::abort();
+  const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  if (std::fclose(f) != 0 || !ok) std::abort();
+}
+
+/// Runs `read`: a refusal must be mechint::InvalidInput or mechint::IoError whose message passes
+/// `check`; any other exception is a finding (the command line would report it as exit 1).
+template <class Read, class Check>
+void expect_only_refusals(Read&& read, Check&& check) {
+  try {
+    read();
+  } catch (const mechint::InvalidInput& e) {
+    check(e.what());
+  } catch (const mechint::IoError& e) {
+    check(e.what());
+  } catch (...) {
+    __builtin_trap();
+  }
 }
 
 }  // namespace mechint::fuzz

@@ -3,7 +3,7 @@
 //
 // Input: one byte that chooses the control names the file must name (see kNameSets), then the bytes
 // of the CSV file. ControlSchedule::read takes a path, so every input is written to one file of this
-// process, /tmp/mechint-fuzz-controls-PID.csv, and read from there. Finding: a crash, a hang, a
+// process, in a directory of its own (fuzz_checks.hpp: private_path), and read from there. Finding: a crash, a hang, a
 // sanitizer report, an exception other than mechint::InvalidInput or mechint::IoError, a message
 // that is not one printable line `FILE:LINE: what`, or an accepted schedule that breaks what the
 // header promises (a row per data line of the width of the names, finite values, strictly increasing
@@ -52,23 +52,9 @@ const std::vector<std::vector<std::string>> kNameSets = {
     {"u1"}, {"u1", "u2"}, {"u1", "u2", "u3"}, {"torque", "thrust"}};
 constexpr int kWidest = 3;
 
-/// One file per process (libFuzzer's -jobs/-fork run several), removed at exit.
 const std::string& input_path() {
-  static const std::string path = [] {
-    std::string p = "/tmp/mechint-fuzz-controls-" + std::to_string(::getpid()) + ".csv";
-    static std::string for_exit;
-    for_exit = p;
-    std::atexit([] { std::remove(for_exit.c_str()); });
-    return p;
-  }();
+  static const std::string path = mechint::fuzz::private_path("controls.csv");
   return path;
-}
-
-void write_input(std::string_view bytes) {
-  std::FILE* f = std::fopen(input_path().c_str(), "wb");
-  if (!f) std::abort();  // the harness's environment, not a finding of mechint
-  const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  if (std::fclose(f) != 0 || !ok) std::abort();
 }
 
 /// One printable line `FILE:LINE: what`, of bounded length.
@@ -116,15 +102,8 @@ void check_schedule(const ControlSchedule& s, const std::vector<std::string>& na
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const auto& names = kNameSets[data[0] % kNameSets.size()];
-  write_input(std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1));
-  try {
-    check_schedule(ControlSchedule::read(input_path(), names), names);
-  } catch (const mechint::InvalidInput& e) {
-    check_message(e.what());
-  } catch (const mechint::IoError& e) {
-    check_message(e.what());
-  } catch (...) {
-    __builtin_trap();  // any other exception is a bug: the command line would report exit 1
-  }
+  mechint::fuzz::write_file(input_path(), std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1));
+  mechint::fuzz::expect_only_refusals([&] { check_schedule(ControlSchedule::read(input_path(), names), names); },
+                                      check_message);
   return 0;
 }
