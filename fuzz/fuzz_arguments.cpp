@@ -54,7 +54,7 @@ void check_quoting(std::string_view text) {
 /// methods declare them (systems/pendulum_chain.cpp, app/methods.cpp).
 const std::vector<ParameterSpec>& specs() {
   static const std::vector<ParameterSpec> s = {
-      ParameterSpec::integer("links", 2, "number of links", 1, 30),
+      ParameterSpec::integer("links", 2, "number of links", 1, 1000),
       ParameterSpec::real("m", 1.0, "mass of every point", 1e-300),
       ParameterSpec::real("l", 1.0, "length of every link", 1e-300),
       ParameterSpec::real("g", 9.81, "gravity"),

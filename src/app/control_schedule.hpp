@@ -45,6 +45,15 @@ class ControlSchedule {
     return row<m>(at_or_after - times_.begin() - 1);
   }
 
+  /// `at` and `before` into u of the model's runtime count of controls (its size), for the
+  /// runtime-sized methods: nothing allocated.
+  void at(double t, Eigen::VectorXd& u) const {
+    row_into(std::upper_bound(times_.begin(), times_.end(), t) - times_.begin() - 1, u);
+  }
+  void before(double t, Eigen::VectorXd& u) const {
+    row_into(std::lower_bound(times_.begin(), times_.end(), t) - times_.begin() - 1, u);
+  }
+
   /// Number of controls of each row (0 when there are no rows).
   int width() const { return width_; }
   /// The rows in full precision, for a checkpoint to record what its run was given.
@@ -58,6 +67,13 @@ class ControlSchedule {
     const std::size_t r = static_cast<std::size_t>(std::max<std::ptrdiff_t>(i, 0));
     for (int j = 0; j < m && j < width_; ++j) u[j] = values_[r * width_ + j];
     return u;
+  }
+
+  void row_into(std::ptrdiff_t i, Eigen::VectorXd& u) const {
+    u.setZero();
+    if (times_.empty()) return;
+    const std::size_t r = static_cast<std::size_t>(std::max<std::ptrdiff_t>(i, 0));
+    for (int j = 0; j < u.size() && j < width_; ++j) u[j] = values_[r * width_ + j];
   }
 
   std::vector<double> times_;   ///< strictly increasing

@@ -74,6 +74,20 @@ NewtonOptions read_newton_options(const ParameterValues& options) {
   return newton;
 }
 
+void check_start_angles(const OutputLabels& labels, const Eigen::VectorXd& q0) {
+  // An angle so large that the doubles near it are far apart has lost its precision: at 1e17 rad
+  // they are 16 rad apart and the motion freezes. Up to 1e7 rad they are at most 2e-9 rad apart.
+  constexpr double kLargestAngle = 1e7;
+  for (std::size_t i = 0; i < labels.periodic.size(); ++i) {
+    const double angle = q0[static_cast<Eigen::Index>(i)];
+    if (labels.periodic[i] && !(std::abs(angle) <= kLargestAngle))
+      throw InvalidStart("the angle " + labels.coordinates[i] + " = " + format_number(angle) +
+                         " rad has lost its precision (doubles near it are " +
+                         format_number(std::nextafter(std::abs(angle), INFINITY) - std::abs(angle)) +
+                         " rad apart): give it in (-pi, pi], or within 1e7 rad");
+  }
+}
+
 void require_velocity_start(InitialData initial, std::string_view method) {
   if (initial != InitialData::kVelocity)
     throw InvalidInput("method " + std::string(method) + " starts from velocities; this system starts from momenta");

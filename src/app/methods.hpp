@@ -69,6 +69,8 @@ NewtonOptions read_newton_options(const ParameterValues& options);
 /// check, check_ratio, check_every of an implicit integrator.
 StepCheckOptions read_step_check_options(const ParameterValues& options);
 
+/// Refuses (InvalidStart) a periodic coordinate so large that its doubles have lost their precision.
+void check_start_angles(const OutputLabels& labels, const Eigen::VectorXd& q0);
 /// Refuses a start from momenta for methods that start from velocities.
 void require_velocity_start(InitialData initial, std::string_view method);
 
@@ -377,16 +379,7 @@ void check_start(const P& p) {
   };
   const VecD<P::kDim> v = p.initial == InitialData::kVelocity ? p.initial_data : VecD<P::kDim>::Zero();
   if (!p.q0.allFinite() || !p.initial_data.allFinite()) throw InvalidStart("the initial values are not finite");
-  // An angle so large that the doubles near it are far apart has lost its precision: at 1e17 rad
-  // they are 16 rad apart and the motion freezes. Up to 1e7 rad they are at most 2e-9 rad apart.
-  constexpr double kLargestAngle = 1e7;
-  for (std::size_t i = 0; i < p.labels.periodic.size(); ++i)
-    if (p.labels.periodic[i] && !(std::abs(p.q0[static_cast<int>(i)]) <= kLargestAngle))
-      throw InvalidStart("the angle " + p.labels.coordinates[i] + " = " + format_number(p.q0[static_cast<int>(i)]) +
-                         " rad has lost its precision (doubles near it are " +
-                         format_number(std::nextafter(std::abs(p.q0[static_cast<int>(i)]), INFINITY) -
-                                       std::abs(p.q0[static_cast<int>(i)])) +
-                         " rad apart): give it in (-pi, pi], or within 1e7 rad");
+  check_start_angles(p.labels, Eigen::VectorXd(p.q0));
   if constexpr (P::kCharted)
     check(ChartModel(p.model, p.chart), p.q0, v);
   else

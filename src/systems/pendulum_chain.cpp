@@ -1,12 +1,18 @@
+/// The pendulum chain of any number of links: its model reaches the methods through hand-derived
+/// derivative kernels (src/kernel/chain_kernels.cpp) and the runtime-sized methods
+/// (app/kernel_methods.hpp), compiled once for every length.
 #include <cmath>
 #include <cstdlib>
 
-#include "systems/pendulum_chain/make_chain.hpp"
+#include "app/kernel_methods.hpp"
+#include "app/system_entry.hpp"
+#include "kernel/chain_kernels.hpp"
 
 namespace mechint::systems {
 namespace {
 
-using chain::kMaxLinks;
+/// The longest chain: a step holds about a dozen N x N matrices (N = 1000: ~100 MB).
+constexpr int kMaxLinks = 1000;
 
 int requested_links(const app::Overrides& overrides) {
   const auto it = overrides.find("links");
@@ -17,15 +23,28 @@ int requested_links(const app::Overrides& overrides) {
   return (*end == '\0' && n >= 1 && n <= kMaxLinks) ? static_cast<int>(n) : 2;
 }
 
-// Every number of links offers the same methods with the same options: those of one link.
-using AnyChain = app::Problem<PendulumChain<1>>;
+/// The chain's problem from the parameter values: its kernels, the start, the column names.
+app::KernelProblem chain_problem(const app::ParameterValues& v) {
+  const int links = v.integer("links");
+  app::KernelProblem p;
+  p.model = std::make_shared<const kernel::KernelModel>(
+      kernel::pendulum_chain_model(links, v.real("m"), v.real("l"), v.real("g")));
+  p.q0.resize(links);
+  p.qdot0.resize(links);
+  for (int i = 0; i < links; ++i) {
+    p.q0[i] = v.real("th" + std::to_string(i + 1));
+    p.qdot0[i] = v.real("dth" + std::to_string(i + 1));
+    p.labels.coordinates.push_back("th" + std::to_string(i + 1));
+  }
+  return p;
+}
 
 app::SystemEntry pendulum_chain_entry() {
   using app::ParameterSpec;
   app::SystemEntry e;
   e.name = "pendulum-chain";
   e.summary =
-      "planar chain of N point masses on massless links in relative joint angles (links=1..30); "
+      "planar chain of N point masses on massless links in relative joint angles (links=1..1000); "
       "default start: DESIGN sec. 5's (pi/4 | (pi/2,0) | (pi/4,0,...)) at rest";
   e.default_method = "vi-midpoint";
   e.parameters = [](const app::Overrides& overrides) {
@@ -44,25 +63,24 @@ app::SystemEntry pendulum_chain_entry() {
     }
     return specs;
   };
-  e.methods = [](const app::ParameterValues&) { return app::offered_methods<AnyChain>(); };
+  // Every length offers the same methods with the same options: those of one link.
+  e.methods = [](const app::ParameterValues&) {
+    return app::kernel_methods(kernel::pendulum_chain_model(1, 1.0, 1.0, 9.81));
+  };
   e.method_options = [](const app::ParameterValues&, const std::string& method) {
-    return app::method_options<AnyChain>(method);
+    return app::kernel_method_options(kernel::pendulum_chain_model(1, 1.0, 1.0, 9.81), method);
   };
   e.run = [](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
-             const OutputSchedule& schedule, const app::ControlSchedule&, app::RowWriter& out) {
-    const int links = v.integer("links");
-    const chain::Runner run = links <= 10   ? chain::runner_01_10(links)
-                              : links <= 20 ? chain::runner_11_20(links)
-                                            : chain::runner_21_30(links);
-    run(v, method, options, schedule, out);
+             const OutputSchedule& schedule, const app::ControlSchedule& controls, app::RowWriter& out) {
+    app::run_kernel_problem(chain_problem(v), method, options, schedule, out, controls);
   };
   e.stepping = [](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
-                  double h, const app::ControlSchedule&) {
-    const int links = v.integer("links");
-    const chain::SessionMaker make = links <= 10   ? chain::session_maker_01_10(links)
-                                     : links <= 20 ? chain::session_maker_11_20(links)
-                                                   : chain::session_maker_21_30(links);
-    return make(v, method, options, h);
+                  double h, const app::ControlSchedule& controls) {
+    return app::make_kernel_stepping_session(chain_problem(v), method, options, h, controls);
+  };
+  e.optimize = [](const app::ParameterValues&, const app::OptimalControlSpec& spec, const std::vector<std::string>&)
+      -> app::OptimizeOutcome {
+    spec.fail(spec.model_where, "the system has no control inputs: there is nothing to optimize");
   };
   return e;
 }

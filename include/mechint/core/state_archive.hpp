@@ -39,10 +39,10 @@ class StateWriter {
   void operator()(const T& value) {
     raw(&value, sizeof value);
   }
-  /// A fixed-size Eigen matrix or vector: its coefficients in storage order.
+  /// An Eigen matrix or vector: its coefficients in storage order. A runtime-sized one is read back
+  /// into an object of the same size (its size is configuration: the model's dimension).
   template <class Derived>
   void operator()(const Eigen::PlainObjectBase<Derived>& m) {
-    static_assert(Derived::SizeAtCompileTime != Eigen::Dynamic, "fixed-size matrices only");
     raw(m.data(), sizeof(typename Derived::Scalar) * static_cast<std::size_t>(m.size()));
   }
   template <class T, std::size_t N>
@@ -80,9 +80,9 @@ class StateReader {
   void operator()(T& value) {
     raw(&value, sizeof value);
   }
+  /// Into an object of the size written (runtime-sized objects are sized by their owner first).
   template <class Derived>
   void operator()(Eigen::PlainObjectBase<Derived>& m) {
-    static_assert(Derived::SizeAtCompileTime != Eigen::Dynamic, "fixed-size matrices only");
     raw(m.data(), sizeof(typename Derived::Scalar) * static_cast<std::size_t>(m.size()));
   }
   template <class T, std::size_t N>

@@ -82,7 +82,8 @@ inline bool should_confirm(const StepCheckOptions& check, long next_step, double
 template <int n>
 double motion_scale(const VecD<n>& q, double previous_step, const VecD<n>& q_half, const VecD<n>& q_two,
                     double step_tolerance) {
-  const auto norm = [](const VecD<n>& x) { return x.template lpNorm<Eigen::Infinity>(); };
+  // On expressions: no temporary vector (a runtime-sized one would allocate).
+  const auto norm = [](const auto& x) { return x.template lpNorm<Eigen::Infinity>(); };
   return std::max({previous_step, 2.0 * norm(q_half - q), 2.0 * norm(q_two - q_half),
                    4.0 * norm(q_two - 2.0 * q_half + q), 10.0 * step_tolerance * (1.0 + norm(q))});
 }

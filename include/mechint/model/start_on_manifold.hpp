@@ -25,7 +25,7 @@ inline constexpr double kStartTolerance = 1e-9;
 template <int k, int n>
 void check_start_position(const VecD<k>& g, const Mat<k, n>& dg, const VecD<n>& q0) {
   const double size = q0.template lpNorm<Eigen::Infinity>();
-  for (int i = 0; i < k; ++i) {
+  for (int i = 0; i < static_cast<int>(g.size()); ++i) {  // k may be Eigen::Dynamic
     if (g[i] == 0.0) continue;
     const double gradient = dg.row(i).norm();
     const double distance = std::abs(g[i]) / gradient;  // +inf for a vanishing gradient, NaN for NaN
@@ -40,7 +40,7 @@ void check_start_position(const VecD<k>& g, const Mat<k, n>& dg, const VecD<n>& 
 template <int k, int n>
 void check_start_velocity(const Mat<k, n>& dg, const VecD<n>& v0) {
   const double speed = v0.norm();
-  for (int i = 0; i < k; ++i) {
+  for (int i = 0; i < static_cast<int>(dg.rows()); ++i) {  // k may be Eigen::Dynamic
     const double normal = dg.row(i).dot(v0);
     if (!(std::abs(normal) <= kStartTolerance * dg.row(i).norm() * speed))
       throw InvalidStart("initial velocity is not tangent to the constraint manifold: constraint " + std::to_string(i + 1) +

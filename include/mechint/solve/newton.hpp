@@ -127,7 +127,14 @@ class NewtonSolver {
   using Vector = VecD<N>;
   using Matrix = Mat<N, N>;
 
-  NewtonSolver() = default;
+  NewtonSolver()
+    requires(N != Eigen::Dynamic)
+  = default;
+  /// A solver of `size` unknowns: the runtime-sized methods (src/kernel/) size it once, so that a
+  /// solve allocates nothing, as for a fixed size.
+  explicit NewtonSolver(int size)
+    requires(N == Eigen::Dynamic)
+      : residual_(size), delta_(size), jacobian_(size, size), lu_(size) {}
 
   /// Runs Newton from the problem's current iterate. Returns the iterations (updates applied), the
   /// residual norm of the last evaluation, the Jacobians factored, and whether a test passed.
@@ -216,7 +223,7 @@ class NewtonSolver {
   Vector residual_;
   Vector delta_;
   Matrix jacobian_;
-  Eigen::PartialPivLU<Matrix> lu_{N};
+  Eigen::PartialPivLU<Matrix> lu_{N == Eigen::Dynamic ? 0 : N};
   bool factored_ = false;
   NewtonStop stop_ = NewtonStop::kMaxIterations;
 };

@@ -1,0 +1,76 @@
+/* The derivative-kernel boundary between models and methods (docs/architecture.md, "Kernels").
+ *
+ * A model reaches the runtime-sized methods only through this table of C functions on plain
+ * `double` arrays: no C++ object, exception or callback crosses it, so a model compiled
+ * separately — a model file's plugin, generated C code, a hand-derived model in another
+ * language — is loaded by any mechint of the same ABI version. Three backends fill it: hand
+ * derived (the pendulum chain, src/kernel/chain_kernels.cpp), generated code (model files), and
+ * later AD of a C++ model templated on the scalar.
+ *
+ * Conventions of every function:
+ *   - `context` is the model's own data (its parameter values), passed back unchanged;
+ *   - vectors have the lengths named below (n = dim, k = num_constraints, m = num_controls);
+ *     matrices are row-major: for an a x b matrix M, M[i*b + j] = M_ij;
+ *   - any output pointer may be NULL: that output is not wanted (and need not be computed);
+ *   - the return value is MECHINT_KERNEL_OK, or MECHINT_KERNEL_OUTSIDE_DOMAIN when the model is not
+ *     defined at the arguments (a declared domain left, a singular potential): the caller stops with
+ *     a located message, it never uses the outputs.
+ *
+ * The table grows only by appending members; `struct_size` says how much of it the filler knows,
+ * `abi_version` changes only when a member's meaning changes. */
+#ifndef MECHINT_KERNEL_MODEL_KERNELS_H
+#define MECHINT_KERNEL_MODEL_KERNELS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MECHINT_KERNEL_ABI_VERSION 1
+#define MECHINT_KERNEL_OK 0
+#define MECHINT_KERNEL_OUTSIDE_DOMAIN 1
+
+typedef struct mechint_model_kernels {
+  uint32_t abi_version; /* MECHINT_KERNEL_ABI_VERSION of the filler */
+  uint32_t struct_size; /* sizeof(mechint_model_kernels) of the filler */
+
+  int32_t dim;             /* n: coordinates q (and velocities v) */
+  int32_t num_constraints; /* k: holonomic constraints g(q) = 0 */
+  int32_t num_symmetries;  /* symmetry generators xi(q) of L and g */
+  int32_t num_controls;    /* m: control inputs u of the forces (0: none) */
+  int32_t has_forces;      /* 1: `forces` is set (generalized forces, dissipation included) */
+
+  const void* context;
+
+  /* L(q, v) and its derivatives: value, L_q (n), L_v (n), L_qq (n x n), L_qv (n x n, [i*n+j] =
+   * d2L/dq_i dv_j), L_vv (n x n). Required. */
+  int (*lagrangian)(const void* context, const double* q, const double* v, double* value, double* l_q,
+                    double* l_v, double* l_qq, double* l_qv, double* l_vv);
+
+  /* g(q) (k) and Dg(q) (k x n). Required when k > 0. */
+  int (*constraints)(const void* context, const double* q, double* g, double* dg);
+
+  /* The generator xi_i(q) (n) of symmetry `index` in [0, num_symmetries). Required when
+   * num_symmetries > 0. */
+  int (*symmetry)(const void* context, int32_t index, const double* q, double* xi);
+
+  /* The total generalized force f(q, v, u, t) (n), the Rayleigh dissipation's -dR/dv included, and
+   * its Jacobians f_q (n x n) and f_v (n x n). Required when has_forces. */
+  int (*forces)(const void* context, const double* q, const double* v, const double* u, double t, double* f,
+                double* f_q, double* f_v);
+} mechint_model_kernels;
+
+/* What a model plugin exports: fills `out` for parameter values `parameters` (the plugin's
+ * declared order, `num_parameters` of them; the plugin keeps the pointer as its context, so the
+ * array must outlive the kernels). Returns MECHINT_KERNEL_OK, or non-zero when `abi_version` is not
+ * one it can fill. */
+typedef int (*mechint_fill_kernels_fn)(uint32_t abi_version, const double* parameters, int32_t num_parameters,
+                                       mechint_model_kernels* out);
+#define MECHINT_FILL_KERNELS_SYMBOL "mechint_fill_kernels"
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MECHINT_KERNEL_MODEL_KERNELS_H */

@@ -1,0 +1,342 @@
+#include "app/kernel_methods.hpp"
+
+#include <cmath>
+#include <typeinfo>
+
+#include <Eigen/LU>
+
+#include "app/methods.hpp"
+#include "kernel/kernel_runge_kutta.hpp"
+#include "kernel/kernel_variational_integrator.hpp"
+
+namespace mechint::app {
+namespace {
+
+using kernel::KernelModel;
+using kernel::Vector;
+
+using VariationalRows = std::array<std::string_view, 3>;
+constexpr VariationalRows kVariational = {MidpointRule::kName, TrapezoidRule::kName, FirstOrderRule::kName};
+constexpr std::string_view kDopri5 = AdaptiveRungeKuttaMethod<RungeKuttaMethod::kDopri5>::kName;
+constexpr std::string_view kRk78 = AdaptiveRungeKuttaMethod<RungeKuttaMethod::kRk78>::kName;
+
+bool is_variational(const std::string& method) {
+  return std::find(kVariational.begin(), kVariational.end(), method) != kVariational.end();
+}
+
+/// The control law of the problem's controls, into u (sized by the caller).
+kernel::ControlLaw control_law(const KernelProblem& p) {
+  if (p.model->num_controls() == 0) return nullptr;
+  return [&controls = p.controls](double t, Vector& u) { controls.at(t, u); };
+}
+
+// ---- the recorder (app/recorder.hpp's columns and rows, from runtime counts) -----------------------
+
+template <class S>
+constexpr bool kIsVariational = std::is_same_v<S, kernel::KernelVariationalIntegrator>;
+
+/// t, coordinates, [velocities], [canonical momenta], energy, Noether momenta, [their discrete work],
+/// [constraint_residual, lambda1..k], [u1..um]: Recorder's order (DESIGN §4, §6).
+template <class S>
+class KernelRecorder {
+ public:
+  KernelRecorder(const KernelProblem& p) : problem_(&p), u_(p.model->num_controls()) {
+    const KernelModel& m = *p.model;
+    const OutputLabels& labels = p.labels;
+    if (static_cast<int>(labels.coordinates.size()) != m.dim() ||
+        static_cast<int>(labels.momenta.size()) != m.num_symmetries() ||
+        (!labels.periodic.empty() && static_cast<int>(labels.periodic.size()) != m.dim()))
+      throw std::logic_error("output labels do not match the model");
+    columns_.push_back("t");
+    append(labels.coordinates);
+    append(labels.velocities);
+    if constexpr (kIsVariational<S>) append(labels.canonical_momenta);
+    columns_.push_back(labels.energy_column);
+    append(labels.momenta);
+    if (kIsVariational<S> && m.forced())
+      for (const auto& momentum : labels.momenta) columns_.push_back(momentum + "_work");
+    if (m.num_constraints() > 0) {
+      columns_.push_back("constraint_residual");
+      for (int i = 1; i <= m.num_constraints(); ++i) columns_.push_back("lambda" + std::to_string(i));
+    }
+    if (m.num_controls() > 0) append(numbered_controls(m.num_controls()));
+    row_.reserve(columns_.size());
+  }
+
+  const std::vector<std::string>& columns() const { return columns_; }
+
+  const std::vector<double>& row(const S& s, double t) {
+    const KernelModel& m = *problem_->model;
+    const OutputLabels& labels = problem_->labels;
+    row_.clear();
+    row_.push_back(t);
+    const auto& q = s.q();
+    for (Eigen::Index i = 0; i < q.size(); ++i)
+      row_.push_back(labels.periodic.empty() || !labels.periodic[i] ? q[i] : wrap_angle(q[i]));
+    if (!labels.velocities.empty()) append_vector(s.velocity());
+    if constexpr (kIsVariational<S>)
+      if (!labels.canonical_momenta.empty()) append_vector(s.p());
+    row_.push_back(labels.energy_factor * s.energy());
+    for (int i = 0; i < m.num_symmetries(); ++i) row_.push_back(s.momentum(i));
+    if constexpr (kIsVariational<S>)
+      if (m.forced())
+        for (int i = 0; i < m.num_symmetries(); ++i) row_.push_back(s.discrete_work(i));
+    if constexpr (kIsVariational<S>) {
+      if (m.num_constraints() > 0) {
+        row_.push_back(s.constraint_residual().template lpNorm<Eigen::Infinity>());
+        append_vector(s.lambda());
+      }
+    }
+    if (m.num_controls() > 0) {
+      if constexpr (kIsVariational<S>) {
+        append_vector(s.control());
+      } else {
+        // The Runge–Kutta baselines integrate under u(t) itself: the control of the step that ended here.
+        if (s.step_index() == 0)
+          problem_->controls.at(t, u_);
+        else
+          problem_->controls.before(t, u_);
+        append_vector(u_);
+      }
+    }
+    for (std::size_t i = 0; i < row_.size(); ++i)
+      if (!std::isfinite(row_[i]))
+        throw NumericalFailure("non-finite " + columns_[i] + " at t = " + format_number(t) + " (step " +
+                                   std::to_string(s.step_index()) + "); reduce the step size or check the parameters",
+                               FailureLocation{s.step_index(), t});
+    return row_;
+  }
+
+ private:
+  void append(const std::vector<std::string>& names) { columns_.insert(columns_.end(), names.begin(), names.end()); }
+  template <class V>
+  void append_vector(const V& v) {
+    for (Eigen::Index i = 0; i < v.size(); ++i) row_.push_back(v[i]);
+  }
+  const KernelProblem* problem_;
+  Vector u_;
+  std::vector<std::string> columns_;
+  std::vector<double> row_;
+};
+
+// ---- the started stepper (detail::ErasedStepper's, for the kernel steppers) ----------------------
+
+template <class S>
+class KernelStartedStepper final : public StartedStepper {
+ public:
+  KernelStartedStepper(std::shared_ptr<KernelProblem> problem, std::unique_ptr<S> stepper, double h)
+      : problem_(std::move(problem)), stepper_(std::move(stepper)), h_(h), recorder_(*problem_) {}
+
+  void step() override {
+    if constexpr (FixedStepper<S>) {
+      take_step(*stepper_);
+    } else {
+      advance_to(*stepper_, static_cast<double>(grid_steps_ + 1) * h_);
+      ++grid_steps_;
+    }
+  }
+  double time() const override { return stepper_->time(); }
+  long steps() const override {
+    if constexpr (FixedStepper<S>)
+      return stepper_->step_index();
+    else
+      return grid_steps_;
+  }
+  Eigen::VectorXd q() const override { return stepper_->q(); }
+  std::optional<Eigen::VectorXd> p() const override {
+    if constexpr (kIsVariational<S>)
+      return stepper_->p();
+    else
+      return std::nullopt;
+  }
+  std::optional<Eigen::VectorXd> velocity() const override { return Eigen::VectorXd(stepper_->velocity()); }
+  double energy() const override { return stepper_->energy(); }
+  Eigen::VectorXd momenta() const override {
+    Eigen::VectorXd j(problem_->model->num_symmetries());
+    for (int i = 0; i < j.size(); ++i) j[i] = stepper_->momentum(i);
+    return j;
+  }
+  Eigen::VectorXd multipliers() const override {
+    if constexpr (kIsVariational<S>)
+      return stepper_->lambda();
+    else
+      return Eigen::VectorXd();
+  }
+  Eigen::VectorXd constraint_residual() const override {
+    if constexpr (kIsVariational<S>)
+      return stepper_->constraint_residual();
+    else
+      return Eigen::VectorXd();
+  }
+  const std::vector<std::string>& columns() const override { return recorder_.columns(); }
+  std::vector<double> row() override {
+    const double t = FixedStepper<S> ? static_cast<double>(steps()) * h_ : stepper_->time();
+    return recorder_.row(*stepper_, t);
+  }
+
+  void run(const OutputSchedule& schedule, RowWriter& out, const std::string& method) override {
+    S& s = *stepper_;
+    RunCheckpoint* checkpoint = out.checkpoint();
+    const RunStart start = checkpoint ? begin_checkpointed_run(s, *checkpoint, method) : RunStart::kFresh;
+    if (start == RunStart::kFresh) out.header(recorder_.columns());
+    bool at_start = start == RunStart::kFresh;
+    const auto observe = [&](const S& x) {
+      if (!at_start) return out.row(recorder_.row(x, output_time(x, schedule)));
+      try {
+        out.row(recorder_.row(x, output_time(x, schedule)));
+      } catch (const NumericalFailure& e) {
+        throw InvalidStart(std::string("at the start: ") + e.what());
+      }
+      at_start = false;
+    };
+    const auto after_row = [&](S& x) {
+      if constexpr (Checkpointable<S>) {
+        if (checkpoint && checkpoint->due(x.time())) {
+          StateWriter state;
+          x.checkpoint_state(state);
+          checkpoint->save(typeid(S).name(), state.bytes(), x.time(), out.flush());
+        }
+      }
+    };
+    integrate(s, schedule, observe, after_row, start, [&out] { out.poll(); });
+  }
+
+ private:
+  std::shared_ptr<KernelProblem> problem_;  ///< the model and the controls the stepper refers to
+  std::unique_ptr<S> stepper_;              ///< on the heap: the steppers refer to their own members
+  double h_;
+  long grid_steps_ = 0;
+  KernelRecorder<S> recorder_;
+};
+
+template <class S>
+std::unique_ptr<StartedStepper> erase(const std::shared_ptr<KernelProblem>& problem, std::unique_ptr<S> stepper,
+                                      double h) {
+  return std::make_unique<KernelStartedStepper<S>>(problem, std::move(stepper), h);
+}
+
+/// check_start (app/methods.hpp) on the kernels: finite L, energy, derivatives and constraints, and
+/// a kinetic energy that is not degenerate at the start (the bordered mass matrix invertible).
+void check_kernel_start(const KernelProblem& p) {
+  const KernelModel& m = *p.model;
+  const int n = m.dim(), k = m.num_constraints();
+  if (p.q0.size() != n || p.qdot0.size() != n) throw std::logic_error("start does not match the model");
+  if (!p.q0.allFinite() || !p.qdot0.allFinite()) throw InvalidStart("the initial values are not finite");
+  check_start_angles(p.labels, p.q0);
+  kernel::LagrangianValues l(n);
+  if (!m.lagrangian(p.q0, p.qdot0, l)) throw InvalidStart("the model is not defined at the start (outside its domain)");
+  Vector g(k);
+  kernel::RowMatrix dg(k, n);
+  const bool constraints_defined = k == 0 || m.constraints(p.q0, &g, &dg);
+  const double e = l.v.dot(p.qdot0) - l.value;
+  const char* what = !std::isfinite(l.value)                                       ? "the Lagrangian"
+                     : !std::isfinite(e)                                           ? "the energy"
+                     : !(l.q.allFinite() && l.v.allFinite())                       ? "the gradient of L"
+                     : !(l.qq.allFinite() && l.qv.allFinite() && l.vv.allFinite()) ? "the Hessian of L"
+                     : !(constraints_defined && g.allFinite() && dg.allFinite())   ? "the constraints"
+                                                                                   : nullptr;
+  if (what) throw InvalidStart(std::string(what) + " is not finite at the start: check the parameters and initial values");
+  Eigen::MatrixXd bordered = Eigen::MatrixXd::Zero(n + k, n + k);
+  bordered.topLeftCorner(n, n) = l.vv;
+  if (k > 0) {
+    bordered.topRightCorner(n, k) = dg.transpose();
+    bordered.bottomLeftCorner(k, n) = dg;
+  }
+  if (!Eigen::FullPivLU<Eigen::MatrixXd>(bordered).isInvertible())
+    throw InvalidStart("the kinetic energy is degenerate at the start (the mass matrix, bordered by the constraint "
+                       "Jacobian, is singular): check the parameters (masses, lengths, inertia) and initial values");
+}
+
+}  // namespace
+
+std::vector<std::string> kernel_methods(int num_constraints) {
+  std::vector<std::string> names(kVariational.begin(), kVariational.end());
+  if (num_constraints == 0)
+    for (std::string_view name : {RungeKutta4Method::kName, kDopri5, kRk78}) names.emplace_back(name);
+  return names;
+}
+
+std::vector<ParameterSpec> kernel_method_options(int num_constraints, const std::string& method) {
+  const auto names = kernel_methods(num_constraints);
+  if (std::find(names.begin(), names.end(), method) == names.end())
+    throw InvalidInput("method " + quote_for_message(method) + " does not apply here");
+  if (is_variational(method)) return variational_options();
+  if (method == RungeKutta4Method::kName) return RungeKutta4Method::options();
+  return tolerance_options(method);
+}
+
+std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<KernelProblem>& problem,
+                                                    const std::string& method, const ParameterValues& o, double h) {
+  const auto names = kernel_methods(*problem->model);
+  if (std::find(names.begin(), names.end(), method) == names.end())
+    throw InvalidInput("method " + quote_for_message(method) + " does not apply here");
+  check_kernel_start(*problem);
+  const KernelModel& model = *problem->model;
+  if (is_variational(method)) {
+    const DelForm form = o.choice("form") == "position" ? DelForm::kPosition : DelForm::kMomentum;
+    auto vi = std::make_unique<kernel::KernelVariationalIntegrator>(model, kernel::rule_named(method), h,
+                                                                    read_newton_options(o), form,
+                                                                    read_step_check_options(o));
+    if (model.num_controls() > 0) vi->set_control_law(control_law(*problem));
+    if (o.choice("init") == "source")
+      vi->start_source_procedure(problem->q0, problem->qdot0, o.real("fine_h"));
+    else
+      vi->start_from_velocity(problem->q0, problem->qdot0);
+    return erase(problem, std::move(vi), h);
+  }
+  const kernel::KernelEulerLagrangeOde ode(model, control_law(*problem));
+  if (method == RungeKutta4Method::kName) {
+    auto rk = std::make_unique<kernel::KernelRk4>(ode, h);
+    rk->start_from_velocity(problem->q0, problem->qdot0);
+    return erase(problem, std::move(rk), h);
+  }
+  const RungeKuttaTolerances tolerances{o.real("rtol"), o.real("atol")};
+  if (method == kDopri5) {
+    auto rk = std::make_unique<kernel::KernelDopri5>(ode, h, tolerances);
+    rk->start_from_velocity(problem->q0, problem->qdot0);
+    return erase(problem, std::move(rk), h);
+  }
+  auto rk = std::make_unique<kernel::KernelRk78>(ode, h, tolerances);
+  rk->start_from_velocity(problem->q0, problem->qdot0);
+  return erase(problem, std::move(rk), h);
+}
+
+void run_kernel_problem(const KernelProblem& p, const std::string& method, const ParameterValues& options,
+                        const OutputSchedule& schedule, RowWriter& out, const ControlSchedule& controls) {
+  auto problem = std::make_shared<KernelProblem>(p);
+  if (p.model->num_controls() > 0 && controls.width() != 0) {
+    if (controls.width() != p.model->num_controls())
+      throw std::logic_error("the run's controls do not match the model's control inputs");
+    problem->controls = controls;
+  }
+  start_kernel_method(problem, method, options, schedule.h)->run(schedule, out, method);
+}
+
+std::unique_ptr<SteppingSession> make_kernel_stepping_session(const KernelProblem& p, const std::string& method,
+                                                              const ParameterValues& options, double h,
+                                                              const ControlSchedule& controls) {
+  if (!(std::isfinite(h) && h > 0.0)) throw InvalidInput("the step h must be a positive number, got " + format_number(h));
+  auto problem = std::make_shared<KernelProblem>(p);
+  if (p.model->num_controls() > 0 && controls.width() != 0) problem->controls = controls;
+  // A restart replaces the start of the one problem the controls live in; refused, it is put back.
+  auto starter = [problem, method, options, h](const Eigen::VectorXd* q0,
+                                               const Eigen::VectorXd* qdot0) -> std::unique_ptr<StepperView> {
+    if (q0 == nullptr) return start_kernel_method(problem, method, options, h);
+    const Eigen::VectorXd saved_q0 = problem->q0, saved_qdot0 = problem->qdot0;
+    try {
+      problem->q0 = *q0;
+      problem->qdot0 = *qdot0;
+      return start_kernel_method(problem, method, options, h);
+    } catch (...) {
+      problem->q0 = saved_q0;
+      problem->qdot0 = saved_qdot0;
+      throw;
+    }
+  };
+  auto set_controls = [problem](const Eigen::VectorXd& u) {
+    problem->controls = ControlSchedule::constant(std::vector<double>(u.data(), u.data() + u.size()));
+  };
+  return std::make_unique<SteppingSession>(p.model->dim(), p.model->num_controls(), starter, set_controls);
+}
+
+}  // namespace mechint::app

@@ -1,0 +1,56 @@
+#pragma once
+/// \file
+/// The methods of a model that reaches mechint through its derivative kernels (src/kernel/): the
+/// variational rules and the Runge–Kutta baselines, compiled once for every dimension, behind the
+/// same started-stepper interface (app/started_stepper.hpp), recorder columns, checkpoints and
+/// stepping sessions as the fixed-size rows of app/methods.hpp, with the same names, summaries and
+/// options. A system made of kernels (the pendulum chain of any length) builds a `KernelProblem`
+/// and calls these.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/control_schedule.hpp"
+#include "app/problem.hpp"
+#include "app/stepping_session.hpp"
+#include "kernel/kernel_model.hpp"
+
+namespace mechint::app {
+
+/// A kernel model, its start (q0, q̇0) and its output names.
+struct KernelProblem {
+  std::shared_ptr<const kernel::KernelModel> model;
+  Eigen::VectorXd q0, qdot0;
+  OutputLabels labels;
+  /// The controls over time of a model with control inputs (none: every control 0).
+  ControlSchedule controls;
+};
+
+/// The methods that apply to a kernel model with `num_constraints` constraints, in `mechint list`'s
+/// order: the variational rules, and the Runge–Kutta baselines when it is unconstrained.
+std::vector<std::string> kernel_methods(int num_constraints);
+inline std::vector<std::string> kernel_methods(const kernel::KernelModel& model) {
+  return kernel_methods(model.num_constraints());
+}
+/// The options of `method`; throws InvalidInput when it does not apply.
+std::vector<ParameterSpec> kernel_method_options(int num_constraints, const std::string& method);
+inline std::vector<ParameterSpec> kernel_method_options(const kernel::KernelModel& model, const std::string& method) {
+  return kernel_method_options(model.num_constraints(), method);
+}
+
+/// The started stepper of `method` (options resolved) for *problem, after the start checks.
+std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<KernelProblem>& problem,
+                                                    const std::string& method, const ParameterValues& options, double h);
+
+/// Runs the problem to schedule.t_end (run_problem's contract); `controls` replace the problem's
+/// when given.
+void run_kernel_problem(const KernelProblem& problem, const std::string& method, const ParameterValues& options,
+                        const OutputSchedule& schedule, RowWriter& out, const ControlSchedule& controls);
+
+/// A stepping session (make_stepping_session's contract).
+std::unique_ptr<SteppingSession> make_kernel_stepping_session(const KernelProblem& problem, const std::string& method,
+                                                              const ParameterValues& options, double h,
+                                                              const ControlSchedule& controls);
+
+}  // namespace mechint::app

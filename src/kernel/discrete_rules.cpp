@@ -1,0 +1,118 @@
+#include "kernel/discrete_rules.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace mechint::kernel {
+
+Rule rule_named(std::string_view method) {
+  if (method == "vi-midpoint") return Rule::kMidpoint;
+  if (method == "vi-trapezoid") return Rule::kTrapezoid;
+  if (method == "vi-first-order") return Rule::kFirstOrder;
+  throw std::invalid_argument("not a variational rule: " + std::string(method));
+}
+
+DiscreteRule::DiscreteRule(const KernelModel& model, Rule rule)
+    : model_(&model), rule_(rule), a_(model.dim()), b_(model.dim()), point_(model.dim()), velocity_(model.dim()),
+      force_(model.dim()), gradient_a_(model.dim()), gradient_b_(model.dim()), momentum_a_(model.dim()),
+      momentum_b_(model.dim()), force_q_(model.dim(), model.dim()), force_v_(model.dim(), model.dim()) {}
+
+bool DiscreteRule::d1(const Vector& q0, const Vector& q1, double h, Vector& d1, RowMatrix* d12) {
+  velocity_ = (q1 - q0) / h;
+  switch (rule_) {
+    case Rule::kMidpoint:
+      point_ = 0.5 * (q0 + q1);
+      if (d12) {
+        if (!model_->lagrangian(point_, velocity_, a_)) return false;
+        // D1 = h/2 L_q − L_v, D12 = h/4 L_qq + ½ L_qv − ½ L_qvᵀ − L_vv / h.
+        d1 = 0.5 * h * a_.q - a_.v;
+        d12->noalias() = 0.25 * h * a_.qq + 0.5 * a_.qv - 0.5 * a_.qv.transpose() - a_.vv / h;
+        return true;
+      }
+      if (!model_->gradient(point_, velocity_, nullptr, &gradient_a_, &momentum_a_)) return false;
+      d1 = 0.5 * h * gradient_a_ - momentum_a_;
+      return true;
+    case Rule::kTrapezoid:
+      if (d12) {
+        if (!model_->lagrangian(q0, velocity_, a_) || !model_->lagrangian(q1, velocity_, b_)) return false;
+        // D1 = h/2 L_q(a) − ½ (L_v(a) + L_v(b)), D12 = ½ L_qv(a) − ½ L_qv(b)ᵀ − (L_vv(a) + L_vv(b)) / 2h.
+        d1 = 0.5 * h * a_.q - 0.5 * (a_.v + b_.v);
+        d12->noalias() = 0.5 * a_.qv - 0.5 * b_.qv.transpose() - (a_.vv + b_.vv) / (2.0 * h);
+        return true;
+      }
+      if (!model_->gradient(q0, velocity_, nullptr, &gradient_a_, &momentum_a_) ||
+          !model_->gradient(q1, velocity_, nullptr, nullptr, &momentum_b_))
+        return false;
+      d1 = 0.5 * h * gradient_a_ - 0.5 * (momentum_a_ + momentum_b_);
+      return true;
+    case Rule::kFirstOrder:
+      if (d12) {
+        if (!model_->lagrangian(q1, velocity_, b_)) return false;
+        // D1 = −L_v, D12 = −L_qvᵀ − L_vv / h.
+        d1 = -b_.v;
+        d12->noalias() = -b_.qv.transpose() - b_.vv / h;
+        return true;
+      }
+      if (!model_->gradient(q1, velocity_, nullptr, nullptr, &momentum_b_)) return false;
+      d1 = -momentum_b_;
+      return true;
+  }
+  return false;
+}
+
+bool DiscreteRule::d2(const Vector& q0, const Vector& q1, double h, Vector& d2) {
+  velocity_ = (q1 - q0) / h;
+  switch (rule_) {
+    case Rule::kMidpoint:  // D2 = h/2 L_q + L_v
+      point_ = 0.5 * (q0 + q1);
+      if (!model_->gradient(point_, velocity_, nullptr, &gradient_a_, &momentum_a_)) return false;
+      d2 = 0.5 * h * gradient_a_ + momentum_a_;
+      return true;
+    case Rule::kTrapezoid:  // D2 = h/2 L_q(b) + ½ (L_v(a) + L_v(b))
+      if (!model_->gradient(q0, velocity_, nullptr, nullptr, &momentum_a_) ||
+          !model_->gradient(q1, velocity_, nullptr, &gradient_b_, &momentum_b_))
+        return false;
+      d2 = 0.5 * h * gradient_b_ + 0.5 * (momentum_a_ + momentum_b_);
+      return true;
+    case Rule::kFirstOrder:  // D2 = h L_q + L_v
+      if (!model_->gradient(q1, velocity_, nullptr, &gradient_b_, &momentum_b_)) return false;
+      d2 = h * gradient_b_ + momentum_b_;
+      return true;
+  }
+  return false;
+}
+
+bool DiscreteRule::forces(const Vector& q0, const Vector& q1, const Vector& u, double t0, double h, Vector& f_minus,
+                          Vector& f_plus, RowMatrix* df_minus) {
+  velocity_ = (q1 - q0) / h;
+  RowMatrix* f_q = df_minus ? &force_q_ : nullptr;
+  RowMatrix* f_v = df_minus ? &force_v_ : nullptr;
+  switch (rule_) {
+    case Rule::kMidpoint:
+      // f⁻ = f⁺ = h/2 f(q_{k+½}, v, u, t0 + h/2); ∂f⁻/∂q1 = h/2 (f_q / 2 + f_v / h).
+      point_ = 0.5 * (q0 + q1);
+      if (!model_->forces(point_, velocity_, u, t0 + 0.5 * h, force_, f_q, f_v)) return false;
+      f_minus = 0.5 * h * force_;
+      f_plus = f_minus;
+      if (df_minus) df_minus->noalias() = 0.25 * h * force_q_ + 0.5 * force_v_;
+      return true;
+    case Rule::kTrapezoid:
+      // f⁻ = h/2 f(q0, v, u, t0), f⁺ = h/2 f(q1, v, u, t0 + h); ∂f⁻/∂q1 = ½ f_v(q0, v).
+      if (!model_->forces(q0, velocity_, u, t0, force_, f_q, f_v)) return false;
+      f_minus = 0.5 * h * force_;
+      if (df_minus) df_minus->noalias() = 0.5 * force_v_;
+      if (!model_->forces(q1, velocity_, u, t0 + h, force_, nullptr, nullptr)) return false;
+      f_plus = 0.5 * h * force_;
+      return true;
+    case Rule::kFirstOrder:
+      // f⁻ = 0, f⁺ = h f(q1, v, u, t0 + h).
+      f_minus.setZero();
+      if (df_minus) df_minus->setZero();
+      if (!model_->forces(q1, velocity_, u, t0 + h, force_, nullptr, nullptr)) return false;
+      f_plus = h * force_;
+      return true;
+  }
+  return false;
+}
+
+}  // namespace mechint::kernel

@@ -1,0 +1,51 @@
+#pragma once
+/// \file
+/// The discrete Lagrangians of DESIGN §1 on a kernel model: D1 Ld, D2 Ld, D12 Ld and the discrete
+/// forces f⁻, f⁺ of the discrete Lagrange–d'Alembert principle, from L's derivatives at the rule's
+/// quadrature points. The same formulas as the fixed-size rules' `derivatives` and
+/// `discrete_forces` (include/mechint/discrete/discrete_lagrangians.hpp; derived in
+/// docs/conventions.md); Ld includes the factor h and takes the earlier point first.
+///
+/// A `DiscreteRule` is the workspace of one integrator: every evaluation writes into storage sized
+/// at construction, so a step allocates nothing. Each returns false when the model is not defined
+/// at a quadrature point.
+
+#include <string_view>
+
+#include "kernel/kernel_model.hpp"
+
+namespace mechint::kernel {
+
+enum class Rule {
+  kMidpoint,    ///< 000 eq. 4.1: Ld = h L((q0+q1)/2, (q1−q0)/h)
+  kTrapezoid,   ///< 004 eq. 16: Ld = h/2 [L(q0, v) + L(q1, v)]
+  kFirstOrder,  ///< 000 eq. 4.20: Ld = h L(q1, (q1−q0)/h)
+};
+
+/// The rule of a variational method name ("vi-midpoint", …); throws std::invalid_argument otherwise.
+Rule rule_named(std::string_view method);
+
+class DiscreteRule {
+ public:
+  DiscreteRule(const KernelModel& model, Rule rule);
+
+  Rule rule() const { return rule_; }
+  const KernelModel& model() const { return *model_; }
+
+  /// D1 Ld(q0, q1) and, when `d12` is not null, D12 Ld (∂²Ld/∂q0_i∂q1_j).
+  bool d1(const Vector& q0, const Vector& q1, double h, Vector& d1, RowMatrix* d12);
+  /// D2 Ld(q0, q1): the discrete Legendre transform p1.
+  bool d2(const Vector& q0, const Vector& q1, double h, Vector& d2);
+  /// f⁻ and f⁺ of the step from (q0, t0) to q1 under the held control u, and ∂f⁻/∂q1 when asked.
+  bool forces(const Vector& q0, const Vector& q1, const Vector& u, double t0, double h, Vector& f_minus,
+              Vector& f_plus, RowMatrix* df_minus);
+
+ private:
+  const KernelModel* model_;
+  Rule rule_;
+  LagrangianValues a_, b_;
+  Vector point_, velocity_, force_, gradient_a_, gradient_b_, momentum_a_, momentum_b_;
+  RowMatrix force_q_, force_v_;
+};
+
+}  // namespace mechint::kernel

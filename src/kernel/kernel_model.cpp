@@ -1,0 +1,51 @@
+#include "kernel/kernel_model.hpp"
+
+#include <stdexcept>
+
+namespace mechint::kernel {
+
+KernelModel::KernelModel(const mechint_model_kernels& kernels, std::shared_ptr<const void> owner)
+    : kernels_(kernels), owner_(std::move(owner)) {
+  const auto refuse = [](const std::string& what) { throw std::invalid_argument("model kernels: " + what); };
+  if (kernels.abi_version != MECHINT_KERNEL_ABI_VERSION)
+    refuse("ABI version " + std::to_string(kernels.abi_version) + ", this mechint reads version " +
+           std::to_string(MECHINT_KERNEL_ABI_VERSION));
+  // A filler of this version knows the whole table (members are only ever appended).
+  if (kernels.struct_size < sizeof(mechint_model_kernels)) refuse("table shorter than this ABI version's");
+  if (kernels.dim < 1) refuse("dimension " + std::to_string(kernels.dim));
+  if (kernels.num_constraints < 0 || kernels.num_constraints >= kernels.dim)
+    refuse(std::to_string(kernels.num_constraints) + " constraints on " + std::to_string(kernels.dim) + " coordinates");
+  if (kernels.num_symmetries < 0 || kernels.num_controls < 0) refuse("negative count");
+  if (kernels.lagrangian == nullptr) refuse("no Lagrangian");
+  if (kernels.num_constraints > 0 && kernels.constraints == nullptr) refuse("constraints declared, no function");
+  if (kernels.num_symmetries > 0 && kernels.symmetry == nullptr) refuse("symmetries declared, no function");
+  if (kernels.has_forces && kernels.forces == nullptr) refuse("forces declared, no function");
+  if (!kernels.has_forces && kernels.num_controls > 0) refuse("controls without forces");
+}
+
+bool KernelModel::lagrangian(const Vector& q, const Vector& v, LagrangianValues& out) const {
+  return kernels_.lagrangian(kernels_.context, q.data(), v.data(), &out.value, out.q.data(), out.v.data(),
+                             out.qq.data(), out.qv.data(), out.vv.data()) == MECHINT_KERNEL_OK;
+}
+
+bool KernelModel::gradient(const Vector& q, const Vector& v, double* value, Vector* l_q, Vector* l_v) const {
+  return kernels_.lagrangian(kernels_.context, q.data(), v.data(), value, l_q ? l_q->data() : nullptr,
+                             l_v ? l_v->data() : nullptr, nullptr, nullptr, nullptr) == MECHINT_KERNEL_OK;
+}
+
+bool KernelModel::constraints(const Vector& q, Vector* g, RowMatrix* dg) const {
+  return kernels_.constraints(kernels_.context, q.data(), g ? g->data() : nullptr, dg ? dg->data() : nullptr) ==
+         MECHINT_KERNEL_OK;
+}
+
+bool KernelModel::symmetry(int i, const Vector& q, Vector& xi) const {
+  return kernels_.symmetry(kernels_.context, i, q.data(), xi.data()) == MECHINT_KERNEL_OK;
+}
+
+bool KernelModel::forces(const Vector& q, const Vector& v, const Vector& u, double t, Vector& f, RowMatrix* f_q,
+                         RowMatrix* f_v) const {
+  return kernels_.forces(kernels_.context, q.data(), v.data(), u.data(), t, f.data(), f_q ? f_q->data() : nullptr,
+                         f_v ? f_v->data() : nullptr) == MECHINT_KERNEL_OK;
+}
+
+}  // namespace mechint::kernel

@@ -1,0 +1,64 @@
+#pragma once
+/// \file
+/// A model seen through its derivative kernels (include/mechint/kernel/model_kernels.h): the C table
+/// checked once, its calls on Eigen vectors of the model's runtime dimension. The runtime-sized
+/// methods of src/kernel/ see a model only through this class, whatever filled the table (hand-derived
+/// code, a model file's generated plugin).
+///
+/// Every evaluation writes into storage its caller sized (`LagrangianValues`, vectors of the
+/// dimension): nothing here allocates. Each returns false when the model is not defined at its
+/// arguments (MECHINT_KERNEL_OUTSIDE_DOMAIN); the caller decides what that means (a Newton iterate
+/// outside the domain is a non-finite residual, a start outside it is refused).
+
+#include <memory>
+#include <string>
+
+#include <Eigen/Core>
+
+#include "mechint/kernel/model_kernels.h"
+
+namespace mechint::kernel {
+
+using Vector = Eigen::VectorXd;
+/// The kernels' matrices are row-major; so are those read from them.
+using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// L(q, v) and its first and second derivatives at one point.
+struct LagrangianValues {
+  explicit LagrangianValues(int n = 0) : q(n), v(n), qq(n, n), qv(n, n), vv(n, n) {}
+  double value = 0.0;
+  Vector q, v;           ///< ∂L/∂q, ∂L/∂v
+  RowMatrix qq, qv, vv;  ///< ∂²L/∂q², (qv)_ij = ∂²L/∂q_i∂v_j, ∂²L/∂v²
+};
+
+class KernelModel {
+ public:
+  /// Checks the table (ABI version, dimensions, the functions its counts require) and keeps `owner`
+  /// alive as long as the model: whatever the functions and their context live in (a loaded
+  /// plugin, the parameter values). Throws std::invalid_argument for a table that cannot be used.
+  KernelModel(const mechint_model_kernels& kernels, std::shared_ptr<const void> owner);
+
+  int dim() const { return kernels_.dim; }
+  int num_constraints() const { return kernels_.num_constraints; }
+  int num_symmetries() const { return kernels_.num_symmetries; }
+  int num_controls() const { return kernels_.num_controls; }
+  bool forced() const { return kernels_.has_forces != 0; }
+
+  /// L, ∂L/∂q, ∂L/∂v and the three Hessian blocks.
+  bool lagrangian(const Vector& q, const Vector& v, LagrangianValues& out) const;
+  /// L, ∂L/∂q and ∂L/∂v only (any of the pointers may be null).
+  bool gradient(const Vector& q, const Vector& v, double* value, Vector* l_q, Vector* l_v) const;
+  /// g(q) and Dg(q) (k x n; either may be null). Only when num_constraints() > 0.
+  bool constraints(const Vector& q, Vector* g, RowMatrix* dg) const;
+  /// ξ_i(q). Only when num_symmetries() > 0.
+  bool symmetry(int i, const Vector& q, Vector& xi) const;
+  /// f(q, v, u, t) and its Jacobians (either may be null). Only when forced().
+  bool forces(const Vector& q, const Vector& v, const Vector& u, double t, Vector& f, RowMatrix* f_q,
+              RowMatrix* f_v) const;
+
+ private:
+  mechint_model_kernels kernels_;
+  std::shared_ptr<const void> owner_;
+};
+
+}  // namespace mechint::kernel

@@ -1,0 +1,458 @@
+#include "kernel/kernel_variational_integrator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
+#include "mechint/model/start_on_manifold.hpp"
+
+namespace mechint::kernel {
+
+namespace {
+
+void check_finite(const Vector& x, const char* what) {
+  if (!x.allFinite()) throw InvalidStart(std::string(what) + " contains NaN or infinity");
+}
+
+NewtonOptions full_newton(NewtonOptions options) {
+  options.variant = NewtonVariant::kFull;
+  return options;
+}
+
+}  // namespace
+
+/// R = [h(p_k + D1 Ld + f⁻) + Dg(q_k)ᵀν ; g(q_{k+1})], J = [[h (D12 Ld + ∂f⁻/∂q_{k+1}), Dg(q_k)ᵀ],
+/// [Dg(q_{k+1}), 0]] with ν = hλ (000 eqs. 4.14–4.18, as solve/del_newton.hpp). An iterate where the
+/// model is not defined gives a NaN residual: Newton stops there (NewtonStop::kNonFinite).
+struct KernelVariationalIntegrator::DelSystem {
+  KernelVariationalIntegrator& s;
+  NewtonOptions options;
+  double h;
+  const Vector& q_k;
+  const Vector& p_k;
+  const RowMatrix& dg_k;
+  Forcing forcing;
+  Vector& q_next;
+  double residual_scale;  // 1 + ‖h·p_k‖∞
+
+  void assemble(Eigen::VectorXd& r, Eigen::MatrixXd* j) {
+    const int n = s.n_, k = s.k_;
+    bool defined = s.rule_.d1(q_k, q_next, h, s.d1_, j ? &s.d12_ : nullptr);
+    if (defined && k > 0) defined = s.model_->constraints(q_next, &s.g_next_, j ? &s.dg_next_ : nullptr);
+    if (defined && s.model_->forced()) {
+      defined = s.rule_.forces(q_k, q_next, *forcing.u, forcing.t, h, s.f_minus_, s.f_plus_, j ? &s.df_minus_ : nullptr);
+      if (defined) s.d1_ += s.f_minus_;
+      if (defined && j) s.d12_ += s.df_minus_;
+    }
+    if (!defined) {
+      r.setConstant(std::numeric_limits<double>::quiet_NaN());
+      return;
+    }
+    r.head(n) = h * (p_k + s.d1_);
+    if (k > 0) {
+      r.head(n).noalias() += dg_k.transpose() * s.nu_;
+      r.tail(k) = s.g_next_;
+    }
+    if (j) {
+      j->topLeftCorner(n, n) = h * s.d12_;
+      if (k > 0) {
+        j->topRightCorner(n, k) = dg_k.transpose();
+        j->bottomLeftCorner(k, n) = s.dg_next_;
+        j->bottomRightCorner(k, k).setZero();
+      }
+    }
+  }
+  double update(const Eigen::VectorXd& delta) {
+    q_next -= delta.head(s.n_);
+    if (s.k_ > 0) s.nu_ -= delta.tail(s.k_);
+    return delta.head(s.n_).lpNorm<Eigen::Infinity>();
+  }
+  bool converged_on_residual(const NewtonIterate& state) const {
+    return state.residual_norm <= options.residual_tolerance * residual_scale;
+  }
+  bool converged_on_update(const NewtonIterate& state) const {
+    return update_converged(state, options.variant, options.step_tolerance * (1.0 + q_next.lpNorm<Eigen::Infinity>()));
+  }
+};
+
+KernelVariationalIntegrator::KernelVariationalIntegrator(const KernelModel& model, Rule rule, double h,
+                                                         NewtonOptions options, DelForm form, StepCheckOptions check)
+    : model_(&model), n_(model.dim()), k_(model.num_constraints()), h_(h), form_(form), options_(options),
+      check_(check), rule_(model, rule), newton_(n_ + k_), confirm_newton_(n_ + k_) {
+  if (!(h > 0.0) || !std::isfinite(h)) throw InvalidInput("step size h must be positive and finite, got " + format_number(h));
+  const int n = n_, k = k_, m = model.num_controls(), symmetries = model.num_symmetries();
+  for (Vector* v : {&q_, &q_prev_, &p_, &q_next_, &d1_, &f_minus_, &f_plus_, &q_half_, &q_two_, &p_half_, &xi_,
+                    &xi_next_, &residual_v_, &energy_gradient_, &mid_, &vel_})
+    v->setZero(n);
+  for (Vector* v : {&lambda_, &g_k_, &g_next_, &nu_, &lambda_half_}) v->setZero(k);
+  for (Vector* v : {&u_, &u_previous_, &u_law_, &u_law_before_}) v->setZero(m);
+  work_.setZero(symmetries);
+  momenta_at_start_.setZero(symmetries);
+  for (RowMatrix* a : {&dg_k_, &dg_next_, &dg_half_}) a->setZero(k, n);
+  d12_.setZero(n, n);
+  df_minus_.setZero(n, n);
+}
+
+// ---- starts ---------------------------------------------------------------------------------------
+
+void KernelVariationalIntegrator::start_from_velocity(const Vector& q0, const Vector& qdot0, double t0) {
+  check_finite(q0, "q0");
+  check_finite(qdot0, "initial velocity");
+  check_on_manifold(q0);
+  if (k_ > 0) {
+    model_->constraints(q0, nullptr, &dg_k_);
+    check_start_velocity(Eigen::MatrixXd(dg_k_), Eigen::VectorXd(qdot0));
+  }
+  Vector p0(n_);
+  if (!model_->gradient(q0, qdot0, nullptr, nullptr, &p0))
+    throw InvalidStart("the model is not defined at the start (outside its domain)");
+  reset(q0, p0, q0 - h_ * qdot0, t0);
+}
+
+void KernelVariationalIntegrator::start_from_momentum(const Vector& q0, const Vector& p0, double t0) {
+  check_finite(q0, "q0");
+  check_finite(p0, "initial momentum");
+  check_on_manifold(q0);
+  reset(q0, p0, q0, t0);
+  const Vector v = velocity();
+  reset(q0, p0, q0 - h_ * v, t0);
+}
+
+void KernelVariationalIntegrator::start_from_two_points(const Vector& q_prev, const Vector& q0, double t0) {
+  check_finite(q_prev, "q_{-1}");
+  check_finite(q0, "q0");
+  check_on_manifold(q_prev);
+  check_on_manifold(q0);
+  reset(q0, Vector::Zero(n_), q_prev, t0);
+  discrete_momentum(q_prev, q0, forcing_before_start(), h_, p_);
+}
+
+void KernelVariationalIntegrator::start_source_procedure(const Vector& q0, const Vector& qdot0, double fine_h,
+                                                         double t0) {
+  if (!(fine_h > 0.0) || fine_h > h_) throw InvalidStart("fine start step must be in (0, h]");
+  const long fine_steps = std::lround(h_ / fine_h);
+  if (std::abs(fine_steps * fine_h - h_) > 1e-9 * h_)
+    throw InvalidStart("h must be an integer multiple of the fine start step");
+  check_finite(q0, "q0");
+  check_finite(qdot0, "initial velocity");
+  check_on_manifold(q0);
+  KernelVariationalIntegrator fine(*model_, rule_.rule(), fine_h, options_, DelForm::kPosition, check_);
+  fine.u_ = u_;
+  fine.law_ = law_;
+  const Vector q_euler = project_to_manifold(q0 + fine_h * qdot0);
+  fine.reset(q_euler, Vector::Zero(n_), q0, t0 + fine_h);
+  fine.discrete_momentum(q0, q_euler, fine.forcing_before_start(), fine_h, fine.p_);
+  for (long i = 1; i < fine_steps; ++i) fine.step();
+  start_from_two_points(q0, fine.q(), t0 + h_);
+  step_index_ = 1;
+}
+
+void KernelVariationalIntegrator::set_control(const Vector& u) {
+  if (!u.allFinite()) throw InvalidInput("control contains NaN or infinity");
+  u_ = u;
+  law_ = nullptr;
+}
+
+void KernelVariationalIntegrator::set_control_law(ControlLaw law) { law_ = std::move(law); }
+
+// ---- the step -------------------------------------------------------------------------------------
+
+void KernelVariationalIntegrator::step() {
+  const Forcing forcing = forcing_of_step();
+  if (form_ == DelForm::kPosition) discrete_momentum(q_prev_, q_, forcing_of_previous_step(), h_, p_);
+  if (model_->forced() && !balance_started_) {
+    momenta_at_start_ = noether_momenta(q_, p_);
+    balance_started_ = true;
+  }
+  if (k_ > 0 && !model_->constraints(q_, &g_k_, &dg_k_))
+    throw NewtonFailure(step_index_ + 1, t_ + h_, std::numeric_limits<double>::quiet_NaN(), 0);
+  q_next_ = 2.0 * q_ - q_prev_;
+  stats_ = solve(h_, q_, p_, dg_k_, forcing, q_next_, lambda_);
+  if (!stats_.converged || !q_next_.allFinite())
+    throw NewtonFailure(step_index_ + 1, t_ + h_, stats_.residual_norm, stats_.iterations);
+  if (check_.enabled) {
+    const double energy_off = update_energy_balance(forcing);
+    if (energy_off > check_.trigger_energy || should_confirm()) confirm_step(forcing);
+    if (!(energy_off <= check_.reject_energy)) reject_for_energy(energy_off);
+  }
+  if (model_->forced()) accumulate_work(forcing);
+  q_prev_ = q_;
+  q_ = q_next_;
+  if (form_ == DelForm::kMomentum) discrete_momentum(q_prev_, q_, forcing, h_, p_);
+  if (model_->forced()) u_previous_ = *forcing.u;
+  ++step_index_;
+  t_ = t0_ + static_cast<double>(step_index_) * h_;
+  total_iterations_ += stats_.iterations;
+}
+
+NewtonStats KernelVariationalIntegrator::solve(double h, const Vector& q_k, const Vector& p_k, const RowMatrix& dg_k,
+                                               Forcing forcing, Vector& q_next, Vector& lambda) {
+  NewtonSolver<Eigen::Dynamic>& newton = &q_next == &q_next_ ? newton_ : confirm_newton_;
+  const NewtonOptions options = &newton == &newton_ ? options_ : full_newton(options_);
+  // The kept factorization (simplified Newton) belongs to one step size.
+  if (&newton == &newton_ && factored_h_ != h) newton.discard_factorization();
+  nu_.setZero();
+  DelSystem system{*this, options, h, q_k, p_k, dg_k, forcing, q_next,
+                   1.0 + (h * p_k).lpNorm<Eigen::Infinity>()};
+  const NewtonStats stats = newton.solve(system, NewtonPolicy::from(options));
+  if (&newton == &newton_) factored_h_ = newton.has_factorization() ? h : 0.0;
+  if (k_ > 0) lambda = nu_ / h;
+  return stats;
+}
+
+/// p1 = D2 Ld(q0, q1) + f⁺ (NaN where the model is not defined: the run loop's checks stop there).
+void KernelVariationalIntegrator::discrete_momentum(const Vector& q0, const Vector& q1, Forcing forcing, double h,
+                                                    Vector& p) const {
+  bool defined = rule_.d2(q0, q1, h, p);
+  if (defined && model_->forced()) {
+    defined = rule_.forces(q0, q1, *forcing.u, forcing.t, h, f_minus_, f_plus_, nullptr);
+    p += f_plus_;
+  }
+  if (!defined) p.setConstant(std::numeric_limits<double>::quiet_NaN());
+}
+
+void KernelVariationalIntegrator::reset(const Vector& q0, const Vector& p0, const Vector& q_prev, double t0) {
+  q_ = q0;
+  p_ = p0;
+  q_prev_ = q_prev;
+  lambda_.setZero();
+  t0_ = t_ = t0;
+  step_index_ = total_iterations_ = confirmed_steps_ = 0;
+  stats_ = {};
+  balance_ = {};
+  work_.setZero();
+  momenta_at_start_.setZero();
+  balance_started_ = false;
+}
+
+KernelVariationalIntegrator::Forcing KernelVariationalIntegrator::forcing_of_step() const {
+  if (!model_->forced()) return {};
+  if (law_) law_(t_ + 0.5 * h_, u_law_);
+  return {law_ ? &u_law_ : &u_, t_};
+}
+
+KernelVariationalIntegrator::Forcing KernelVariationalIntegrator::forcing_of_previous_step() const {
+  if (!model_->forced()) return {};
+  if (step_index_ == 0) return forcing_before_start();
+  return {&u_previous_, t_ - h_};
+}
+
+KernelVariationalIntegrator::Forcing KernelVariationalIntegrator::forcing_before_start() const {
+  if (!model_->forced()) return {};
+  // Its own buffer: the step's control (u_law_) is still in use when this is asked for.
+  if (law_) law_(t_ - 0.5 * h_, u_law_before_);
+  return {law_ ? &u_law_before_ : &u_, t_ - h_};
+}
+
+// ---- state ----------------------------------------------------------------------------------------
+
+Vector KernelVariationalIntegrator::p() const {
+  if (form_ == DelForm::kPosition && step_index_ > 0) {
+    Vector p(n_);
+    discrete_momentum(q_prev_, q_, forcing_of_previous_step(), h_, p);
+    return p;
+  }
+  return p_;
+}
+
+/// The velocity tangent to the constraint manifold with ∂L/∂v + Dgᵀμ = p, Dg v = 0 (Newton from the
+/// last step's difference quotient; model/legendre.hpp's velocity_from_momentum).
+Vector KernelVariationalIntegrator::velocity() const {
+  const int n = n_, k = k_;
+  struct TangentVelocity {
+    const KernelModel& model;
+    const Vector& q;
+    const Vector& p;
+    RowMatrix dg;
+    LagrangianValues l;
+    Vector v;
+    void assemble(Eigen::VectorXd& r, Eigen::MatrixXd* a) {
+      const int n = static_cast<int>(v.size()), k = static_cast<int>(dg.rows());
+      if (!model.lagrangian(q, v, l)) {
+        r.setConstant(std::numeric_limits<double>::quiet_NaN());
+        return;
+      }
+      a->topLeftCorner(n, n) = l.vv;
+      if (k > 0) {
+        a->topRightCorner(n, k) = dg.transpose();
+        a->bottomLeftCorner(k, n) = dg;
+        a->bottomRightCorner(k, k).setZero();
+        r.tail(k) = dg * v;
+      }
+      r.head(n) = l.v - p;
+    }
+    double update(const Eigen::VectorXd& delta) {
+      v -= delta.head(v.size());
+      return delta.head(v.size()).lpNorm<Eigen::Infinity>();
+    }
+    bool converged_on_update(const NewtonIterate& state) const {
+      return update_below(state, 1e-14, v.lpNorm<Eigen::Infinity>());
+    }
+  };
+  const Vector p = this->p();
+  TangentVelocity problem{*model_, q_, p, RowMatrix::Zero(k, n), LagrangianValues(n), (q_ - q_prev_) / h_};
+  if (k > 0 && !model_->constraints(q_, nullptr, &problem.dg)) problem.dg.setConstant(NAN);
+  NewtonSolver<Eigen::Dynamic> newton(n + k);
+  newton.solve(problem, {.max_iterations = 20});
+  if (newton.last_stop() == NewtonStop::kNonFinite) problem.v.setConstant(std::numeric_limits<double>::quiet_NaN());
+  return problem.v;
+}
+
+double KernelVariationalIntegrator::energy() const {
+  const Vector v = velocity();
+  double value = 0.0;
+  Vector l_v(n_);
+  if (!model_->gradient(q_, v, &value, nullptr, &l_v)) return std::numeric_limits<double>::quiet_NaN();
+  return l_v.dot(v) - value;
+}
+
+double KernelVariationalIntegrator::momentum(int i) const {
+  Vector xi(n_);
+  if (!model_->symmetry(i, q_, xi)) return std::numeric_limits<double>::quiet_NaN();
+  return p().dot(xi);
+}
+
+Vector KernelVariationalIntegrator::constraint_residual() const {
+  Vector g(k_);
+  if (k_ > 0 && !model_->constraints(q_, &g, nullptr)) g.setConstant(std::numeric_limits<double>::quiet_NaN());
+  return g;
+}
+
+Vector KernelVariationalIntegrator::control() const {
+  if (step_index_ > 0 || !law_) return step_index_ > 0 ? u_previous_ : u_;
+  Vector u(u_.size());
+  law_(t_ + 0.5 * h_, u);
+  return u;
+}
+
+Vector KernelVariationalIntegrator::noether_momenta(const Vector& q, const Vector& p) const {
+  Vector j(model_->num_symmetries()), xi(n_);
+  for (int i = 0; i < j.size(); ++i) j[i] = model_->symmetry(i, q, xi) ? p.dot(xi) : std::numeric_limits<double>::quiet_NaN();
+  return j;
+}
+
+// ---- constraints at the start ---------------------------------------------------------------------
+
+void KernelVariationalIntegrator::check_on_manifold(const Vector& q) const {
+  if (k_ == 0) return;
+  Vector g(k_);
+  RowMatrix dg(k_, n_);
+  if (!model_->constraints(q, &g, &dg)) throw InvalidStart("the constraints are not defined at the start");
+  check_start_position(Eigen::VectorXd(g), Eigen::MatrixXd(dg), Eigen::VectorXd(q));
+}
+
+/// Newton projection x ← x − Dgᵀ(Dg Dgᵀ)⁻¹g until |g|∞ < 1e-15 or 50 updates.
+Vector KernelVariationalIntegrator::project_to_manifold(Vector x) const {
+  if (k_ == 0) return x;
+  struct Projection {
+    const KernelModel& model;
+    Vector& x;
+    Vector g;
+    RowMatrix dg;
+    void assemble(Eigen::VectorXd& r, Eigen::MatrixXd* gram) {
+      if (!model.constraints(x, &g, &dg)) {
+        r.setConstant(std::numeric_limits<double>::quiet_NaN());
+        return;
+      }
+      r = g;
+      if (gram) *gram = dg * dg.transpose();
+    }
+    double update(const Eigen::VectorXd& delta) {
+      x -= dg.transpose() * delta;
+      return 0.0;
+    }
+    bool converged_on_residual(const NewtonIterate& state) const { return state.residual_norm < 1e-15; }
+    bool converged_on_update(const NewtonIterate&) const { return false; }
+  } projection{*model_, x, Vector(k_), RowMatrix(k_, n_)};
+  NewtonSolver<Eigen::Dynamic> newton(k_);
+  newton.solve(projection, {.max_iterations = 50});
+  if (newton.last_stop() == NewtonStop::kNonFinite) x.setConstant(std::numeric_limits<double>::quiet_NaN());
+  return x;
+}
+
+// ---- step check (integrate/step_check.hpp; the fixed-size integrator's, line for line) ----------
+
+bool KernelVariationalIntegrator::should_confirm() const {
+  return mechint::should_confirm(check_, step_index_ + 1, stats_.first_contraction,
+                                 (q_next_ - q_).lpNorm<Eigen::Infinity>(), (q_ - q_prev_).lpNorm<Eigen::Infinity>());
+}
+
+void KernelVariationalIntegrator::confirm_step(Forcing forcing) {
+  ++confirmed_steps_;
+  const double half = 0.5 * h_;
+  q_half_ = q_ + 0.5 * (q_ - q_prev_);
+  NewtonStats first = solve(half, q_, p_, dg_k_, forcing, q_half_, lambda_half_);
+  q_two_ = 2.0 * q_half_ - q_;
+  bool converged = first.converged && q_half_.allFinite();
+  if (converged) {
+    discrete_momentum(q_, q_half_, forcing, half, p_half_);
+    if (k_ > 0) converged = model_->constraints(q_half_, nullptr, &dg_half_);
+    Forcing second_half = forcing;
+    second_half.t += half;
+    if (converged) {
+      const NewtonStats second = solve(half, q_half_, p_half_, dg_half_, second_half, q_two_, lambda_half_);
+      converged = second.converged && q_two_.allFinite();
+    }
+  }
+  const auto where = [&] {
+    return "step " + std::to_string(step_index_ + 1) + " (t = " + format_number(t0_ + (step_index_ + 1) * h_) +
+           ") rejected: ";
+  };
+  if (!converged)
+    throw RejectedStep(where() + "Newton converged, but two steps of h/2 from the same state do not, so its solution "
+                                 "is not the continuation of the motion; reduce the step size");
+  const double motion = motion_scale<Eigen::Dynamic>(q_, (q_ - q_prev_).lpNorm<Eigen::Infinity>(), q_half_, q_two_,
+                                                     options_.step_tolerance);
+  const double ratio = (q_two_ - q_next_).lpNorm<Eigen::Infinity>() / motion;
+  if (!(ratio <= check_.max_ratio))
+    throw RejectedStep(where() + "one step of h and two of h/2 from the same state end " + format_number(ratio, 3) +
+                       " step lengths apart (check_ratio " + format_number(check_.max_ratio) +
+                       "): Newton's solution is not the continuation of the motion; reduce the step size");
+}
+
+double KernelVariationalIntegrator::update_energy_balance(Forcing forcing) {
+  mid_ = 0.5 * (q_ + q_next_);
+  vel_ = (q_next_ - q_) / h_;
+  double value = 0.0, energy = std::numeric_limits<double>::quiet_NaN(), size = 0.0;
+  if (model_->gradient(mid_, vel_, &value, nullptr, &energy_gradient_)) {
+    const double kinetic_part = energy_gradient_.dot(vel_);
+    energy = kinetic_part - value;
+    size = std::abs(kinetic_part) + std::abs(value);
+  }
+  double work = 0.0;  // F·Δq over the step: (f⁻ + f⁺)·Δq / h
+  if (model_->forced()) {
+    if (rule_.forces(q_, q_next_, *forcing.u, forcing.t, h_, f_minus_, f_plus_, nullptr))
+      work = (f_minus_ + f_plus_).dot(q_next_ - q_) / h_;
+    else
+      work = std::numeric_limits<double>::quiet_NaN();
+  }
+  const double work_between = 0.5 * (balance_.work + work);
+  double ratio = energy_balance_ratio(energy, balance_.energy, balance_.size, work_between);
+  if (balance_.size < 1e-3 * size) ratio = std::min(ratio, 0.5 * (check_.trigger_energy + check_.reject_energy));
+  last_balance_ = {energy - balance_.energy, work_between, balance_.size};
+  balance_ = {energy, size, work};
+  return ratio;
+}
+
+void KernelVariationalIntegrator::reject_for_energy(double ratio) const {
+  throw RejectedStep("step " + std::to_string(step_index_ + 1) + " (t = " + format_number(t0_ + (step_index_ + 1) * h_) +
+                     ") rejected: its energy changed by " + format_number(last_balance_.change, 3) +
+                     " while the forces did " + format_number(last_balance_.work, 3) + " of work, " +
+                     format_number(ratio, 3) + " times the size of the energy's terms (" +
+                     format_number(last_balance_.size, 3) + "): the step does not resolve the motion; reduce the step size");
+}
+
+/// Forced Noether theorem: J_i(k+1) − J_i(k) = ⟨f⁻_k, ξ_i(q_k)⟩ + ⟨f⁺_k, ξ_i(q_{k+1})⟩.
+void KernelVariationalIntegrator::accumulate_work(Forcing forcing) {
+  if (model_->num_symmetries() == 0) return;
+  rule_.forces(q_, q_next_, *forcing.u, forcing.t, h_, f_minus_, f_plus_, nullptr);
+  for (int i = 0; i < model_->num_symmetries(); ++i) {
+    model_->symmetry(i, q_, xi_);
+    model_->symmetry(i, q_next_, xi_next_);
+    work_[i] += f_minus_.dot(xi_) + f_plus_.dot(xi_next_);
+  }
+}
+
+}  // namespace mechint::kernel

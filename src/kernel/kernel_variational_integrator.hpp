@@ -1,0 +1,135 @@
+#pragma once
+/// \file
+/// The variational integrator on a kernel model (src/kernel/kernel_model.hpp), compiled once for
+/// every dimension: the discrete Euler–Lagrange equations with holonomic constraints and forces, in
+/// momentum or position form — the equations, the starts, the step check and the Noether balance of
+/// include/mechint/integrate/variational_integrator.hpp (read its file comment), over storage sized
+/// once from the model's dimension. One step solves
+///
+///     p_k + D1 Ld(q_k, q_{k+1}) + f⁻_k + Dg(q_k)ᵀ λ_k = 0,   g(q_{k+1}) = 0      (000 eqs. 4.4–4.6)
+///     p_{k+1} = D2 Ld(q_k, q_{k+1}) + f⁺_k
+///
+/// by the one Newton solver (solve/newton.hpp, runtime-sized) on the row-scaled bordered system of
+/// solve/del_newton.hpp. `step()` never allocates (tests/test_kernel_integrators.cpp counts).
+
+#include <functional>
+#include <limits>
+
+#include "kernel/discrete_rules.hpp"
+#include "mechint/core/state_archive.hpp"
+#include "mechint/integrate/step_check.hpp"
+#include "mechint/integrate/variational_integrator.hpp"
+#include "mechint/solve/newton.hpp"
+
+namespace mechint::kernel {
+
+/// The controls over time: fills u (sized num_controls) at time t.
+using ControlLaw = std::function<void(double t, Vector& u)>;
+
+class KernelVariationalIntegrator {
+ public:
+  KernelVariationalIntegrator(const KernelModel& model, Rule rule, double h, NewtonOptions options = {},
+                              DelForm form = DelForm::kMomentum, StepCheckOptions check = {});
+  KernelVariationalIntegrator(const KernelVariationalIntegrator&) = delete;
+  KernelVariationalIntegrator& operator=(const KernelVariationalIntegrator&) = delete;
+
+  // ---- starts (as the fixed-size integrator's) -----------------------------------------------
+  void start_from_velocity(const Vector& q0, const Vector& qdot0, double t0 = 0.0);
+  void start_from_momentum(const Vector& q0, const Vector& p0, double t0 = 0.0);
+  void start_from_two_points(const Vector& q_prev, const Vector& q0, double t0 = 0.0);
+  void start_source_procedure(const Vector& q0, const Vector& qdot0, double fine_h, double t0 = 0.0);
+
+  /// Controls of a forced model: held constant, or a law sampled at each step's midpoint.
+  void set_control(const Vector& u);
+  void set_control_law(ControlLaw law);
+
+  void step();
+
+  // ---- state (the stepper contract, integrate/stepper.hpp) -------------------------------------
+  const Vector& q() const { return q_; }
+  Vector p() const;
+  const Vector& lambda() const { return lambda_; }
+  double time() const { return t_; }
+  double step_size() const { return h_; }
+  long step_index() const { return step_index_; }
+  const KernelModel& model() const { return *model_; }
+  const NewtonStats& last_newton_stats() const { return stats_; }
+  long confirmed_steps() const { return confirmed_steps_; }
+
+  Vector velocity() const;
+  double energy() const;
+  double momentum(int i) const;
+  Vector constraint_residual() const;
+  /// The control of the last step taken (of the next step before the first).
+  Vector control() const;
+  double discrete_work(int i) const { return work_[i]; }
+
+  template <class Archive>
+  void checkpoint_state(Archive& a) {
+    a(q_), a(q_prev_), a(p_), a(lambda_), a(t0_), a(t_), a(step_index_);
+    a(stats_.iterations), a(stats_.converged), a(stats_.residual_norm), a(stats_.first_update_norm);
+    a(stats_.first_contraction), a(stats_.jacobian_evaluations);
+    a(total_iterations_), a(confirmed_steps_);
+    a(balance_.energy), a(balance_.size), a(balance_.work);
+    newton_.checkpoint_state(a), a(factored_h_);
+    a(u_), a(u_previous_), a(work_), a(momenta_at_start_), a(balance_started_);
+  }
+
+ private:
+  struct Forcing {
+    const Vector* u = nullptr;
+    double t = 0.0;
+  };
+  /// The bordered DEL system of one step (solve/del_newton.hpp's, runtime-sized).
+  struct DelSystem;
+
+  NewtonStats solve(double h, const Vector& q_k, const Vector& p_k, const RowMatrix& dg_k, Forcing forcing,
+                    Vector& q_next, Vector& lambda);
+  void discrete_momentum(const Vector& q0, const Vector& q1, Forcing forcing, double h, Vector& p) const;
+  void reset(const Vector& q0, const Vector& p0, const Vector& q_prev, double t0);
+  Forcing forcing_of_step() const;
+  Forcing forcing_of_previous_step() const;
+  Forcing forcing_before_start() const;
+  void check_on_manifold(const Vector& q) const;
+  Vector project_to_manifold(Vector x) const;
+  bool should_confirm() const;
+  void confirm_step(Forcing forcing);
+  double update_energy_balance(Forcing forcing);
+  [[noreturn]] void reject_for_energy(double ratio) const;
+  void accumulate_work(Forcing forcing);
+  Vector noether_momenta(const Vector& q, const Vector& p) const;
+
+  const KernelModel* model_;
+  int n_, k_;
+  double h_;
+  DelForm form_;
+  NewtonOptions options_;
+  StepCheckOptions check_;
+  mutable DiscreteRule rule_;  // workspace, also of the const diagnostics
+  NewtonSolver<Eigen::Dynamic> newton_, confirm_newton_;
+  double factored_h_ = 0.0;
+  // State.
+  Vector q_, q_prev_, p_, q_next_, lambda_;
+  double t0_ = 0.0, t_ = 0.0;
+  long step_index_ = 0, total_iterations_ = 0, confirmed_steps_ = 0;
+  NewtonStats stats_;
+  struct {
+    double energy = std::numeric_limits<double>::quiet_NaN(), size = 0.0, work = 0.0;
+  } balance_;
+  struct {
+    double change = 0.0, work = 0.0, size = 0.0;
+  } last_balance_;
+  // Forces and controls.
+  Vector u_, u_previous_, work_, momenta_at_start_;
+  /// The law's values for the step being taken and for the step before the start.
+  mutable Vector u_law_, u_law_before_;
+  ControlLaw law_;
+  bool balance_started_ = false;
+  // Workspace of the step (sized once).
+  mutable Vector f_minus_, f_plus_;
+  Vector g_k_, g_next_, d1_, nu_, q_half_, q_two_, p_half_, lambda_half_, xi_, xi_next_;
+  Vector residual_v_, energy_gradient_, mid_, vel_;
+  RowMatrix dg_k_, dg_next_, dg_half_, d12_, df_minus_;
+};
+
+}  // namespace mechint::kernel
