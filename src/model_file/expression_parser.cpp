@@ -44,6 +44,41 @@ std::optional<SymbolTable::Symbol> SymbolTable::find(std::string_view name) cons
   return it->second;
 }
 
+void SymbolTable::declare_definition(const std::string& name, SourcePosition where) {
+  Definition d;
+  d.name = name;
+  d.position = where;
+  definition_index_.emplace(name, definitions_.size());
+  definitions_.push_back(std::move(d));
+}
+
+void SymbolTable::define(const std::string& name, Expression value) {
+  Definition& d = definitions_.at(definition_index_.at(name));
+  d.size = symbolic::measure(value);
+  d.value = std::move(value);
+  d.defined = true;
+}
+
+const SymbolTable::Definition* SymbolTable::find_definition(std::string_view name) const {
+  const auto it = definition_index_.find(name);
+  return it == definition_index_.end() ? nullptr : &definitions_[it->second];
+}
+
+const SymbolTable::Definition* SymbolTable::definition_being_read() const {
+  for (const auto& d : definitions_) {
+    if (!d.defined) return &d;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> SymbolTable::defined_names() const {
+  std::vector<std::string> names;
+  for (const auto& d : definitions_) {
+    if (d.defined) names.push_back(d.name);
+  }
+  return names;
+}
+
 bool uses_symbol(const Expression& expression, SymbolKind kind) {
   if (expression.kind == Expression::Kind::kSymbol && expression.symbol == kind) return true;
   for (const auto& arg : expression.args) {
@@ -237,6 +272,7 @@ std::string context_name(ExpressionContext context) {
     case ExpressionContext::kSymmetry: return "a symmetry generator";
     case ExpressionContext::kForce: return "a force";
     case ExpressionContext::kDomain: return "the domain";
+    case ExpressionContext::kDefinition: return "a definition";
   }
   return "an expression";
 }
@@ -259,6 +295,33 @@ std::optional<Function> find_function(std::string_view name) {
   return std::nullopt;
 }
 
+/// The index of the first symbol of `kind` in `e` (depth first, left to right), without recursion.
+std::optional<int> first_symbol(const Expression& e, SymbolKind kind) {
+  std::vector<const Expression*> stack{&e};
+  while (!stack.empty()) {
+    const Expression* node = stack.back();
+    stack.pop_back();
+    if (node->kind == Expression::Kind::kSymbol && node->symbol == kind) return node->index;
+    for (auto a = node->args.rbegin(); a != node->args.rend(); ++a) stack.push_back(&*a);
+  }
+  return std::nullopt;
+}
+
+/// A copy of `e` with every node at `at`: an expanded definition is located where it is used, so
+/// that a message about any part of an expression points into that expression.
+Expression copy_at(const Expression& e, SourcePosition at) {
+  Expression copy;
+  copy.kind = e.kind;
+  copy.number = e.number;
+  copy.symbol = e.symbol;
+  copy.index = e.index;
+  copy.function = e.function;
+  copy.position = at;
+  copy.args.reserve(e.args.size());
+  for (const auto& a : e.args) copy.args.push_back(copy_at(a, at));
+  return copy;
+}
+
 
 // ---------------------------------------------------------------------------------------------
 // Parser
@@ -273,6 +336,7 @@ class Parser {
     const Token& rest = peek();
     if (rest.kind == Token::Kind::kComma) report_.fail(rest.offset, "',' outside a function call");
     if (rest.kind != Token::Kind::kEnd) fail_missing_operator(rest);
+    if (expansion_.used) check_expansion(result);
     return result;
   }
 
@@ -441,11 +505,15 @@ class Parser {
       report_.fail(token.offset, "function " + std::string(text) + " needs its arguments in parentheses: " +
                                      std::string(text) + "(...)");
     }
+    if (const auto* d = symbols_.find_definition(text)) return substitute(token, *d, false);
+    if (text.size() > 4 && text.ends_with("_dot")) {
+      if (const auto* d = symbols_.find_definition(text.substr(0, text.size() - 4))) return substitute(token, *d, true);
+    }
     const auto symbol = symbols_.find(text);
     if (!symbol) fail_unknown_name(token);
     switch (symbol->kind) {
       case SymbolKind::kTime:
-        if (context_ != ExpressionContext::kForce) {
+        if (!inputs_allowed()) {
           report_.fail(token.offset, "time t in " + context_name(context_) + ": " +
                                          (context_ == ExpressionContext::kLagrangian
                                               ? std::string("the Lagrangian may not depend on time (t is allowed in forces only)")
@@ -459,7 +527,7 @@ class Parser {
         }
         break;
       case SymbolKind::kControl:
-        if (context_ != ExpressionContext::kForce) {
+        if (!inputs_allowed()) {
           report_.fail(token.offset, "control " + std::string(text) + " in " + context_name(context_) +
                                          ": controls may appear in forces only");
         }
@@ -475,10 +543,117 @@ class Parser {
   }
 
   bool velocities_allowed() const {
-    return context_ == ExpressionContext::kLagrangian || context_ == ExpressionContext::kForce;
+    return context_ == ExpressionContext::kLagrangian || context_ == ExpressionContext::kForce ||
+           context_ == ExpressionContext::kDefinition;
+  }
+  /// Controls and t: in forces, and in definitions (checked again where those are used).
+  bool inputs_allowed() const {
+    return context_ == ExpressionContext::kForce || context_ == ExpressionContext::kDefinition;
   }
 
-  bool is_declared(std::string_view name) const { return symbols_.find(name).has_value(); }
+  bool is_declared(std::string_view name) const {
+    return symbols_.find(name).has_value() || symbols_.find_definition(name) != nullptr;
+  }
+
+  // --- definitions (DESIGN §6) -------------------------------------------------------------------
+
+  /// The expression of definition `d` (or, with `dot`, its time derivative NAME_dot) in place of
+  /// the name `token`, once it is known to be defined, allowed here and within the budget.
+  Expression substitute(const Token& token, const SymbolTable::Definition& d, bool dot) {
+    if (!d.defined && &d == symbols_.definition_being_read()) {
+      report_.fail(token.offset, "definition " + quote_for_message(d.name) +
+                                     " uses itself: a definition may use only the names above it");
+    }
+    if (!d.defined) {
+      report_.fail(token.offset, "definition " + quote_for_message(d.name) + " is used before it is defined (at " +
+                                     std::to_string(d.position.line) + ":" + std::to_string(d.position.column) +
+                                     "): a definition may use only the names above it");
+    }
+    const Expression& tree = dot ? time_derivative(token, d) : d.value;
+    const symbolic::TreeSize size = dot ? d.dot_size : d.size;
+    const std::string what = dot ? "the time derivative " + std::string(token.text) + " of definition " +
+                                       quote_for_message(d.name)
+                                 : "definition " + quote_for_message(d.name);
+    check_allowed(token, tree, what);
+    expansion_.used = true;
+    expansion_.nodes += size.nodes;
+    expansion_.last_offset = token.offset;
+    if (expansion_.nodes > kMaxExpandedNodes) fail_too_large(token.offset);
+    if (size.depth >= expansion_.deepest) {
+      expansion_.deepest = size.depth;
+      expansion_.deepest_offset = token.offset;
+    }
+    return copy_at(tree, position(token));
+  }
+
+  /// NAME_dot = Σ_i ∂NAME/∂q_i · q_i_dot + ∂NAME/∂t, for a definition free of velocities and
+  /// controls (the derivative of a control along the motion is not known).
+  const Expression& time_derivative(const Token& token, const SymbolTable::Definition& d) {
+    const std::string name = quote_for_message(d.name);
+    if (const auto i = first_symbol(d.value, SymbolKind::kVelocity)) {
+      report_.fail(token.offset, std::string(token.text) + ": definition " + name + " uses the velocity " +
+                                     symbols_.coordinates().at(*i) + "_dot, so it has no time derivative " +
+                                     "(only a definition free of velocities has NAME_dot)");
+    }
+    if (const auto i = first_symbol(d.value, SymbolKind::kControl)) {
+      report_.fail(token.offset, std::string(token.text) + ": definition " + name + " uses the control " +
+                                     symbols_.controls().at(*i) + ", whose time derivative is not known, so it " +
+                                     "has no time derivative NAME_dot");
+    }
+    if (!d.dot) {
+      const auto n = static_cast<int>(symbols_.coordinates().size());
+      symbolic::TimeDerivative r = symbolic::total_time_derivative(d.value, n, kMaxExpandedNodes, kMaxExpandedDepth);
+      if (!r.tree) {
+        report_.fail(token.offset, "the time derivative " + std::string(token.text) + " of definition " + name +
+                                       " would have more than " + std::to_string(kMaxExpandedNodes) + " nodes or " +
+                                       std::to_string(kMaxExpandedDepth) + " levels written out");
+      }
+      d.dot = std::move(*r.tree);
+      d.dot_size = r.size;
+    }
+    return *d.dot;
+  }
+
+  /// Refuses a definition whose expansion uses what this context may not: a velocity in a
+  /// constraint, t or a control in the Lagrangian.
+  void check_allowed(const Token& token, const Expression& tree, const std::string& what) const {
+    const std::string where = what + " in " + context_name(context_);
+    if (!velocities_allowed()) {
+      if (const auto i = first_symbol(tree, SymbolKind::kVelocity)) {
+        report_.fail(token.offset, where + " uses the velocity " + symbols_.coordinates().at(*i) + "_dot: " +
+                                       coordinates_only(context_));
+      }
+    }
+    if (!inputs_allowed()) {
+      if (first_symbol(tree, SymbolKind::kTime)) {
+        report_.fail(token.offset, where + " uses the time t: " +
+                                       (context_ == ExpressionContext::kLagrangian
+                                            ? std::string("the Lagrangian may not depend on time (t is allowed in forces only)")
+                                            : coordinates_only(context_)));
+      }
+      if (const auto i = first_symbol(tree, SymbolKind::kControl)) {
+        report_.fail(token.offset, where + " uses the control " + symbols_.controls().at(*i) +
+                                       ": controls may appear in forces only");
+      }
+    }
+  }
+
+  [[noreturn]] void fail_too_large(std::size_t offset) const {
+    report_.fail(offset, "substituting the definitions makes this expression larger than the limit of " +
+                             std::to_string(kMaxExpandedNodes) +
+                             " nodes (definitions that each use an earlier one several times grow exponentially)");
+  }
+
+  /// The exact size of the expanded tree, against both limits.
+  void check_expansion(const Expression& result) const {
+    const symbolic::TreeSize size = symbolic::measure(result);
+    if (size.nodes > kMaxExpandedNodes) fail_too_large(expansion_.last_offset);
+    if (size.depth > kMaxExpandedDepth) {
+      report_.fail(expansion_.deepest_offset, "substituting the definitions makes this expression " +
+                                                  std::to_string(size.depth) + " levels deep, more than the limit of " +
+                                                  std::to_string(kMaxExpandedDepth));
+    }
+  }
 
   /// The names this context may use, for "known: ..." and "did you mean".
   std::vector<std::string> known_names() const {
@@ -487,7 +662,9 @@ class Parser {
       for (const auto& q : symbols_.coordinates()) known.push_back(q + "_dot");
     }
     known.insert(known.end(), symbols_.parameters().begin(), symbols_.parameters().end());
-    if (context_ == ExpressionContext::kForce) {
+    const std::vector<std::string> definitions = symbols_.defined_names();
+    known.insert(known.end(), definitions.begin(), definitions.end());
+    if (inputs_allowed()) {
       known.insert(known.end(), symbols_.controls().begin(), symbols_.controls().end());
       known.push_back("t");
     }
@@ -543,9 +720,19 @@ class Parser {
     return std::to_string(at.line) + ":" + std::to_string(at.column);
   }
 
+  /// What the definitions substituted so far add to the tree.
+  struct Expansion {
+    bool used = false;
+    std::size_t nodes = 0;             ///< nodes substituted
+    std::size_t last_offset = 0;       ///< of the last definition used
+    std::size_t deepest = 0;           ///< depth of the deepest definition used
+    std::size_t deepest_offset = 0;    ///< and where
+  };
+
   std::vector<Token> tokens_;
   std::size_t next_ = 0;
   int depth_ = 0;
+  Expansion expansion_;
   const SymbolTable& symbols_;
   ExpressionContext context_;
   const Reporter& report_;

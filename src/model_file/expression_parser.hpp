@@ -14,6 +14,10 @@
 ///     name       := [A-Za-z_][A-Za-z0-9_]*
 ///
 /// Spaces, tabs and line breaks separate tokens. `pi` is the number π, `t` the time.
+///
+/// A name of `[definitions]` (DESIGN §6) is replaced by its expression, and NAME_dot by the time
+/// derivative of a definition free of velocities: the trees hold only the symbols above, so every
+/// consumer of trees works unchanged with definitions.
 
 #include <cstddef>
 #include <functional>
@@ -24,6 +28,7 @@
 #include <vector>
 
 #include "model_file/model_description.hpp"
+#include "model_file/symbolic.hpp"
 
 namespace mechint::model_file {
 
@@ -33,6 +38,14 @@ inline constexpr std::size_t kMaxExpressionLength = 10000;
 /// Deepest nesting of parentheses, function arguments, unary signs and exponents accepted: the
 /// parser recurses once per level, so hostile input cannot exhaust the stack.
 inline constexpr int kMaxExpressionDepth = 64;
+/// Most nodes of one expression once its definitions are substituted. Substitution copies, so
+/// definitions that use each other twice (d2 = d1*d1, d3 = d2*d2, ...) grow exponentially; a
+/// 30-link pendulum chain written with definitions (positions from absolute angles, L from their
+/// NAME_dot) has a Lagrangian of about 9,000 nodes.
+inline constexpr std::size_t kMaxExpandedNodes = 100000;
+/// Deepest tree once definitions are substituted: the depth a chain a+b+c+... of the longest
+/// expression text reaches, which every recursive consumer of trees already allows for.
+inline constexpr std::size_t kMaxExpandedDepth = kMaxExpressionLength / 2;
 
 /// The names a model file declares, which its expressions may use, with an index for lookups
 /// (a hostile file may declare tens of thousands of parameters and use as many names).
@@ -53,6 +66,30 @@ class SymbolTable {
   /// NAME (kCoordinate), NAME_dot (kVelocity), a parameter, a control, or `t` (kTime).
   std::optional<Symbol> find(std::string_view name) const;
 
+  /// A named intermediate expression of `[definitions]` (DESIGN §6).
+  struct Definition {
+    std::string name;
+    SourcePosition position;  ///< of its key in the file
+    bool defined = false;     ///< false until its expression is read: an earlier use is refused
+    Expression value;         ///< the definitions it uses substituted
+    symbolic::TreeSize size;  ///< of `value`
+    /// NAME_dot, the total time derivative along the motion, computed at its first use.
+    mutable std::optional<Expression> dot;
+    mutable symbolic::TreeSize dot_size;
+  };
+
+  /// Declares a definition, in the order of the file, before any is read: a use of a later one is
+  /// then told apart from an unknown name. The name must be new (the model-file reader checks).
+  void declare_definition(const std::string& name, SourcePosition where);
+  /// Records the expression of a declared definition.
+  void define(const std::string& name, Expression value);
+  /// The definition of that name (declared, maybe not yet defined), or nullptr.
+  const Definition* find_definition(std::string_view name) const;
+  /// The first definition not yet defined: the one being read while definitions are read.
+  const Definition* definition_being_read() const;
+  /// The names of the definitions read so far, in order.
+  std::vector<std::string> defined_names() const;
+
   const std::vector<std::string>& coordinates() const { return coordinates_; }
   const std::vector<std::string>& parameters() const { return parameters_; }
   const std::vector<std::string>& controls() const { return controls_; }
@@ -62,13 +99,15 @@ class SymbolTable {
   std::vector<std::string> parameters_;
   std::vector<std::string> controls_;
   std::map<std::string, Symbol, std::less<>> index_;
+  std::vector<Definition> definitions_;
+  std::map<std::string, std::size_t, std::less<>> definition_index_;
 };
 
 /// Where an expression appears. Decides which kinds of symbols it may use and how messages name it:
 /// the Lagrangian may use coordinates, velocities and parameters; constraints, unilateral
 /// constraints and symmetry generators coordinates and parameters; forces everything, controls and
-/// `t` included.
-enum class ExpressionContext { kLagrangian, kConstraint, kUnilateral, kSymmetry, kForce, kDomain };
+/// `t` included. A definition may use everything too: what it uses is checked where it is used.
+enum class ExpressionContext { kLagrangian, kConstraint, kUnilateral, kSymmetry, kForce, kDomain, kDefinition };
 
 /// An expression's text and where it is in the file.
 struct ExpressionSource {
@@ -89,7 +128,9 @@ struct ExpressionSource {
 /// an unknown or misplaced name, an unknown function or a wrong number of arguments, unbalanced
 /// parentheses, a character outside the grammar, a missing operand or operator, a number that is
 /// not finite, an empty, too long (kMaxExpressionLength) or too deeply nested (kMaxExpressionDepth)
-/// expression.
+/// expression; a definition used before it is defined, or whose expansion is misplaced (a velocity
+/// in a constraint) or too large (kMaxExpandedNodes, kMaxExpandedDepth); NAME_dot of a definition
+/// that uses velocities or controls.
 Expression parse_expression(const ExpressionSource& source, const SymbolTable& symbols, ExpressionContext context,
                             const std::string& file_label);
 

@@ -26,9 +26,10 @@ namespace {
 
 /// The top-level keys of DESIGN §6, in the order of its example (also the order of "known keys").
 /// `domain` extends DESIGN §6 (docs/model-files.md, "Where the model is defined").
-constexpr std::array<std::string_view, 15> kKeys = {
-    "name",     "description", "coordinates", "periodic", "parameters", "lagrangian", "constraints",
-    "unilateral", "symmetries", "forces",     "controls", "method",     "h",          "initial", "domain"};
+constexpr std::array<std::string_view, 16> kKeys = {
+    "name",       "description", "coordinates", "periodic", "parameters", "lagrangian",
+    "constraints", "unilateral", "symmetries",  "forces",   "controls",   "method",
+    "h",          "initial",     "definitions", "domain"};
 
 SourcePosition position_of(const toml::source_region& region) {
   const auto clamp = [](std::uint32_t x) { return static_cast<int>(std::min<std::uint32_t>(x, INT_MAX)); };
@@ -372,7 +373,19 @@ class Reader {
     source.text = text;
     source.start = position_of(node.source());
     source.exact_columns = source_.is_plain_string(source.start, text);
-    return parse_expression(source, symbols_, context, file_);
+    Expression e = parse_expression(source, symbols_, context, file_);
+    if (has_definitions_) count_expanded(e, source.start);
+    return e;
+  }
+
+  /// Each expression is bounded by kMaxExpandedNodes, but a file may use a definition in
+  /// thousands of expressions: the whole model is bounded too.
+  void count_expanded(const Expression& e, SourcePosition where) {
+    expanded_nodes_ += symbolic::measure(e).nodes;
+    if (expanded_nodes_ > kMaxExpandedNodesInFile) {
+      fail(where, "substituting the definitions makes the expressions of this file larger than " +
+                      std::to_string(kMaxExpandedNodesInFile) + " nodes in all");
+    }
   }
 
   std::vector<Expression> expressions(const toml::node& node, ExpressionContext context, const std::string& what) {
@@ -394,11 +407,42 @@ class Reader {
     return std::to_string(n) + (n == 1 ? " coordinate: " : " coordinates: ") + join_names(model_.coordinates);
   }
 
+  /// `[definitions]` (DESIGN §6): named expressions in file order, each using the names above it.
+  /// Every name (and its NAME_dot) is declared first, so that a name used above its definition is
+  /// told apart from an unknown one; each is then read and substituted wherever it is used.
+  void read_definitions() {
+    const toml::node* node = find("definitions");
+    if (!node) return;
+    const toml::table& table = table_value(*node, "definitions", "named expressions, like bob_x = \"x + l*sin(th)\"");
+    const auto entries = in_file_order(table);
+    for (const auto& [key, value] : entries) {
+      const std::string name(key->str());
+      const SourcePosition where = position_of(key->source());
+      if (name.size() > 4 && name.ends_with("_dot") && is_identifier(name)) {
+        fail(where, "definition name " + quote_for_message(name) + " ends in _dot, which names time derivatives " +
+                        "(a definition free of velocities gets NAME_dot by itself)");
+      }
+      declare(name, where, "definition");
+      if (const auto taken = taken_.find(name + "_dot"); taken != taken_.end()) {
+        fail(where, "definition name " + quote_for_message(name) + ": its time derivative " + name + "_dot is already " +
+                        taken->second);
+      }
+      taken_.emplace(name + "_dot", "the time derivative of definition " + name);
+      symbols_.declare_definition(name, where);
+    }
+    has_definitions_ = !entries.empty();
+    for (const auto& [key, value] : entries) {
+      const std::string name(key->str());
+      symbols_.define(name, expression(*value, ExpressionContext::kDefinition, "definition " + name));
+    }
+  }
+
   void read_expressions() {
     const std::size_t n = model_.coordinates.size();
     std::vector<std::string> parameters;
     for (const auto& p : model_.parameters) parameters.push_back(p.name);
     symbols_ = SymbolTable(model_.coordinates, std::move(parameters), model_.controls);
+    read_definitions();
 
     const toml::node& lagrangian = require("lagrangian", "L(q, q_dot) as an expression");
     model_.lagrangian = expression(lagrangian, ExpressionContext::kLagrangian, "lagrangian");
@@ -461,7 +505,9 @@ class Reader {
   const toml::table& root_;
   ModelDescription model_;
   SymbolTable symbols_;
-  /// Every name declared so far (and NAME_dot of each coordinate), with what it names.
+  bool has_definitions_ = false;
+  std::size_t expanded_nodes_ = 0;  ///< nodes of the expressions read, definitions substituted
+  /// Every name declared so far (and NAME_dot of each coordinate and definition), with what it names.
   std::map<std::string, std::string, std::less<>> taken_;
 };
 

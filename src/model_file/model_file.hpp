@@ -16,14 +16,18 @@ namespace mechint::model_file {
 inline constexpr std::size_t kMaxModelFileSize = 1 << 20;
 /// Most coordinates a model file may declare.
 inline constexpr std::size_t kMaxCoordinates = 32;
-/// Longest name (of the model, a coordinate, a parameter or a control), in bytes.
+/// Longest name (of the model, a coordinate, a parameter, a control or a definition), in bytes.
 inline constexpr std::size_t kMaxNameLength = 64;
+/// Most nodes of all the expressions of a file together once definitions are substituted (each
+/// is also bounded by kMaxExpandedNodes, expression_parser.hpp).
+inline constexpr std::size_t kMaxExpandedNodesInFile = 1000000;
 
 /// Parses and checks the text of a model file. `file_label` names the file in messages and in the
 /// result's `file`. Throws mechint::InvalidInput `FILE:LINE:COLUMN: what is wrong` on a TOML syntax
 /// error, an unknown key, a value of the wrong type, a missing required key, a bad or duplicate
 /// name, a non-finite number, a wrong count (symmetry components, forces, constraints) or any
-/// error in an expression.
+/// error in an expression. Definitions (`[definitions]`) are substituted into the trees: the
+/// result holds only coordinates, velocities, parameters, controls and t.
 ModelDescription parse_model_text(std::string_view text, const std::string& file_label);
 
 /// The text of an input file (a model or problem file, `what` in messages): refuses with

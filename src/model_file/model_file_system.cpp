@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -22,6 +23,7 @@
 #include "model_file/model_checks.hpp"
 #include "model_file/model_compiler.hpp"
 #include "model_file/model_file.hpp"
+#include "model_file/model_kernels_plugin.hpp"
 
 namespace mechint::model_file {
 namespace {
@@ -37,9 +39,18 @@ using EntryFunction = void (*)(const ModelDescription*, app::SystemEntry*);
 class LoadedModel {
  public:
   LoadedModel(ModelDescription description, std::string text)
-      : description_(std::move(description)), text_(std::move(text)) {}
+      : description_(std::move(description)), text_(std::move(text)), kernels_(description_, text_) {}
 
   const ModelDescription& description() const { return description_; }
+
+  /// The model's derivative kernels, for the methods compiled once (model_kernels_plugin.hpp).
+  ModelKernelsPlugin& kernels() { return kernels_; }
+  /// `method` runs on the kernels (no C++ of the model is compiled for it).
+  bool on_kernels(const std::string& method) const {
+    if (!runs_on_kernels(description_)) return false;
+    const auto names = app::kernel_methods(static_cast<int>(description_.constraints.size()));
+    return std::find(names.begin(), names.end(), method) != names.end();
+  }
 
   /// The system of the compiled model: generated, compiled (once, cached) and loaded on first use.
   const app::SystemEntry& system() {
@@ -89,6 +100,7 @@ class LoadedModel {
 
   ModelDescription description_;
   std::string text_;
+  ModelKernelsPlugin kernels_;
   std::optional<app::SystemEntry> loaded_;
 };
 
@@ -142,6 +154,17 @@ void check_before_compiling(const ModelDescription& d) {
                      known + ")");
 }
 
+/// The file's `method` must be one the model offers (for a model on kernels, known from the file).
+void check_kernel_default_method(const ModelDescription& d) {
+  if (d.method.empty()) return;
+  const auto offered = kernel_model_methods(d);
+  if (std::find(offered.begin(), offered.end(), d.method) != offered.end()) return;
+  std::string list;
+  for (const auto& m : offered) list += (list.empty() ? "" : ", ") + m;
+  throw InvalidInput(at(d, d.method_position) + "method " + quote_for_message(d.method) +
+                     " does not apply to this model (offered: " + list + ")");
+}
+
 /// A start value of `check` that is not finite: the model is not defined at its start.
 void require_finite(const ModelDescription& d, double value, const std::string& what) {
   if (std::isfinite(value)) return;
@@ -192,17 +215,30 @@ app::SystemEntry model_file_system(const std::string& path) {
   e.default_h = d.h;
   e.controls = d.controls;  // settable by the file's names; the output columns are u1, u2, ...
   e.parameters = [model](const app::Overrides&) { return model_file_parameters(model->description()); };
-  e.methods = [model](const app::ParameterValues& v) { return model->system().methods(v); };
+  // Methods on kernels need only the model's kernels, compiled in about a second; the others (the
+  // impact driver, energy-momentum, dae) and optimize compile the model's C++ (model_kernels_plugin.hpp).
+  if (runs_on_kernels(d)) {
+    check_kernel_default_method(d);
+    e.methods = [model](const app::ParameterValues&) { return kernel_model_methods(model->description()); };
+  } else {
+    e.methods = [model](const app::ParameterValues& v) { return model->system().methods(v); };
+  }
   e.method_options = [model](const app::ParameterValues& v, const std::string& method) {
+    if (model->on_kernels(method))
+      return app::kernel_method_options(static_cast<int>(model->description().constraints.size()), method);
     return model->system().method_options(v, method);
   };
   e.run = [model](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
                   const OutputSchedule& schedule, const app::ControlSchedule& controls, app::RowWriter& out) {
+    if (model->on_kernels(method))
+      return app::run_kernel_problem(model->kernels().problem(v), method, options, schedule, out, controls);
     model->system().run(v, method, options, schedule, controls, out);
   };
   e.stepping = [model](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
                        double h, const app::ControlSchedule& controls) {
-    auto session = model->system().stepping(v, method, options, h, controls);
+    auto session = model->on_kernels(method)
+                       ? app::make_kernel_stepping_session(model->kernels().problem(v), method, options, h, controls)
+                       : model->system().stepping(v, method, options, h, controls);
     session->keep_alive(model);
     return session;
   };

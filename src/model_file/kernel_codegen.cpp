@@ -1,0 +1,516 @@
+#include "model_file/kernel_codegen.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "mechint/kernel/model_kernels.h"
+#include "model_file/symbolic.hpp"
+
+namespace mechint::model_file {
+namespace {
+
+using symbolic::Graph;
+using symbolic::Node;
+using symbolic::NodeId;
+using symbolic::Op;
+
+// The source declares the table itself (below) so that it compiles without mechint's headers.
+// This trips when model_kernels.h grows: append the new members there too.
+static_assert(sizeof(mechint_model_kernels) == 72 && offsetof(mechint_model_kernels, forces) == 64,
+              "kernel_codegen.cpp writes a copy of mechint_model_kernels: update it");
+
+/// model_kernels.h's declarations, under its include guard (a unit that includes both is fine).
+constexpr const char* kTableDeclaration = R"(#ifndef MECHINT_KERNEL_MODEL_KERNELS_H
+#define MECHINT_KERNEL_MODEL_KERNELS_H
+#define MECHINT_KERNEL_OK 0
+#define MECHINT_KERNEL_OUTSIDE_DOMAIN 1
+typedef struct mechint_model_kernels {
+  uint32_t abi_version;
+  uint32_t struct_size;
+  int32_t dim;
+  int32_t num_constraints;
+  int32_t num_symmetries;
+  int32_t num_controls;
+  int32_t has_forces;
+  const void* context;
+  int (*lagrangian)(const void* context, const double* q, const double* v, double* value, double* l_q,
+                    double* l_v, double* l_qq, double* l_qv, double* l_vv);
+  int (*constraints)(const void* context, const double* q, double* g, double* dg);
+  int (*symmetry)(const void* context, int32_t index, const double* q, double* xi);
+  int (*forces)(const void* context, const double* q, const double* v, const double* u, double t, double* f,
+                double* f_q, double* f_v);
+} mechint_model_kernels;
+#endif
+)";
+
+/// A double as a C literal that reads back as the same double (the shortest such text).
+std::string literal(double x) {
+  if (!std::isfinite(x)) throw std::logic_error("kernel codegen: non-finite number in a checked model");
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, x);
+  std::string text(buffer, result.ptr);
+  if (text.find_first_of(".e") == std::string::npos) text += ".0";
+  return std::signbit(x) ? "(" + text + ")" : text;
+}
+
+// ---- what a function computes: outputs in nested blocks ------------------------------------------
+
+/// `target = value;` for one output entry.
+struct Assignment {
+  std::string target;
+  NodeId value = 0;
+};
+
+/// Assignments written under `if (guard)` (no test when guard is empty).
+struct Group {
+  std::string guard;
+  std::vector<Assignment> assignments;
+};
+
+/// Code run under `if (condition)` (always for the root): the nodes only it needs, its outputs,
+/// then its children. A node is computed in the innermost block enclosing all the blocks that
+/// need it, so asking for the value alone skips every node only the Hessian needs.
+struct Block {
+  std::string condition;
+  std::vector<Group> groups;
+  std::vector<Block> children;
+};
+
+/// Writes blocks of straight-line C from one graph.
+class Writer {
+ public:
+  explicit Writer(const Graph& g) : g_(g) {}
+
+  /// The text of an operand: a literal, a symbol, or the temporary of an emitted node.
+  std::string operand(NodeId id) const {
+    const Node& n = g_.node(id);
+    if (n.op == Op::kNumber) return literal(n.number);
+    if (n.op != Op::kSymbol) return "t" + std::to_string(id);
+    const std::string i = std::to_string(n.index);
+    switch (n.symbol) {
+      case SymbolKind::kCoordinate: return "q[" + i + "]";
+      case SymbolKind::kVelocity: return "v[" + i + "]";
+      case SymbolKind::kParameter: return "p[" + i + "]";
+      case SymbolKind::kControl: return "u[" + i + "]";
+      case SymbolKind::kTime: return "t";
+    }
+    throw std::logic_error("kernel codegen: unknown symbol kind");
+  }
+
+  static bool is_leaf(const Node& n) { return n.op == Op::kNumber || n.op == Op::kSymbol; }
+
+  /// Emits the nodes reachable from `roots` that are not emitted yet, in id order (operands
+  /// first), at the function's top level: the domain's, before its test.
+  void emit_reachable(const std::vector<NodeId>& roots, std::string& out) {
+    std::vector<NodeId> nodes;
+    for (const NodeId r : roots) collect(r, nodes);
+    std::sort(nodes.begin(), nodes.end());
+    for (const NodeId id : nodes) emit(id, "  ", out);
+  }
+
+  /// Treats the nodes reachable from `roots` as emitted (by another writer, in an enclosing scope).
+  void mark_emitted(const std::vector<NodeId>& roots) {
+    std::vector<NodeId> nodes;
+    for (const NodeId r : roots) collect(r, nodes);
+  }
+
+  /// Emits `root` and its children, each node in the innermost block that encloses its uses.
+  void emit_block(const Block& root, std::string& out) {
+    blocks_.clear();
+    number(root, -1);
+    std::vector<int> placement(g_.size(), -1);
+    std::vector<int> seen(g_.size(), -1);
+    for (std::size_t b = 0; b < blocks_.size(); ++b) {
+      for (const Group& group : blocks_[b].block->groups) {
+        for (const Assignment& a : group.assignments) place(a.value, static_cast<int>(b), placement, seen);
+      }
+    }
+    placed_.assign(blocks_.size(), {});
+    for (NodeId id = 0; id < placement.size(); ++id) {
+      if (placement[id] >= 0) placed_[static_cast<std::size_t>(placement[id])].push_back(id);  // in id order
+    }
+    write(0, "  ", out);
+  }
+
+  bool uses_integer_power() const { return uses_integer_power_; }
+
+ private:
+  struct Numbered {
+    const Block* block;
+    int parent;
+    int depth;
+    std::vector<int> children;
+  };
+
+  void number(const Block& b, int parent) {
+    const int id = static_cast<int>(blocks_.size());
+    blocks_.push_back({&b, parent, parent < 0 ? 0 : blocks_[static_cast<std::size_t>(parent)].depth + 1, {}});
+    if (parent >= 0) blocks_[static_cast<std::size_t>(parent)].children.push_back(id);
+    for (const Block& c : b.children) number(c, id);
+  }
+
+  int common_ancestor(int a, int b) const {
+    while (a != b) {
+      if (blocks_[static_cast<std::size_t>(a)].depth >= blocks_[static_cast<std::size_t>(b)].depth)
+        a = blocks_[static_cast<std::size_t>(a)].parent;
+      else
+        b = blocks_[static_cast<std::size_t>(b)].parent;
+    }
+    return a;
+  }
+
+  /// Marks the nodes `root` needs as used by block b (once per block), without recursion.
+  void place(NodeId root, int b, std::vector<int>& placement, std::vector<int>& seen) const {
+    std::vector<NodeId> stack{root};
+    while (!stack.empty()) {
+      const NodeId id = stack.back();
+      stack.pop_back();
+      const Node& n = g_.node(id);
+      if (is_leaf(n) || emitted_.contains(id) || seen[id] == b) continue;
+      seen[id] = b;
+      placement[id] = placement[id] < 0 ? b : common_ancestor(placement[id], b);
+      for (int i = 0; i < n.arity; ++i) stack.push_back(n.args[static_cast<std::size_t>(i)]);
+    }
+  }
+
+  void collect(NodeId root, std::vector<NodeId>& nodes) {
+    std::vector<NodeId> stack{root};
+    while (!stack.empty()) {
+      const NodeId id = stack.back();
+      stack.pop_back();
+      const Node& n = g_.node(id);
+      if (is_leaf(n) || emitted_.contains(id)) continue;
+      emitted_.insert(id);
+      nodes.push_back(id);
+      for (int i = 0; i < n.arity; ++i) stack.push_back(n.args[static_cast<std::size_t>(i)]);
+    }
+  }
+
+  void write(int b, const std::string& indent, std::string& out) {
+    const Numbered& numbered = blocks_[static_cast<std::size_t>(b)];
+    std::string inner = indent;
+    if (!numbered.block->condition.empty()) {
+      out += indent + "if (" + numbered.block->condition + ") {\n";
+      inner += "  ";
+    }
+    for (const NodeId id : placed_[static_cast<std::size_t>(b)]) emit(id, inner, out);
+    for (const Group& group : numbered.block->groups) {
+      std::string lines_indent = inner;
+      if (!group.guard.empty()) {
+        out += inner + "if (" + group.guard + ") {\n";
+        lines_indent += "  ";
+      }
+      for (const Assignment& a : group.assignments) out += lines_indent + a.target + " = " + operand(a.value) + ";\n";
+      if (!group.guard.empty()) out += inner + "}\n";
+    }
+    for (const int c : numbered.children) write(c, inner, out);
+    if (!numbered.block->condition.empty()) out += indent + "}\n";
+  }
+
+  void emit(NodeId id, const std::string& indent, std::string& out) {
+    emitted_.insert(id);
+    out += indent + "const double t" + std::to_string(id) + " = " + expression(g_.node(id)) + ";\n";
+  }
+
+  /// x^n for a literal integer n: products for the small powers, else mi_powi (repeated squaring).
+  std::string integer_power(const std::string& x, long n) {
+    switch (n) {
+      case 1: return x;
+      case 2: return x + " * " + x;
+      case 3: return x + " * " + x + " * " + x;
+      case -1: return "1.0 / " + x;
+      case -2: return "1.0 / (" + x + " * " + x + ")";
+      default:
+        uses_integer_power_ = true;
+        return "mi_powi(" + x + ", " + std::to_string(n) + ")";
+    }
+  }
+
+  /// The right-hand side of a node. Powers follow model_file/math.hpp's constant_power: integers
+  /// by multiplication, halves as x^k·sqrt(x), other constants by pow.
+  std::string expression(const Node& n) {
+    const std::string a = operand(n.args[0]);
+    const std::string b = n.arity > 1 ? operand(n.args[1]) : std::string();
+    switch (n.op) {
+      case Op::kNegate: return "-" + a;
+      case Op::kAdd: return a + " + " + b;
+      case Op::kSubtract: return a + " - " + b;
+      case Op::kMultiply: return a + " * " + b;
+      case Op::kDivide: return a + " / " + b;
+      case Op::kStep: return "(" + a + " > 0.0 ? 1.0 : 0.0)";
+      case Op::kConstantPower: {
+        const Node& exponent = g_.node(n.args[1]);
+        if (exponent.op != Op::kNumber) return "pow(" + a + ", " + b + ")";
+        const double c = exponent.number;
+        if (c == std::trunc(c) && std::abs(c) <= 64) return integer_power(a, static_cast<long>(c));
+        if (2 * c == std::trunc(2 * c) && std::abs(2 * c) <= 129) {
+          const long k = static_cast<long>(std::floor(c));  // c = k + 1/2
+          const std::string root = "sqrt(" + a + ")";
+          if (k == 0) return root;
+          if (k > 0) return "(" + integer_power(a, k) + ") * " + root;
+          return k == -1 ? "1.0 / " + root : "1.0 / ((" + integer_power(a, -k - 1) + ") * " + root + ")";
+        }
+        return "pow(" + a + ", " + b + ")";
+      }
+      case Op::kCall:
+        switch (n.function) {
+          case Function::kAbs: return "fabs(" + a + ")";
+          case Function::kMin: return "fmin(" + a + ", " + b + ")";
+          case Function::kMax: return "fmax(" + a + ", " + b + ")";
+          case Function::kAtan2: return "atan2(" + a + ", " + b + ")";
+          case Function::kPow: break;  // rewritten by Graph::power
+          default: return std::string(kFunctionNames[static_cast<std::size_t>(n.function)]) + "(" + a + ")";
+        }
+        break;
+      case Op::kNumber:
+      case Op::kSymbol:
+        break;
+    }
+    throw std::logic_error("kernel codegen: node without an expression");
+  }
+
+  const Graph& g_;
+  std::vector<Numbered> blocks_;
+  std::vector<std::vector<NodeId>> placed_;
+  struct IdSet {
+    std::vector<char> bits;
+    bool contains(NodeId id) const { return id < bits.size() && bits[id]; }
+    void insert(NodeId id) {
+      if (id >= bits.size()) bits.resize(id + 1, 0);
+      bits[id] = 1;
+    }
+  } emitted_;
+  bool uses_integer_power_ = false;
+};
+
+// ---- the model's functions ------------------------------------------------------------------------
+
+/// The graph of every expression of the model and its derivatives.
+class KernelModel {
+ public:
+  explicit KernelModel(const ModelDescription& m) : m_(m), n_(static_cast<int>(m.coordinates.size())) {
+    for (const auto& d : m.domain) domain_.push_back(g_.import(d));
+  }
+
+  std::string lagrangian_function(bool& uses_integer_power) {
+    const NodeId L = g_.import(m_.lagrangian);
+    std::vector<NodeId> lq(n_), lv(n_);
+    for (int i = 0; i < n_; ++i) {
+      lq[i] = g_.derivative(L, q(i));
+      lv[i] = g_.derivative(L, v(i));
+    }
+    Block root;
+    root.groups.push_back({"value", {{"*value", L}}});
+    Block gradient{"l_q || l_v || l_qq || l_qv || l_vv", {vector("l_q", lq), vector("l_v", lv)}, {}};
+    // Symmetric blocks from one triangle, so that they are exactly symmetric; L_qv[i][j] =
+    // d2L/dq_i dv_j from the (usually simpler) L_v.
+    Group qq{"", {}}, qv{"", {}}, vv{"", {}};
+    for (int i = 0; i < n_; ++i) {
+      for (int j = 0; j < n_; ++j) {
+        qv.assignments.push_back({entry("l_qv", i, j), g_.derivative(lv[j], q(i))});
+        if (j < i) continue;
+        const NodeId hqq = g_.derivative(lq[i], q(j)), hvv = g_.derivative(lv[i], v(j));
+        qq.assignments.push_back({entry("l_qq", i, j), hqq});
+        vv.assignments.push_back({entry("l_vv", i, j), hvv});
+        if (j == i) continue;
+        qq.assignments.push_back({entry("l_qq", j, i), hqq});
+        vv.assignments.push_back({entry("l_vv", j, i), hvv});
+      }
+    }
+    Block hessian{"l_qq || l_qv || l_vv", {}, {}};
+    hessian.children.push_back({"l_qq", {qq}, {}});
+    hessian.children.push_back({"l_qv", {qv}, {}});
+    hessian.children.push_back({"l_vv", {vv}, {}});
+    gradient.children.push_back(std::move(hessian));
+    root.children.push_back(std::move(gradient));
+    return function("static int mi_lagrangian(const void* context, const double* q, const double* v, double* value,\n"
+                    "                         double* l_q, double* l_v, double* l_qq, double* l_qv, double* l_vv)",
+                    {"q", "v"}, root, uses_integer_power);
+  }
+
+  std::string constraints_function(bool& uses_integer_power) {
+    Block root;
+    Group values{"g", {}}, jacobian{"", {}};
+    for (std::size_t c = 0; c < m_.constraints.size(); ++c) {
+      const NodeId gc = g_.import(m_.constraints[c]);
+      values.assignments.push_back({"g[" + std::to_string(c) + "]", gc});
+      for (int j = 0; j < n_; ++j)
+        jacobian.assignments.push_back({entry("dg", static_cast<int>(c), j), g_.derivative(gc, q(j))});
+    }
+    root.groups.push_back(std::move(values));
+    root.children.push_back({"dg", {jacobian}, {}});
+    return function("static int mi_constraints(const void* context, const double* q, double* g, double* dg)", {"q"}, root,
+                    uses_integer_power);
+  }
+
+  /// One case per generator; an index outside [0, num_symmetries) names no generator, and the
+  /// model is not defined there.
+  std::string symmetry_function(bool& uses_integer_power) {
+    std::string body;
+    Writer writer(g_);
+    writer.emit_reachable(domain_, body);
+    body += domain_test();
+    body += "  if (!xi) return MECHINT_KERNEL_OK;\n";
+    for (std::size_t k = 0; k < m_.symmetries.size(); ++k) {
+      Block root;
+      Group components{"", {}};
+      for (int i = 0; i < n_; ++i)
+        components.assignments.push_back({"xi[" + std::to_string(i) + "]", g_.import(m_.symmetries[k][i])});
+      root.groups.push_back(std::move(components));
+      Writer generator(g_);
+      generator.mark_emitted(domain_);  // computed above, before the test
+      std::string code;
+      generator.emit_block(root, code);
+      body += "  if (index == " + std::to_string(k) + ") {\n" + indented(code) + "    return MECHINT_KERNEL_OK;\n  }\n";
+      uses_integer_power = uses_integer_power || generator.uses_integer_power();
+    }
+    uses_integer_power = uses_integer_power || writer.uses_integer_power();
+    return "static int mi_symmetry(const void* context, int32_t index, const double* q, double* xi) {\n"
+           "  const double* p = (const double*)context;\n  (void)p;\n  (void)q;\n" +
+           body + "  return MECHINT_KERNEL_OUTSIDE_DOMAIN;\n}\n";
+  }
+
+  std::string forces_function(bool& uses_integer_power) {
+    Block root;
+    Group values{"f", {}}, fq{"", {}}, fv{"", {}};
+    for (int i = 0; i < n_; ++i) {
+      const NodeId fi = g_.import(m_.forces[static_cast<std::size_t>(i)]);
+      values.assignments.push_back({"f[" + std::to_string(i) + "]", fi});
+      for (int j = 0; j < n_; ++j) {
+        fq.assignments.push_back({entry("f_q", i, j), g_.derivative(fi, q(j))});
+        fv.assignments.push_back({entry("f_v", i, j), g_.derivative(fi, v(j))});
+      }
+    }
+    root.groups.push_back(std::move(values));
+    Block jacobians{"f_q || f_v", {}, {}};
+    jacobians.children.push_back({"f_q", {fq}, {}});
+    jacobians.children.push_back({"f_v", {fv}, {}});
+    root.children.push_back(std::move(jacobians));
+    return function("static int mi_forces(const void* context, const double* q, const double* v, const double* u,\n"
+                    "                     double t, double* f, double* f_q, double* f_v)",
+                    {"q", "v", "u", "t"}, root, uses_integer_power);
+  }
+
+ private:
+  static symbolic::Variable q(int i) { return {SymbolKind::kCoordinate, i}; }
+  static symbolic::Variable v(int i) { return {SymbolKind::kVelocity, i}; }
+
+  std::string entry(const std::string& matrix, int i, int j) const {
+    return matrix + "[" + std::to_string(i * n_ + j) + "]";
+  }
+
+  static Group vector(const std::string& name, const std::vector<NodeId>& values) {
+    Group g{name, {}};
+    for (std::size_t i = 0; i < values.size(); ++i) g.assignments.push_back({name + "[" + std::to_string(i) + "]", values[i]});
+    return g;
+  }
+
+  static std::string indented(const std::string& code) {
+    std::string out;
+    std::size_t start = 0;
+    while (start < code.size()) {
+      const std::size_t end = code.find('\n', start);
+      out += "  " + code.substr(start, end - start + 1);
+      start = end + 1;
+    }
+    return out;
+  }
+
+  /// `if (!(d0 > 0.0) || ...) return MECHINT_KERNEL_OUTSIDE_DOMAIN;` (a NaN fails the test).
+  std::string domain_test() const {
+    if (domain_.empty()) return "";
+    Writer names(g_);
+    std::string test;
+    for (const NodeId d : domain_) test += std::string(test.empty() ? "" : " || ") + "!(" + names.operand(d) + " > 0.0)";
+    return "  if (" + test + ") return MECHINT_KERNEL_OUTSIDE_DOMAIN;\n";
+  }
+
+  /// A kernel: the domain's nodes and test first, then the blocks.
+  std::string function(const std::string& signature, const std::vector<std::string>& arguments, const Block& root,
+                       bool& uses_integer_power) {
+    std::string s = signature + " {\n  const double* p = (const double*)context;\n  (void)p;\n";
+    for (const auto& a : arguments) s += "  (void)" + a + ";\n";
+    Writer writer(g_);
+    writer.emit_reachable(domain_, s);
+    s += domain_test();
+    writer.emit_block(root, s);
+    uses_integer_power = uses_integer_power || writer.uses_integer_power();
+    return s + "  return MECHINT_KERNEL_OK;\n}\n";
+  }
+
+  const ModelDescription& m_;
+  int n_;
+  Graph g_;
+  std::vector<NodeId> domain_;
+};
+
+constexpr const char* kIntegerPower = R"(/* x^n for an integer n by repeated squaring, as model_file/math.hpp's integer_power. */
+static double mi_powi(double x, int n) {
+  double result, base;
+  int rest;
+  if (n < 0) return 1.0 / mi_powi(x, -n);
+  if (n == 0) return 1.0;
+  result = x;
+  base = x;
+  rest = n - 1;
+  while (rest > 0) {
+    if (rest & 1) result = result * base;
+    rest >>= 1;
+    if (rest > 0) base = base * base;
+  }
+  return result;
+}
+
+)";
+
+}  // namespace
+
+std::string generate_kernel_source(const ModelDescription& model) {
+  const std::size_t n = model.coordinates.size();
+  KernelModel kernels(model);
+  bool uses_integer_power = false;
+  // Walls (`unilateral`) have no member in the table yet: they are not generated.
+  std::string functions = kernels.lagrangian_function(uses_integer_power);
+  if (!model.constraints.empty()) functions += "\n" + kernels.constraints_function(uses_integer_power);
+  if (!model.symmetries.empty()) functions += "\n" + kernels.symmetry_function(uses_integer_power);
+  if (!model.forces.empty()) functions += "\n" + kernels.forces_function(uses_integer_power);
+
+  std::string s;
+  s += "/* Derivative kernels of a model file (include/mechint/kernel/model_kernels.h), generated by mechint.\n";
+  s += " * Walls are not part of the table and are not generated. */\n";
+  s += "#include <math.h>\n#include <stddef.h>\n#include <stdint.h>\n\n";
+  s += kTableDeclaration;
+  s += "\n";
+  if (uses_integer_power) s += kIntegerPower;
+  s += functions;
+  // The one exported symbol: visible when the plugin is compiled with -fvisibility=hidden, and
+  // unmangled should it be compiled as C++.
+  s += "\n#if defined(__GNUC__)\n#define MI_EXPORT __attribute__((visibility(\"default\")))\n#else\n";
+  s += "#define MI_EXPORT\n#endif\n#ifdef __cplusplus\nextern \"C\"\n#endif\n";
+  s += "MI_EXPORT int mechint_fill_kernels(uint32_t abi_version, const double* parameters, int32_t num_parameters,\n";
+  s += "                                   mechint_model_kernels* out) {\n";
+  s += "  if (abi_version != " + std::to_string(MECHINT_KERNEL_ABI_VERSION) + "u || out == NULL) return 1;\n";
+  s += "  if (num_parameters != " + std::to_string(model.parameters.size()) + ") return 1;\n";
+  if (!model.parameters.empty()) s += "  if (parameters == NULL) return 1;\n";
+  s += "  out->abi_version = " + std::to_string(MECHINT_KERNEL_ABI_VERSION) + "u;\n";
+  s += "  out->struct_size = (uint32_t)sizeof(mechint_model_kernels);\n";
+  s += "  out->dim = " + std::to_string(n) + ";\n";
+  s += "  out->num_constraints = " + std::to_string(model.constraints.size()) + ";\n";
+  s += "  out->num_symmetries = " + std::to_string(model.symmetries.size()) + ";\n";
+  s += "  out->num_controls = " + std::to_string(model.controls.size()) + ";\n";
+  s += "  out->has_forces = " + std::string(model.forces.empty() ? "0" : "1") + ";\n";
+  s += "  out->context = parameters;\n";
+  s += "  out->lagrangian = mi_lagrangian;\n";
+  s += std::string("  out->constraints = ") + (model.constraints.empty() ? "NULL" : "mi_constraints") + ";\n";
+  s += std::string("  out->symmetry = ") + (model.symmetries.empty() ? "NULL" : "mi_symmetry") + ";\n";
+  s += std::string("  out->forces = ") + (model.forces.empty() ? "NULL" : "mi_forces") + ";\n";
+  s += "  return 0;\n}\n";
+  return s;
+}
+
+}  // namespace mechint::model_file

@@ -1,0 +1,35 @@
+#pragma once
+/// \file
+/// From a checked model file (model_file/model_description.hpp) to the C source of its derivative
+/// kernels: the table of include/mechint/kernel/model_kernels.h, filled by the exported function
+/// `mechint_fill_kernels`. L with its gradient and Hessian blocks, the constraints with their
+/// Jacobian, the symmetry generators and the forces with their Jacobians are differentiated
+/// symbolically (model_file/symbolic.hpp) and written as straight-line C99: each distinct
+/// operation of the hash-consed graph becomes one `const double tN`, so a subexpression shared by
+/// L, its gradient and its Hessian is computed once.
+///
+/// Unlike the C++ of model_file/codegen.hpp, the source instantiates no template and includes
+/// nothing but <math.h>, <stdint.h> and <stddef.h> (the table's declaration is written inline), so
+/// it compiles in about the time the C compiler needs for the arithmetic itself.
+///
+/// As in codegen.hpp, nothing of the file's text reaches the source: numbers are printed from
+/// their double values (shortest text that reads back exactly), names become `q[i]`, `v[i]`,
+/// `p[i]` (the parameters, in the order of ModelDescription::parameters), `u[i]` and `t`.
+
+#include <string>
+
+#include "model_file/model_description.hpp"
+
+namespace mechint::model_file {
+
+/// The C99 source of the kernels of `model` and of `mechint_fill_kernels`, whose context is the
+/// parameter array it is given. Walls (`unilateral`) are not part of the table yet and are left
+/// out; the declared domain is checked first by every kernel (MECHINT_KERNEL_OUTSIDE_DOMAIN when
+/// some d_i(q) is not > 0, NaN included). `symmetry` with an index that names no generator also
+/// returns MECHINT_KERNEL_OUTSIDE_DOMAIN: the model defines nothing there.
+std::string generate_kernel_source(const ModelDescription& model);
+
+/// Version of the generated kernel code's layout; part of a cache key.
+inline constexpr int kKernelCodeVersion = 1;
+
+}  // namespace mechint::model_file

@@ -1,0 +1,93 @@
+#include "model_file/model_kernels_plugin.hpp"
+
+#include <dlfcn.h>
+
+#include <iostream>
+#include <stdexcept>
+
+#include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
+#include "mechint/kernel/model_kernels.h"
+#include "model_file/codegen.hpp"
+#include "model_file/kernel_codegen.hpp"
+#include "model_file/model_cache.hpp"
+#include "model_file/model_compiler.hpp"
+#include "model_file/model_file_system.hpp"
+
+namespace mechint::model_file {
+namespace {
+
+/// The toolchain of the kernels: mechint's compiler in C mode, at -O1 (measured: docs/model-files.md
+/// "Compile time"), no include directory; the plugin exports its fill function only.
+Toolchain kernel_toolchain(const Toolchain& cxx) {
+  Toolchain t;
+  t.compiler = cxx.compiler;
+  t.compiler_identity = cxx.compiler_identity;
+  t.mechint_version = cxx.mechint_version;
+  t.flags = {"-x", "c", "-std=c99", "-O1", "-fPIC", "-shared", "-fvisibility=hidden", "-w"};
+  return t;
+}
+
+}  // namespace
+
+bool runs_on_kernels(const ModelDescription& d) { return d.unilateral.empty() && d.domain.empty(); }
+
+std::vector<std::string> kernel_model_methods(const ModelDescription& d) {
+  std::vector<std::string> names = {"vi-midpoint", "vi-trapezoid", "vi-first-order"};
+  if (d.constraints.empty())
+    for (const char* m : {"rk4", "dopri5", "rk78"}) names.emplace_back(m);
+  const ModelStructure s = analyse_structure(d);
+  if (s.energy_momentum_applies()) names.emplace_back("energy-momentum");
+  if (!d.constraints.empty() && !s.forced) names.emplace_back("dae");
+  return names;
+}
+
+ModelKernelsPlugin::ModelKernelsPlugin(const ModelDescription& model, std::string text)
+    : model_(&model), text_(std::move(text)) {}
+
+void ModelKernelsPlugin::load() {
+  const std::string source = generate_kernel_source(*model_);
+  const Toolchain toolchain = kernel_toolchain(find_toolchain());
+  const ModelCache cache = ModelCache::open_default();
+  const std::string key = cache_key(source, text_, toolchain);
+  const CachedLibrary library = compiled_library(cache, source, key, toolchain, [&] {
+    std::cerr << "mechint: compiling model '" << model_->name << "' (" << quote_for_message(model_->file, 200)
+              << ") once; later runs load it from " << cache.path().string() << std::endl;
+  });
+  // Through the checked descriptor, never closed (model_file_system.cpp says why).
+  const std::string loaded_path = "/proc/self/fd/" + std::to_string(library.fd);
+  void* handle = ::dlopen(loaded_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr)
+    throw std::runtime_error("cannot load the compiled model " + library.path.string() + ": " + ::dlerror());
+  fill_ = ::dlsym(handle, MECHINT_FILL_KERNELS_SYMBOL);
+  if (fill_ == nullptr)
+    throw std::runtime_error("the compiled model " + library.path.string() + " has no kernels: " + ::dlerror());
+}
+
+app::KernelProblem ModelKernelsPlugin::problem(const app::ParameterValues& v) {
+  if (fill_ == nullptr) load();
+  const ModelDescription& d = *model_;
+  // The kernels keep a pointer to the parameter values: they live as long as the model.
+  auto parameters = std::make_shared<std::vector<double>>();
+  for (const auto& p : d.parameters) parameters->push_back(v.real(p.name));
+  mechint_model_kernels kernels{};
+  const auto fill = reinterpret_cast<mechint_fill_kernels_fn>(fill_);
+  if (fill(MECHINT_KERNEL_ABI_VERSION, parameters->data(), static_cast<int32_t>(parameters->size()), &kernels) !=
+      MECHINT_KERNEL_OK)
+    throw std::runtime_error("the compiled model does not fill kernels of ABI version " +
+                             std::to_string(MECHINT_KERNEL_ABI_VERSION));
+  app::KernelProblem p;
+  p.model = std::make_shared<const kernel::KernelModel>(kernels, parameters);
+  const int n = static_cast<int>(d.coordinates.size());
+  if (p.model->dim() != n) throw std::runtime_error("the compiled model's dimension is not the file's");
+  p.q0.resize(n);
+  p.qdot0.resize(n);
+  for (int i = 0; i < n; ++i) {
+    p.q0[i] = v.real(d.coordinates[static_cast<std::size_t>(i)]);
+    p.qdot0[i] = v.real(d.coordinates[static_cast<std::size_t>(i)] + "_dot");
+  }
+  p.labels = model_file_labels(d);
+  return p;
+}
+
+}  // namespace mechint::model_file

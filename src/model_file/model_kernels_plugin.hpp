@@ -1,0 +1,45 @@
+#pragma once
+/// \file
+/// A model file as derivative kernels (include/mechint/kernel/model_kernels.h): its generated C
+/// (model_file/kernel_codegen.hpp) compiled once into a plugin that holds the kernels only, behind
+/// the versioned C ABI — no mechint header, no C++ object across dlopen — at a moderate optimisation
+/// level, cached by the hash of (the generated source, the file's text, the compiler and its flags)
+/// in the private model cache (model_file/model_cache.hpp), and loaded through the checked
+/// descriptor. The methods on kernels (app/kernel_methods.hpp) are compiled into mechint itself.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/kernel_methods.hpp"
+#include "app/parameters.hpp"
+#include "model_file/model_description.hpp"
+
+namespace mechint::model_file {
+
+/// True when every method that runs on kernels applies to the model: no walls (the impact driver
+/// is compiled per model still) and no declared domain (its located messages are the compiled
+/// model's).
+bool runs_on_kernels(const ModelDescription& model);
+
+/// The methods a model file offers, from its description alone (the method table's rows the
+/// compiled model satisfies, in the same order), for a model that runs_on_kernels.
+std::vector<std::string> kernel_model_methods(const ModelDescription& model);
+
+class ModelKernelsPlugin {
+ public:
+  ModelKernelsPlugin(const ModelDescription& model, std::string text);
+
+  /// The model's problem for these parameter values and initial values: its kernels (the plugin
+  /// compiled and loaded on first use), the start and the file's output names.
+  app::KernelProblem problem(const app::ParameterValues& values);
+
+ private:
+  void load();
+
+  const ModelDescription* model_;
+  std::string text_;
+  void* fill_ = nullptr;  ///< mechint_fill_kernels_fn of the loaded plugin
+};
+
+}  // namespace mechint::model_file

@@ -1,0 +1,166 @@
+#pragma once
+/// \file
+/// Symbolic differentiation of the checked expression trees of a model file (DESIGN §6), for the
+/// time derivatives NAME_dot of `[definitions]` and for the derivative kernels of generated code
+/// (model_file/kernel_codegen.hpp).
+///
+/// Expressions live in a hash-consed graph: every distinct operation on distinct operands is one
+/// node, so a subexpression that occurs many times (cos(th) in every term, the velocity of mass i
+/// inside that of mass i + 1) is stored, differentiated and later computed once. Constructors
+/// simplify lightly, without changing a finite value: numbers are folded when the result is finite,
+/// and x*0 = 0, x*1 = x, x+0 = x, x/1 = x, -(-x) = x, x^1 = x, x^0 = 1 (the rules by which
+/// derivatives of terms free of a variable vanish instead of piling up zeros).
+///
+/// Semantics are those of the evaluator (model_file/evaluate.hpp) and of the C++ code generator:
+///   - x^c with c free of coordinates, velocities, controls and t (numbers and parameters) is a
+///     constant power, defined for a negative x when c is an integer; d(x^c) = c·x^(c−1)·dx;
+///   - x^y with a variable y is exp(y·log x) (x > 0), differentiated as such:
+///     d(x^y) = x^y·(dy·log x + y·dx/x);
+///   - abs, min and max are differentiated on the branch they take, as the dual numbers of
+///     model_file/math.hpp do: d|x| = dx·(x < 0 ? −1 : 1) (at 0 the right branch, +1),
+///     d min(a, b) = (b < a ? db : da), d max(a, b) = (a < b ? db : da) (ties: the first argument).
+///     The branch is the node kStep(z) = (z > 0 ? 1 : 0), whose own derivative is 0.
+
+#include <array>
+#include <bitset>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "model_file/model_description.hpp"
+
+namespace mechint::model_file::symbolic {
+
+/// What a derivative is taken with respect to: coordinate `index` (kCoordinate), its velocity
+/// (kVelocity), control `index` (kControl) or the time (kTime). Parameters are constants.
+struct Variable {
+  SymbolKind kind = SymbolKind::kTime;
+  int index = 0;
+};
+
+/// Size of an expression written out as a tree (what a consumer of `Expression` walks).
+struct TreeSize {
+  std::size_t nodes = 0;
+  std::size_t depth = 0;
+};
+
+/// Nodes and depth of `e`, counted without recursion (a tree may be thousands of levels deep).
+TreeSize measure(const Expression& e);
+
+using NodeId = std::uint32_t;
+
+/// The operations of the graph: those of the grammar (`pow` and variable powers are rewritten, see
+/// the file comment) and the branch selector of the derivatives of abs, min and max.
+enum class Op : std::uint8_t {
+  kNumber,         ///< `number`
+  kSymbol,         ///< `symbol`, `index` (parameters included)
+  kNegate,         ///< -a
+  kAdd,            ///< a + b
+  kSubtract,       ///< a - b
+  kMultiply,       ///< a * b
+  kDivide,         ///< a / b
+  kConstantPower,  ///< a ^ b, b free of q, v, u and t
+  kCall,           ///< function(a) or function(a, b); never pow
+  kStep,           ///< 1 when a > 0, else 0 (also for a NaN)
+};
+
+struct Node {
+  Op op = Op::kNumber;
+  Function function = Function::kSin;    ///< kCall
+  SymbolKind symbol = SymbolKind::kTime;  ///< kSymbol
+  int index = 0;                          ///< kSymbol
+  double number = 0.0;                    ///< kNumber
+  int arity = 0;
+  std::array<NodeId, 2> args{};
+};
+
+/// A hash-consed expression graph. A node's operands always have smaller ids than the node, so
+/// increasing id order is an evaluation order.
+class Graph {
+ public:
+  Graph();
+
+  NodeId number(double x);
+  NodeId symbol(SymbolKind kind, int index);
+  NodeId negate(NodeId a);
+  NodeId add(NodeId a, NodeId b);
+  NodeId subtract(NodeId a, NodeId b);
+  NodeId multiply(NodeId a, NodeId b);
+  NodeId divide(NodeId a, NodeId b);
+  /// base^exponent as the evaluator computes it: a constant power when the exponent is free of
+  /// q, v, u and t, else exp(exponent·log base).
+  NodeId power(NodeId base, NodeId exponent);
+  /// A function of the grammar (pow goes through power()).
+  NodeId call(Function function, NodeId a, std::optional<NodeId> b = std::nullopt);
+  NodeId step(NodeId a);
+
+  /// The graph of a checked expression tree (recursive: as deep as the tree).
+  NodeId import(const Expression& e);
+  /// ∂e/∂x, simplified; computed once per (node, variable) and without recursion.
+  NodeId derivative(NodeId e, Variable x);
+
+  const Node& node(NodeId id) const { return nodes_[id]; }
+  std::size_t size() const { return nodes_.size(); }
+  /// False only when `e` certainly does not depend on `x`.
+  bool depends_on(NodeId e, Variable x) const;
+  /// True when `e` depends on numbers and parameters only.
+  bool is_constant(NodeId e) const { return dependencies_[e].none(); }
+  bool is_number(NodeId e, double x) const { return nodes_[e].op == Op::kNumber && nodes_[e].number == x; }
+
+  /// The size of `e` written out as a tree, counting stops once above `limit` nodes.
+  TreeSize tree_size(NodeId e, std::size_t limit) const;
+  /// `e` as an expression tree of the grammar, every node at `at` (recursive: as deep as the tree,
+  /// so check tree_size first). kStep becomes max(0, min(1, z·2^600·2^600)), exactly 1 for every
+  /// z > 0 (the smallest subnormal becomes 2^126) and 0 for z <= 0, whose derivative by dual
+  /// numbers is 0 as well: a tree of the grammar with the same value and derivatives.
+  Expression to_expression(NodeId e, SourcePosition at) const;
+
+ private:
+  /// One bit per variable a node may depend on; indices beyond a kind's range share its last bit,
+  /// so a dependency is never missed (only, for such indices, over-reported).
+  using Dependencies = std::bitset<128>;
+  static std::size_t bit_of(SymbolKind kind, int index);
+
+  struct Key {
+    Op op;
+    Function function;
+    SymbolKind symbol;
+    int index;
+    std::uint64_t number_bits;
+    int arity;
+    std::array<NodeId, 2> args;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const;
+  };
+
+  NodeId intern(Node n);
+  NodeId derivative_rule(NodeId e, Variable x);
+  NodeId known_derivative(NodeId e, Variable x) const;
+  static std::uint64_t memo_key(NodeId e, Variable x);
+
+  std::vector<Node> nodes_;
+  std::vector<Dependencies> dependencies_;
+  std::unordered_map<Key, NodeId, KeyHash> index_;
+  std::unordered_map<std::uint64_t, NodeId> derivatives_;
+  NodeId zero_ = 0, one_ = 0;
+};
+
+/// ∂e/∂x as an expression tree (every node at e's position).
+Expression derivative(const Expression& e, Variable x);
+
+/// The total time derivative along the motion of an expression free of velocities and controls,
+/// Σ_i ∂e/∂q_i · q̇_i + ∂e/∂t over `num_coordinates` coordinates (DESIGN §6, `[definitions]`), and
+/// its size; `tree` is empty when the tree would have more than `max_nodes` nodes or be deeper than
+/// `max_depth` levels (then `size` is where counting stopped).
+struct TimeDerivative {
+  std::optional<Expression> tree;
+  TreeSize size;
+};
+TimeDerivative total_time_derivative(const Expression& e, int num_coordinates, std::size_t max_nodes,
+                                     std::size_t max_depth);
+
+}  // namespace mechint::model_file::symbolic

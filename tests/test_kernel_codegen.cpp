@@ -1,0 +1,525 @@
+// The C derivative kernels generated from model files (src/model_file/kernel_codegen.hpp,
+// include/mechint/kernel/model_kernels.h). Every example of examples/models/, pendulum chains of 2
+// to 30 links written with definitions, and a model with a domain, constraints, symmetries, forces
+// and controls are generated, compiled with the system's C compiler into a private directory,
+// loaded, and compared at random points with dual numbers run through the checked expression trees
+// (model_file/evaluate.hpp): a separate path through the same expressions, exact to round-off, for
+// value, L_q, L_v, L_qq, L_qv, L_vv, g, Dg, xi, f, f_q and f_v. Also: fewer outputs asked give the
+// same numbers, the declared domain gives MECHINT_KERNEL_OUTSIDE_DOMAIN, the source is warning-free
+// C99 that holds none of the file's names, and a wrong ABI version or parameter count is refused.
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/child_process.hpp"
+#include "mechint/kernel/model_kernels.h"
+#include "model_file/evaluate.hpp"
+#include "model_file/kernel_codegen.hpp"
+#include "model_file/model_file.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace mechint::model_file;
+
+// ---- compiling and loading ----------------------------------------------------------------------
+
+/// The generated source compiled into a private temporary directory (removed at the end) and loaded.
+class CompiledKernels {
+ public:
+  /// `compiler`: the program and its language flags.
+  explicit CompiledKernels(const std::string& source, const std::vector<std::string>& extra_flags = {},
+                           const std::vector<std::string>& compiler = {"/usr/bin/cc", "-std=c99"}) {
+    std::string pattern = (fs::temp_directory_path() / "mechint-kernels-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      ADD_FAILURE() << "mkdtemp failed";
+      return;
+    }
+    dir_ = pattern;
+    const std::string c = (dir_ / "kernels.c").string(), so = (dir_ / "kernels.so").string();
+    const std::string log = (dir_ / "cc.log").string();
+    std::ofstream(c, std::ios::binary) << source;
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) {
+      ADD_FAILURE() << "cannot create " << log;
+      return;
+    }
+    // As mechint's loader compiles them: only the fill function is exported.
+    std::vector<std::string> argv = compiler;
+    argv.insert(argv.end(), {"-O1", "-shared", "-fPIC", "-fvisibility=hidden"});
+    argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
+    argv.insert(argv.end(), {"-o", so, c, "-lm"});
+    const auto result = mechint::app::run_program(argv, mechint::app::ChildOutput::file(fd));
+    ::close(fd);
+    std::ifstream in(log);
+    std::stringstream messages;
+    messages << in.rdbuf();
+    compiler_messages_ = messages.str();
+    if (!result.succeeded()) {
+      ADD_FAILURE() << "the C compiler failed (status " << result.exit_status << "):\n" << compiler_messages_;
+      return;
+    }
+    handle_ = ::dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle_ == nullptr) {
+      ADD_FAILURE() << "dlopen: " << ::dlerror();
+      return;
+    }
+    void* symbol = ::dlsym(handle_, MECHINT_FILL_KERNELS_SYMBOL);
+    if (symbol == nullptr) {
+      ADD_FAILURE() << "no symbol " << MECHINT_FILL_KERNELS_SYMBOL;
+      return;
+    }
+    fill_ = reinterpret_cast<mechint_fill_kernels_fn>(symbol);
+  }
+
+  ~CompiledKernels() {
+    if (handle_ != nullptr) ::dlclose(handle_);
+    std::error_code ignored;
+    if (!dir_.empty()) fs::remove_all(dir_, ignored);
+  }
+  CompiledKernels(const CompiledKernels&) = delete;
+  CompiledKernels& operator=(const CompiledKernels&) = delete;
+
+  bool ok() const { return fill_ != nullptr; }
+  const std::string& compiler_messages() const { return compiler_messages_; }
+  int fill(std::uint32_t abi, const std::vector<double>& parameters, mechint_model_kernels* out) const {
+    return fill_(abi, parameters.data(), static_cast<std::int32_t>(parameters.size()), out);
+  }
+
+ private:
+  fs::path dir_;
+  void* handle_ = nullptr;
+  mechint_fill_kernels_fn fill_ = nullptr;
+  std::string compiler_messages_;
+};
+
+std::vector<double> parameter_values(const ModelDescription& m) {
+  std::vector<double> p;
+  for (const auto& x : m.parameters) p.push_back(x.value);
+  return p;
+}
+
+// ---- the reference: dual numbers on the trees -----------------------------------------------------
+
+constexpr int kMaxVariables = 2 * static_cast<int>(kMaxCoordinates);  // q and v
+using Gradient = Eigen::Matrix<double, kMaxVariables, 1>;
+/// First derivatives with respect to (q, v).
+using Dual = Eigen::AutoDiffScalar<Gradient>;
+/// Second derivatives: first derivatives (inner) along one direction (outer).
+using Dual2 = Eigen::AutoDiffScalar<Eigen::Matrix<Dual, 1, 1>>;
+
+Dual seeded(double x, int variable) { return variable < 0 ? Dual(x, Gradient::Zero()) : Dual(x, kMaxVariables, variable); }
+
+Dual2 seeded2(double x, int variable, bool along) {
+  Dual2 r;
+  r.value() = seeded(x, variable);
+  r.derivatives()[0] = Dual(along ? 1.0 : 0.0, Gradient::Zero());
+  return r;
+}
+
+/// A point of (q, v, u, t).
+struct Point {
+  std::vector<double> q, v, u;
+  double t = 0.0;
+};
+
+bool in_domain(const ModelDescription& m, const Point& x) {
+  SymbolValues<double> s{x.q, x.v, parameter_values(m), x.u, x.t};
+  return std::all_of(m.domain.begin(), m.domain.end(), [&](const Expression& d) { return evaluate(d, s) > 0.0; });
+}
+
+/// Points around the start, spread over the scale of each value, inside the domain.
+std::vector<Point> random_points(const ModelDescription& m, int count) {
+  std::mt19937_64 random(20240611);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  std::vector<Point> points;
+  for (int tries = 0; tries < 1000 && static_cast<int>(points.size()) < count; ++tries) {
+    Point x;
+    for (std::size_t i = 0; i < m.coordinates.size(); ++i) {
+      x.q.push_back(m.initial_q[i] + 0.3 * (1.0 + std::abs(m.initial_q[i])) * uniform(random));
+      x.v.push_back(m.initial_v[i] + (1.0 + std::abs(m.initial_v[i])) * uniform(random));
+    }
+    for (std::size_t i = 0; i < m.controls.size(); ++i) x.u.push_back(uniform(random));
+    x.t = uniform(random);
+    if (in_domain(m, x)) points.push_back(x);
+  }
+  EXPECT_EQ(static_cast<int>(points.size()), count) << "too few points inside the domain";
+  return points;
+}
+
+/// What the kernels compute, from dual numbers.
+struct Reference {
+  double value = 0.0;
+  std::vector<double> l_q, l_v, l_qq, l_qv, l_vv, g, dg, f, f_q, f_v;
+  std::vector<std::vector<double>> xi;
+};
+
+Reference reference(const ModelDescription& m, const Point& x) {
+  const int n = static_cast<int>(m.coordinates.size());
+  Reference r;
+  r.l_q.resize(n);
+  r.l_v.resize(n);
+  r.l_qq.resize(n * n);
+  r.l_qv.resize(n * n);
+  r.l_vv.resize(n * n);
+  // Hessian row b: the gradient of L differentiated along variable b (q_i = i, v_i = n + i).
+  for (int b = 0; b < 2 * n; ++b) {
+    SymbolValues<Dual2> s;
+    s.parameters = parameter_values(m);
+    for (int i = 0; i < n; ++i) {
+      s.q.push_back(seeded2(x.q[i], i, b == i));
+      s.v.push_back(seeded2(x.v[i], n + i, b == n + i));
+    }
+    const Dual2 L = evaluate(m.lagrangian, s);
+    r.value = L.value().value();
+    for (int i = 0; i < n; ++i) {
+      r.l_q[i] = L.value().derivatives()[i];
+      r.l_v[i] = L.value().derivatives()[n + i];
+    }
+    const Gradient& row = L.derivatives()[0].derivatives();
+    for (int j = 0; j < n; ++j) {
+      if (b < n) r.l_qq[b * n + j] = row[j];
+      if (b < n) r.l_qv[b * n + j] = row[n + j];
+      if (b >= n) r.l_vv[(b - n) * n + j] = row[n + j];
+    }
+  }
+  SymbolValues<Dual> s;
+  s.parameters = parameter_values(m);
+  for (int i = 0; i < n; ++i) {
+    s.q.push_back(seeded(x.q[i], i));
+    s.v.push_back(seeded(x.v[i], n + i));
+  }
+  for (const double u : x.u) s.controls.push_back(seeded(u, -1));
+  s.t = seeded(x.t, -1);
+  for (const auto& gc : m.constraints) {
+    const Dual value = evaluate(gc, s);
+    r.g.push_back(value.value());
+    for (int j = 0; j < n; ++j) r.dg.push_back(value.derivatives()[j]);
+  }
+  for (const auto& fi : m.forces) {
+    const Dual value = evaluate(fi, s);
+    r.f.push_back(value.value());
+    for (int j = 0; j < n; ++j) r.f_q.push_back(value.derivatives()[j]);
+    for (int j = 0; j < n; ++j) r.f_v.push_back(value.derivatives()[n + j]);
+  }
+  const SymbolValues<double> plain{x.q, x.v, parameter_values(m), x.u, x.t};
+  for (const auto& generator : m.symmetries) {
+    r.xi.emplace_back();
+    for (const auto& component : generator) r.xi.back().push_back(evaluate(component, plain));
+  }
+  return r;
+}
+
+/// Agreement to round-off: every entry within 1e-12 of the largest entry of its block.
+void expect_close(const std::vector<double>& actual, const std::vector<double>& expected, const std::string& what) {
+  ASSERT_EQ(actual.size(), expected.size()) << what;
+  double scale = 0.0;
+  for (const double e : expected) scale = std::max(scale, std::abs(e));
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    ASSERT_TRUE(std::isfinite(expected[i])) << what << "[" << i << "]: the reference is not finite";
+    EXPECT_LE(std::abs(actual[i] - expected[i]), 1e-12 * scale) << what << "[" << i << "] = " << actual[i]
+                                                                 << ", dual numbers give " << expected[i];
+  }
+}
+
+/// Calls through the table with every output wanted.
+struct KernelValues {
+  double value = 0.0;
+  std::vector<double> l_q, l_v, l_qq, l_qv, l_vv, g, dg, f, f_q, f_v;
+  std::vector<std::vector<double>> xi;
+};
+
+KernelValues call_kernels(const mechint_model_kernels& k, const ModelDescription& m, const Point& x) {
+  const std::size_t n = m.coordinates.size();
+  KernelValues r;
+  r.l_q.resize(n);
+  r.l_v.resize(n);
+  r.l_qq.resize(n * n);
+  r.l_qv.resize(n * n);
+  r.l_vv.resize(n * n);
+  EXPECT_EQ(k.lagrangian(k.context, x.q.data(), x.v.data(), &r.value, r.l_q.data(), r.l_v.data(), r.l_qq.data(),
+                         r.l_qv.data(), r.l_vv.data()),
+            MECHINT_KERNEL_OK);
+  if (!m.constraints.empty()) {
+    r.g.resize(m.constraints.size());
+    r.dg.resize(m.constraints.size() * n);
+    EXPECT_EQ(k.constraints(k.context, x.q.data(), r.g.data(), r.dg.data()), MECHINT_KERNEL_OK);
+  }
+  for (std::size_t i = 0; i < m.symmetries.size(); ++i) {
+    r.xi.emplace_back(n);
+    EXPECT_EQ(k.symmetry(k.context, static_cast<std::int32_t>(i), x.q.data(), r.xi.back().data()), MECHINT_KERNEL_OK);
+  }
+  if (!m.forces.empty()) {
+    r.f.resize(n);
+    r.f_q.resize(n * n);
+    r.f_v.resize(n * n);
+    EXPECT_EQ(k.forces(k.context, x.q.data(), x.v.data(), x.u.data(), x.t, r.f.data(), r.f_q.data(), r.f_v.data()),
+              MECHINT_KERNEL_OK);
+  }
+  return r;
+}
+
+// ---- the models -----------------------------------------------------------------------------------
+
+/// A planar chain of n unit masses on unit links in absolute angles p1..pn, written with
+/// definitions: the position of each mass from the one before, L from their time derivatives.
+std::string chain_text(int n) {
+  std::string coordinates, lagrangian, definitions;
+  for (int i = 1; i <= n; ++i) {
+    const std::string k = std::to_string(i), before = std::to_string(i - 1);
+    coordinates += std::string(i > 1 ? ", " : "") + "\"p" + k + "\"";
+    lagrangian += std::string(i > 1 ? " + " : "") + "0.5*m*(x" + k + "_dot^2 + y" + k + "_dot^2) - m*g*y" + k;
+    definitions += "x" + k + " = \"" + (i > 1 ? "x" + before + " + " : "") + "l*sin(p" + k + ")\"\n";
+    definitions += "y" + k + " = \"" + (i > 1 ? "y" + before + " - " : "-") + "l*cos(p" + k + ")\"\n";
+  }
+  return "name = \"chain\"\ncoordinates = [" + coordinates + "]\nparameters = { m = 1.0, l = 1.0, g = 9.81 }\n" +
+         "lagrangian = \"" + lagrangian + "\"\n[initial]\np1 = 0.7853981633974483\n[definitions]\n" + definitions;
+}
+
+/// Everything the table holds: a domain, a constraint, a symmetry, forces with a control and t,
+/// and powers of every kind. The names are long and unusual so that the source can be searched
+/// for them.
+const char* const kEverything = R"toml(
+name = "everything-model"
+description = "a bead near a ring, every kind of output"
+coordinates = ["qxalpha", "qybeta", "qzgamma"]
+parameters = { pmass = 1.5, pstiff = 2.0, pradius = 0.5, pdamp = 0.1, pexpo = 2.5 }
+controls = ["ucontrol"]
+lagrangian = """0.5*pmass*(qxalpha_dot^2 + qybeta_dot^2 + qzgamma_dot^2)
+  - pstiff*log(qxalpha^2 + qybeta^2 - pradius^2) + 0.1*(qxalpha^2 + qybeta^2)^-1.5
+  + 0.01*(qxalpha^2 + qybeta^2)^pexpo + 0.2*sqrt(qxalpha^2 + qybeta^2)^3 - pmass*9.81*qzgamma
+  + 0.001*qxalpha^7 + (2 + qybeta^2)^-4"""
+constraints = ["qzgamma - 0.2*(qxalpha^2 + qybeta^2)"]
+symmetries = [["-qybeta", "qxalpha", "0"]]
+forces = ["ucontrol - pdamp*qxalpha_dot*abs(qybeta_dot)", "-pdamp*qybeta_dot + 0.1*sin(t)*max(qxalpha, qybeta)",
+          "-pdamp*qzgamma_dot*t^2 + (1 + qxalpha^2)^qybeta_dot + min(qxalpha_dot, qzgamma)"]
+domain = ["qxalpha^2 + qybeta^2 - pradius^2"]
+[initial]
+qxalpha = 1.0
+qybeta = 0.2
+qzgamma = 0.208
+qybeta_dot = 0.5
+)toml";
+
+/// Every function of the grammar in one Lagrangian, at a start where all are defined.
+const char* const kAllFunctions = R"toml(
+name = "all-functions"
+coordinates = ["a", "b"]
+parameters = { k = 0.3 }
+lagrangian = """0.5*(a_dot^2 + b_dot^2) + sin(a)*cos(b) + tan(0.3*a) + asin(0.4*b) + acos(0.3*a)
+  + atan(a*b) + atan2(b, a + 3) + sinh(0.2*a)*a_dot + cosh(0.1*b)*b_dot^2 + tanh(a - b) + exp(0.1*a*b_dot)
+  + log(2 + a^2) + sqrt(3 + b^2) + abs(a - 0.1)*b_dot + pow(2 + a^2, b) + (1.5 + b^2)^(a_dot*k)
+  + min(a, b)*a_dot + max(a*b, 0.2)^2 + 2^a + k^b + a^-2 + (2 + b)^0.5^2"""
+[initial]
+a = 0.7
+b = 0.4
+a_dot = 0.3
+b_dot = -0.2
+)toml";
+
+struct Case {
+  std::string label;
+  std::string path;  ///< a file, or
+  std::string text;  ///< a model text
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (const auto& entry : fs::directory_iterator(fs::path(MECHINT_SOURCE_DIR) / "examples" / "models")) {
+    if (entry.path().extension() == ".toml") out.push_back({entry.path().stem().string(), entry.path().string(), ""});
+  }
+  std::sort(out.begin(), out.end(), [](const Case& a, const Case& b) { return a.label < b.label; });
+  for (const int n : {2, 5, 10, 20, 30}) out.push_back({"chain-" + std::to_string(n), "", chain_text(n)});
+  out.push_back({"everything", "", kEverything});
+  out.push_back({"all-functions", "", kAllFunctions});
+  return out;
+}
+
+ModelDescription load(const Case& c) {
+  return c.path.empty() ? parse_model_text(c.text, c.label + ".toml") : read_model_file(c.path);
+}
+
+class KernelCodegen : public ::testing::TestWithParam<Case> {};
+
+TEST_P(KernelCodegen, MatchesDualNumbersOnTheExpressionTrees) {
+  const ModelDescription m = load(GetParam());
+  const CompiledKernels compiled(generate_kernel_source(m));
+  ASSERT_TRUE(compiled.ok());
+  const std::vector<double> p = parameter_values(m);
+  mechint_model_kernels k{};
+  ASSERT_EQ(compiled.fill(MECHINT_KERNEL_ABI_VERSION, p, &k), MECHINT_KERNEL_OK);
+  const int n = static_cast<int>(m.coordinates.size());
+  EXPECT_EQ(k.abi_version, static_cast<std::uint32_t>(MECHINT_KERNEL_ABI_VERSION));
+  EXPECT_EQ(k.struct_size, sizeof(mechint_model_kernels));
+  EXPECT_EQ(k.dim, n);
+  EXPECT_EQ(k.num_constraints, static_cast<int>(m.constraints.size()));
+  EXPECT_EQ(k.num_symmetries, static_cast<int>(m.symmetries.size()));
+  EXPECT_EQ(k.num_controls, static_cast<int>(m.controls.size()));
+  EXPECT_EQ(k.has_forces, m.forces.empty() ? 0 : 1);
+  EXPECT_EQ(k.context, p.data());
+  ASSERT_NE(k.lagrangian, nullptr);
+  EXPECT_EQ(k.constraints != nullptr, !m.constraints.empty());
+  EXPECT_EQ(k.symmetry != nullptr, !m.symmetries.empty());
+  EXPECT_EQ(k.forces != nullptr, !m.forces.empty());
+
+  for (const Point& x : random_points(m, 3)) {
+    const Reference want = reference(m, x);
+    const KernelValues got = call_kernels(k, m, x);
+    expect_close({got.value}, {want.value}, "L");
+    expect_close(got.l_q, want.l_q, "L_q");
+    expect_close(got.l_v, want.l_v, "L_v");
+    expect_close(got.l_qq, want.l_qq, "L_qq");
+    expect_close(got.l_qv, want.l_qv, "L_qv");
+    expect_close(got.l_vv, want.l_vv, "L_vv");
+    expect_close(got.g, want.g, "g");
+    expect_close(got.dg, want.dg, "Dg");
+    for (std::size_t i = 0; i < want.xi.size(); ++i) expect_close(got.xi.at(i), want.xi[i], "xi" + std::to_string(i + 1));
+    expect_close(got.f, want.f, "f");
+    expect_close(got.f_q, want.f_q, "f_q");
+    expect_close(got.f_v, want.f_v, "f_v");
+
+    // Fewer outputs: the same numbers, the others left alone.
+    const double untouched = -12345.0;
+    double value = untouched;
+    std::vector<double> vv(static_cast<std::size_t>(n * n), untouched), lq(static_cast<std::size_t>(n), untouched);
+    EXPECT_EQ(k.lagrangian(k.context, x.q.data(), x.v.data(), &value, nullptr, nullptr, nullptr, nullptr, nullptr),
+              MECHINT_KERNEL_OK);
+    EXPECT_EQ(value, got.value);
+    EXPECT_EQ(k.lagrangian(k.context, x.q.data(), x.v.data(), nullptr, nullptr, nullptr, nullptr, nullptr, vv.data()),
+              MECHINT_KERNEL_OK);
+    EXPECT_EQ(vv, got.l_vv);
+    EXPECT_EQ(k.lagrangian(k.context, x.q.data(), x.v.data(), nullptr, lq.data(), nullptr, nullptr, nullptr, nullptr),
+              MECHINT_KERNEL_OK);
+    EXPECT_EQ(lq, got.l_q);
+    if (k.constraints != nullptr) {
+      std::vector<double> dg(got.dg.size(), untouched);
+      EXPECT_EQ(k.constraints(k.context, x.q.data(), nullptr, dg.data()), MECHINT_KERNEL_OK);
+      EXPECT_EQ(dg, got.dg);
+    }
+    if (k.forces != nullptr) {
+      std::vector<double> f_v(got.f_v.size(), untouched);
+      EXPECT_EQ(k.forces(k.context, x.q.data(), x.v.data(), x.u.data(), x.t, nullptr, nullptr, f_v.data()),
+                MECHINT_KERNEL_OK);
+      EXPECT_EQ(f_v, got.f_v);
+    }
+    if (k.symmetry != nullptr) {
+      EXPECT_EQ(k.symmetry(k.context, 0, x.q.data(), nullptr), MECHINT_KERNEL_OK);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, KernelCodegen, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           std::string name = info.param.label;
+                           for (char& c : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return name;
+                         });
+
+// ---- the domain, the source, the table ----------------------------------------------------------
+
+TEST(KernelCodegenDomain, EveryKernelRefusesAPointOutsideTheDomain) {
+  const ModelDescription m = parse_model_text(kEverything, "everything.toml");
+  const CompiledKernels compiled(generate_kernel_source(m));
+  ASSERT_TRUE(compiled.ok());
+  const std::vector<double> p = parameter_values(m);
+  mechint_model_kernels k{};
+  ASSERT_EQ(compiled.fill(MECHINT_KERNEL_ABI_VERSION, p, &k), MECHINT_KERNEL_OK);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double r0 = p[2];  // pradius: the domain is x^2 + y^2 > r0^2
+  struct Where {
+    std::vector<double> q;
+    int expected;
+  };
+  const std::vector<Where> points = {{{1.0, 0.0, 0.2}, MECHINT_KERNEL_OK},
+                                     {{0.5 * r0, 0.0, 0.2}, MECHINT_KERNEL_OUTSIDE_DOMAIN},
+                                     {{r0, 0.0, 0.2}, MECHINT_KERNEL_OUTSIDE_DOMAIN},  // d = 0 is outside
+                                     {{nan, 0.0, 0.2}, MECHINT_KERNEL_OUTSIDE_DOMAIN}};
+  const std::vector<double> v = {0.1, 0.2, 0.3}, u = {0.5};
+  for (const Where& w : points) {
+    std::vector<double> out(9);
+    EXPECT_EQ(k.lagrangian(k.context, w.q.data(), v.data(), out.data(), nullptr, nullptr, nullptr, nullptr, nullptr),
+              w.expected);
+    EXPECT_EQ(k.lagrangian(k.context, w.q.data(), v.data(), nullptr, nullptr, nullptr, nullptr, nullptr, out.data()),
+              w.expected);
+    EXPECT_EQ(k.constraints(k.context, w.q.data(), out.data(), out.data()), w.expected);
+    EXPECT_EQ(k.symmetry(k.context, 0, w.q.data(), out.data()), w.expected);
+    EXPECT_EQ(k.forces(k.context, w.q.data(), v.data(), u.data(), 0.5, out.data(), nullptr, nullptr), w.expected);
+  }
+  // An index that names no generator: the model is not defined there.
+  std::vector<double> xi(3);
+  EXPECT_EQ(k.symmetry(k.context, 1, points[0].q.data(), xi.data()), MECHINT_KERNEL_OUTSIDE_DOMAIN);
+  EXPECT_EQ(k.symmetry(k.context, -1, points[0].q.data(), xi.data()), MECHINT_KERNEL_OUTSIDE_DOMAIN);
+}
+
+TEST(KernelCodegenSource, IsWarningFreeC99WithoutTheFilesText) {
+  const ModelDescription m = parse_model_text(kEverything, "everything.toml");
+  const std::string source = generate_kernel_source(m);
+  for (const std::string name : {"everything-model", "a bead near a ring", "qxalpha", "qybeta", "qzgamma", "pmass",
+                                  "pstiff", "pradius", "pdamp", "pexpo", "ucontrol"})
+    EXPECT_EQ(source.find(name), std::string::npos) << name;
+  EXPECT_EQ(source.find("#include <mechint"), std::string::npos);
+  EXPECT_NE(source.find("static double mi_powi("), std::string::npos);  // x^7: its helper is checked too
+  const CompiledKernels compiled(source, {"-Wall", "-Wextra", "-pedantic", "-Werror"});
+  EXPECT_TRUE(compiled.ok());
+  EXPECT_EQ(compiled.compiler_messages(), "");
+  // The same source is C++ too (the exported name unmangled).
+  const CompiledKernels as_cxx(source, {"-Wall", "-Wextra", "-Werror"}, {"/usr/bin/c++", "-x", "c++", "-std=c++20"});
+  EXPECT_TRUE(as_cxx.ok());
+}
+
+TEST(KernelCodegenSource, HessianOperationsAreComputedOnlyWhenAHessianIsAsked) {
+  // In the Lagrangian kernel, the Hessian's own temporaries follow the test of its outputs, so that
+  // asking for the value or the gradient does not compute them.
+  const std::string source = generate_kernel_source(parse_model_text(chain_text(5), "chain.toml"));
+  const std::size_t begin = source.find("static int mi_lagrangian(");
+  const std::size_t hessian = source.find("if (l_qq || l_qv || l_vv) {", begin);
+  const std::size_t end = source.find("\n}\n", begin);
+  ASSERT_NE(hessian, std::string::npos);
+  ASSERT_LT(hessian, end);
+  const auto temporaries = [&](std::size_t from, std::size_t to) {
+    std::size_t count = 0;
+    for (std::size_t at = source.find("const double t", from); at < to; at = source.find("const double t", at + 1)) ++count;
+    return count;
+  };
+  const std::size_t before = temporaries(begin, hessian), after = temporaries(hessian, end);
+  EXPECT_GT(before, 0u);
+  EXPECT_GT(after, before) << "the Hessian blocks of a chain hold most of the work";
+}
+
+TEST(KernelCodegenTable, RefusesAnotherAbiVersionOrParameterCount) {
+  const ModelDescription m = read_model_file(MECHINT_SOURCE_DIR "/examples/models/cart-pole.toml");
+  const CompiledKernels compiled(generate_kernel_source(m));
+  ASSERT_TRUE(compiled.ok());
+  std::vector<double> p = parameter_values(m);
+  mechint_model_kernels k{};
+  EXPECT_NE(compiled.fill(MECHINT_KERNEL_ABI_VERSION + 1, p, &k), MECHINT_KERNEL_OK);
+  p.push_back(1.0);
+  EXPECT_NE(compiled.fill(MECHINT_KERNEL_ABI_VERSION, p, &k), MECHINT_KERNEL_OK);
+  p.pop_back();
+  EXPECT_EQ(compiled.fill(MECHINT_KERNEL_ABI_VERSION, p, &k), MECHINT_KERNEL_OK);
+  // The context is the parameter array itself: a changed value is seen by the next call.
+  const std::vector<double> q = {0.1, 0.2}, v = {0.3, 0.4};
+  double before = 0.0, after = 0.0;
+  k.lagrangian(k.context, q.data(), v.data(), &before, nullptr, nullptr, nullptr, nullptr, nullptr);
+  p[3] *= 2.0;  // g
+  k.lagrangian(k.context, q.data(), v.data(), &after, nullptr, nullptr, nullptr, nullptr, nullptr);
+  EXPECT_NE(before, after);
+}
+
+}  // namespace
