@@ -61,6 +61,22 @@ class Model:
         declared |= {_name_of(k, replacements) for k in (parameters or {})}
         declared |= {_name_of(u, replacements) for u in (controls or [])}
         printer = _ExpressionPrinter(replacements, declared)
+        # A model whose expressions exceed the model-file limit on one expression's text is written
+        # with [definitions]: SymPy's common subexpressions, each once (DESIGN §6). Smaller models are
+        # written as they are, expression for expression.
+        groups = {"lagrangian": [lagrangian], "constraints": list(constraints or []),
+                  "unilateral": list(unilateral or []), "forces": list(forces or []),
+                  "symmetries": [x for generator in (symmetries or []) for x in generator]}
+        definitions = {}
+        if max(len(printer.text(e, also_allowed={"t"})) for g in groups.values() for e in g) > _MAX_EXPRESSION_TEXT:
+            definitions, groups = _common_subexpressions(groups, replacements, declared)
+            printer = _ExpressionPrinter(replacements, declared | set(definitions))
+        lagrangian, constraints, unilateral = groups["lagrangian"][0], groups["constraints"], groups["unilateral"]
+        if forces is not None:
+            forces = groups["forces"]
+        if symmetries:
+            flat, width = groups["symmetries"], len(names)
+            symmetries = [flat[i:i + width] for i in range(0, len(flat), width)]
         description_dict = {"name": name, "coordinates": names}
         if description:
             description_dict["description"] = description
@@ -83,11 +99,41 @@ class Model:
             description_dict["method"] = method
         if h is not None:
             description_dict["h"] = float(h)
+        if definitions:
+            description_dict["definitions"] = {k: printer.text(v, also_allowed={"t"}) for k, v in definitions.items()}
         if initial:
             description_dict["initial"] = {_name_of(k, replacements): float(sympy.sympify(v))
                                            for k, v in initial.items()}
         text = _mechint._toml_text(description_dict)
         return cls(_cached_file(name, text))
+
+
+# The longest text of one expression a model file accepts (model_file/expression_parser.hpp).
+_MAX_EXPRESSION_TEXT = 10000
+
+
+def _common_subexpressions(groups, replacements, declared):
+    """SymPy's common subexpressions of every expression at once, as ordered definitions named
+    d0000, d0001, ... (zero-padded: the file's order and the names' order agree), none a declared
+    name; and the expressions rewritten in them."""
+    import sympy
+
+    prefix = "d"
+    while any(n.startswith(prefix) for n in declared):
+        prefix += "d"
+    keys = [(group, i) for group, exprs in groups.items() for i in range(len(exprs))]
+    exprs = [sympy.sympify(groups[g][i]) for g, i in keys]
+    if replacements:
+        exprs = [e.subs(replacements) for e in exprs]
+    count = sympy.count_ops(sum(exprs)) + 1
+    digits = max(4, len(str(count)))
+    names = (sympy.Symbol(f"{prefix}{i:0{digits}d}") for i in range(10 ** digits))
+    pairs, reduced = sympy.cse(exprs, symbols=names, order="none")
+    definitions = {symbol.name: value for symbol, value in pairs}
+    out = {g: list(v) for g, v in groups.items()}
+    for (g, i), e in zip(keys, reduced):
+        out[g][i] = e
+    return definitions, out
 
 
 def _coordinate_names(coordinates):
