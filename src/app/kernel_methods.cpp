@@ -224,7 +224,7 @@ void check_kernel_start(const KernelProblem& p) {
   if (!p.q0.allFinite() || !p.qdot0.allFinite()) throw InvalidStart("the initial values are not finite");
   check_start_angles(p.labels, p.q0);
   kernel::LagrangianValues l(n);
-  if (!m.lagrangian(p.q0, p.qdot0, l)) throw InvalidStart("the model is not defined at the start (outside its domain)");
+  if (!m.lagrangian(p.q0, p.qdot0, l, /*with_value=*/true)) throw InvalidStart("the model is not defined at the start (outside its domain)");
   Vector g(k);
   kernel::RowMatrix dg(k, n);
   const bool constraints_defined = k == 0 || m.constraints(p.q0, &g, &dg);

@@ -23,8 +23,9 @@ KernelModel::KernelModel(const mechint_model_kernels& kernels, std::shared_ptr<c
   if (!kernels.has_forces && kernels.num_controls > 0) refuse("controls without forces");
 }
 
-bool KernelModel::lagrangian(const Vector& q, const Vector& v, LagrangianValues& out) const {
-  return kernels_.lagrangian(kernels_.context, q.data(), v.data(), &out.value, out.q.data(), out.v.data(),
+bool KernelModel::lagrangian(const Vector& q, const Vector& v, LagrangianValues& out, bool with_value) const {
+  return kernels_.lagrangian(kernels_.context, q.data(), v.data(), with_value ? &out.value : nullptr, out.q.data(),
+                             out.v.data(),
                              out.qq.data(), out.qv.data(), out.vv.data()) == MECHINT_KERNEL_OK;
 }
 

@@ -44,8 +44,9 @@ class KernelModel {
   int num_controls() const { return kernels_.num_controls; }
   bool forced() const { return kernels_.has_forces != 0; }
 
-  /// L, ∂L/∂q, ∂L/∂v and the three Hessian blocks.
-  bool lagrangian(const Vector& q, const Vector& v, LagrangianValues& out) const;
+  /// ∂L/∂q, ∂L/∂v and the three Hessian blocks, and L itself when `with_value` (a Newton iteration
+  /// needs only the derivatives; a kernel skips what it is not asked for).
+  bool lagrangian(const Vector& q, const Vector& v, LagrangianValues& out, bool with_value = false) const;
   /// L, ∂L/∂q and ∂L/∂v only (any of the pointers may be null).
   bool gradient(const Vector& q, const Vector& v, double* value, Vector* l_q, Vector* l_v) const;
   /// g(q) and Dg(q) (k x n; either may be null). Only when num_constraints() > 0.
