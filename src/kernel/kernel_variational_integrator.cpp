@@ -84,7 +84,7 @@ KernelVariationalIntegrator::KernelVariationalIntegrator(const KernelModel& mode
   if (!(h > 0.0) || !std::isfinite(h)) throw InvalidInput("step size h must be positive and finite, got " + format_number(h));
   const int n = n_, k = k_, m = model.num_controls(), symmetries = model.num_symmetries();
   for (Vector* v : {&q_, &q_prev_, &p_, &q_next_, &d1_, &f_minus_, &f_plus_, &q_half_, &q_two_, &p_half_, &xi_,
-                    &xi_next_, &residual_v_, &energy_gradient_, &mid_, &vel_})
+                    &xi_next_, &step_f_minus_, &step_f_plus_, &energy_gradient_, &mid_, &vel_})
     v->setZero(n);
   for (Vector* v : {&lambda_, &g_k_, &g_next_, &nu_, &lambda_half_}) v->setZero(k);
   for (Vector* v : {&u_, &u_previous_, &u_law_, &u_law_before_}) v->setZero(m);
@@ -172,12 +172,15 @@ void KernelVariationalIntegrator::step() {
   stats_ = solve(h_, q_, p_, dg_k_, forcing, q_next_, lambda_);
   if (!stats_.converged || !q_next_.allFinite())
     throw NewtonFailure(step_index_ + 1, t_ + h_, stats_.residual_norm, stats_.iterations);
+  // The discrete forces of the step, once: the energy balance and the Noether balance use them.
+  if (model_->forced() && !rule_.forces(q_, q_next_, *forcing.u, forcing.t, h_, step_f_minus_, step_f_plus_, nullptr))
+    step_f_minus_.setConstant(std::numeric_limits<double>::quiet_NaN());
   if (check_.enabled) {
-    const double energy_off = update_energy_balance(forcing);
+    const double energy_off = update_energy_balance();
     if (energy_off > check_.trigger_energy || should_confirm()) confirm_step(forcing);
-    if (!(energy_off <= check_.reject_energy)) reject_for_energy(energy_off);
+    if (!(energy_off <= check_.reject_energy)) balance_.reject(step_index_ + 1, t0_ + (step_index_ + 1) * h_, energy_off);
   }
-  if (model_->forced()) accumulate_work(forcing);
+  if (model_->forced()) accumulate_work();
   q_prev_ = q_;
   q_ = q_next_;
   if (form_ == DelForm::kMomentum) discrete_momentum(q_prev_, q_, forcing, h_, p_);
@@ -221,7 +224,7 @@ void KernelVariationalIntegrator::reset(const Vector& q0, const Vector& p0, cons
   t0_ = t_ = t0;
   step_index_ = total_iterations_ = confirmed_steps_ = 0;
   stats_ = {};
-  balance_ = {};
+  balance_.reset();
   work_.setZero();
   momenta_at_start_.setZero();
   balance_started_ = false;
@@ -396,23 +399,15 @@ void KernelVariationalIntegrator::confirm_step(Forcing forcing) {
       converged = second.converged && q_two_.allFinite();
     }
   }
-  const auto where = [&] {
-    return "step " + std::to_string(step_index_ + 1) + " (t = " + format_number(t0_ + (step_index_ + 1) * h_) +
-           ") rejected: ";
-  };
-  if (!converged)
-    throw RejectedStep(where() + "Newton converged, but two steps of h/2 from the same state do not, so its solution "
-                                 "is not the continuation of the motion; reduce the step size");
   const double motion = motion_scale<Eigen::Dynamic>(q_, (q_ - q_prev_).lpNorm<Eigen::Infinity>(), q_half_, q_two_,
                                                      options_.step_tolerance);
   const double ratio = (q_two_ - q_next_).lpNorm<Eigen::Infinity>() / motion;
-  if (!(ratio <= check_.max_ratio))
-    throw RejectedStep(where() + "one step of h and two of h/2 from the same state end " + format_number(ratio, 3) +
-                       " step lengths apart (check_ratio " + format_number(check_.max_ratio) +
-                       "): Newton's solution is not the continuation of the motion; reduce the step size");
+  judge_confirmation(converged, ratio, check_.max_ratio, step_index_ + 1, t0_ + (step_index_ + 1) * h_);
 }
 
-double KernelVariationalIntegrator::update_energy_balance(Forcing forcing) {
+/// The energy balance of the step just solved (q_ to q_next_, its discrete forces) against the
+/// previous one's (EnergyBalance in integrate/step_check.hpp).
+double KernelVariationalIntegrator::update_energy_balance() {
   mid_ = 0.5 * (q_ + q_next_);
   vel_ = (q_next_ - q_) / h_;
   double value = 0.0, energy = std::numeric_limits<double>::quiet_NaN(), size = 0.0;
@@ -421,37 +416,17 @@ double KernelVariationalIntegrator::update_energy_balance(Forcing forcing) {
     energy = kinetic_part - value;
     size = std::abs(kinetic_part) + std::abs(value);
   }
-  double work = 0.0;  // F·Δq over the step: (f⁻ + f⁺)·Δq / h
-  if (model_->forced()) {
-    if (rule_.forces(q_, q_next_, *forcing.u, forcing.t, h_, f_minus_, f_plus_, nullptr))
-      work = (f_minus_ + f_plus_).dot(q_next_ - q_) / h_;
-    else
-      work = std::numeric_limits<double>::quiet_NaN();
-  }
-  const double work_between = 0.5 * (balance_.work + work);
-  double ratio = energy_balance_ratio(energy, balance_.energy, balance_.size, work_between);
-  if (balance_.size < 1e-3 * size) ratio = std::min(ratio, 0.5 * (check_.trigger_energy + check_.reject_energy));
-  last_balance_ = {energy - balance_.energy, work_between, balance_.size};
-  balance_ = {energy, size, work};
-  return ratio;
-}
-
-void KernelVariationalIntegrator::reject_for_energy(double ratio) const {
-  throw RejectedStep("step " + std::to_string(step_index_ + 1) + " (t = " + format_number(t0_ + (step_index_ + 1) * h_) +
-                     ") rejected: its energy changed by " + format_number(last_balance_.change, 3) +
-                     " while the forces did " + format_number(last_balance_.work, 3) + " of work, " +
-                     format_number(ratio, 3) + " times the size of the energy's terms (" +
-                     format_number(last_balance_.size, 3) + "): the step does not resolve the motion; reduce the step size");
+  // F·Δq over the step: (f⁻ + f⁺)·Δq / h for the discrete forces.
+  const double work = model_->forced() ? (step_f_minus_ + step_f_plus_).dot(q_next_ - q_) / h_ : 0.0;
+  return balance_.update(energy, size, work, check_);
 }
 
 /// Forced Noether theorem: J_i(k+1) − J_i(k) = ⟨f⁻_k, ξ_i(q_k)⟩ + ⟨f⁺_k, ξ_i(q_{k+1})⟩.
-void KernelVariationalIntegrator::accumulate_work(Forcing forcing) {
-  if (model_->num_symmetries() == 0) return;
-  rule_.forces(q_, q_next_, *forcing.u, forcing.t, h_, f_minus_, f_plus_, nullptr);
+void KernelVariationalIntegrator::accumulate_work() {
   for (int i = 0; i < model_->num_symmetries(); ++i) {
     model_->symmetry(i, q_, xi_);
     model_->symmetry(i, q_next_, xi_next_);
-    work_[i] += f_minus_.dot(xi_) + f_plus_.dot(xi_next_);
+    work_[i] += step_f_minus_.dot(xi_) + step_f_plus_.dot(xi_next_);
   }
 }
 

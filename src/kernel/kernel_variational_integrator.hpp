@@ -70,7 +70,7 @@ class KernelVariationalIntegrator {
     a(stats_.iterations), a(stats_.converged), a(stats_.residual_norm), a(stats_.first_update_norm);
     a(stats_.first_contraction), a(stats_.jacobian_evaluations);
     a(total_iterations_), a(confirmed_steps_);
-    a(balance_.energy), a(balance_.size), a(balance_.work);
+    balance_.checkpoint_state(a);
     newton_.checkpoint_state(a), a(factored_h_);
     a(u_), a(u_previous_), a(work_), a(momenta_at_start_), a(balance_started_);
   }
@@ -94,9 +94,8 @@ class KernelVariationalIntegrator {
   Vector project_to_manifold(Vector x) const;
   bool should_confirm() const;
   void confirm_step(Forcing forcing);
-  double update_energy_balance(Forcing forcing);
-  [[noreturn]] void reject_for_energy(double ratio) const;
-  void accumulate_work(Forcing forcing);
+  double update_energy_balance();
+  void accumulate_work();
   Vector noether_momenta(const Vector& q, const Vector& p) const;
 
   const KernelModel* model_;
@@ -113,12 +112,7 @@ class KernelVariationalIntegrator {
   double t0_ = 0.0, t_ = 0.0;
   long step_index_ = 0, total_iterations_ = 0, confirmed_steps_ = 0;
   NewtonStats stats_;
-  struct {
-    double energy = std::numeric_limits<double>::quiet_NaN(), size = 0.0, work = 0.0;
-  } balance_;
-  struct {
-    double change = 0.0, work = 0.0, size = 0.0;
-  } last_balance_;
+  EnergyBalance balance_;  ///< of the previous step (integrate/step_check.hpp)
   // Forces and controls.
   Vector u_, u_previous_, work_, momenta_at_start_;
   /// The law's values for the step being taken and for the step before the start.
@@ -128,7 +122,8 @@ class KernelVariationalIntegrator {
   // Workspace of the step (sized once).
   mutable Vector f_minus_, f_plus_;
   Vector g_k_, g_next_, d1_, nu_, q_half_, q_two_, p_half_, lambda_half_, xi_, xi_next_;
-  Vector residual_v_, energy_gradient_, mid_, vel_;
+  Vector step_f_minus_, step_f_plus_;  ///< the discrete forces of the step being taken
+  Vector energy_gradient_, mid_, vel_;
   RowMatrix dg_k_, dg_next_, dg_half_, d12_, df_minus_;
 };
 

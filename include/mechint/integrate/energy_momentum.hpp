@@ -190,19 +190,9 @@ class EnergyMomentumIntegrator {
     } catch (const NumericalFailure&) {
       converged = false;
     }
-    const auto where = [&] {  // built only when a step is rejected
-      return "step " + std::to_string(step_index_ + 1) + " (t = " + format_number(t0_ + (step_index_ + 1) * h_) +
-             ") rejected: ";
-    };
-    if (!converged)
-      throw RejectedStep(where() + "Newton converged, but two steps of h/2 from the same state do not, so its solution "
-                                 "is not the continuation of the motion; reduce the step size");
     const double motion = motion_scale<n>(q_, previous_step_, q_half, q_two, options_.step_tolerance);
     const double ratio = (q_two - (q_ + d)).template lpNorm<Eigen::Infinity>() / motion;
-    if (!(ratio <= check_.max_ratio))
-      throw RejectedStep(where() + "one step of h and two of h/2 from the same state end " + format_number(ratio, 3) +
-                         " step lengths apart (check_ratio " + format_number(check_.max_ratio) +
-                         "): Newton's solution is not the continuation of the motion; reduce the step size");
+    judge_confirmation(converged, ratio, check_.max_ratio, step_index_ + 1, t0_ + (step_index_ + 1) * h_);
   }
 
   /// Eq. 5.7 and g(q_{n+1}) = 0 for the correction e to the explicit increment and μ = (h²/2)λ:

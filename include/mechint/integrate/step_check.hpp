@@ -14,8 +14,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
 #include "mechint/core/linear_algebra.hpp"
 
 namespace mechint {
@@ -63,6 +65,62 @@ class RejectedStep : public NumericalFailure {
  public:
   using NumericalFailure::NumericalFailure;
 };
+
+/// The energy balance an integrator keeps from step to step (see energy_balance_ratio): the energy
+/// at the previous step's midpoint, the size of its terms and the forces' work over that step.
+class EnergyBalance {
+ public:
+  /// Records this step's midpoint energy, the size of its terms and the forces' work over it, and
+  /// returns how far the energy is from balancing since the previous midpoint (half of each step's
+  /// work between them). Rejection needs a scale: a previous midpoint whose terms are ~0 next to
+  /// this one's (a motion from rest at the zero of its potential) only asks for a confirmation.
+  double update(double energy, double size, double work, const StepCheckOptions& check) {
+    const double work_between = 0.5 * (work_ + work);
+    double ratio = energy_balance_ratio(energy, energy_, size_, work_between);
+    if (size_ < 1e-3 * size) ratio = std::min(ratio, 0.5 * (check.trigger_energy + check.reject_energy));
+    last_ = {energy - energy_, work_between, size_};
+    energy_ = energy, size_ = size, work_ = work;
+    return ratio;
+  }
+
+  /// Throws the RejectedStep of step `step` (ending at t) whose last update returned `ratio`.
+  [[noreturn]] void reject(long step, double t, double ratio) const {
+    throw RejectedStep("step " + std::to_string(step) + " (t = " + format_number(t) + ") rejected: its energy changed by " +
+                       format_number(last_.change, 3) + " while the forces did " + format_number(last_.work, 3) +
+                       " of work, " + format_number(ratio, 3) + " times the size of the energy's terms (" +
+                       format_number(last_.size, 3) + "): the step does not resolve the motion; reduce the step size");
+  }
+
+  /// Nothing to compare the next step with (a start).
+  void reset() { *this = EnergyBalance(); }
+
+  /// The previous midpoint's figures are state; the last step's are only for a message.
+  template <class Archive>
+  void checkpoint_state(Archive& a) {
+    a(energy_), a(size_), a(work_);
+  }
+
+ private:
+  double energy_ = std::numeric_limits<double>::quiet_NaN(), size_ = 0.0, work_ = 0.0;
+  struct {
+    double change = 0.0, work = 0.0, size = 0.0;
+  } last_;
+};
+
+/// The verdict on a confirmation of step `step` (ending at t): throws RejectedStep when its two
+/// half steps did not converge, or end `ratio` step lengths of the motion (motion_scale) from it,
+/// more than `max_ratio`. The message is built only for a rejection: a confirmed step allocates
+/// nothing.
+inline void judge_confirmation(bool converged, double ratio, double max_ratio, long step, double t) {
+  if (converged && ratio <= max_ratio) return;
+  const std::string where = "step " + std::to_string(step) + " (t = " + format_number(t) + ") rejected: ";
+  if (!converged)
+    throw RejectedStep(where + "Newton converged, but two steps of h/2 from the same state do not, so its solution "
+                               "is not the continuation of the motion; reduce the step size");
+  throw RejectedStep(where + "one step of h and two of h/2 from the same state end " + format_number(ratio, 3) +
+                     " step lengths apart (check_ratio " + format_number(max_ratio) +
+                     "): Newton's solution is not the continuation of the motion; reduce the step size");
+}
 
 /// Steps 1, 2, 4, … below `every`, then every `every` steps, and the suspicious ones: Newton's
 /// first contraction above `trigger_contraction`, or a displacement that grew more than

@@ -159,12 +159,15 @@ class VariationalIntegrator {
     stats_ = solver_.solve(system_, h_, q_, p_, dg_k_, forcing, q_next_, lambda_);
     if (!stats_.converged || !q_next_.allFinite())
       throw NewtonFailure(step_index_ + 1, t_ + h_, stats_.residual_norm, stats_.iterations);
+    // The discrete forces of the step, once: the energy balance and the Noether balance use them.
+    Config f_minus = Config::Zero(), f_plus = Config::Zero();
+    if constexpr (kForced) discrete_forces(system_, q_, q_next_, forcing, h_, f_minus, f_plus);
     if (check_.enabled) {
-      const double energy_off = update_energy_balance(forcing);
+      const double energy_off = update_energy_balance(f_minus, f_plus);
       if (energy_off > check_.trigger_energy || should_confirm()) confirm_step(forcing);
-      if (!(energy_off <= check_.reject_energy)) reject_for_energy(energy_off);
+      if (!(energy_off <= check_.reject_energy)) balance_.reject(step_index_ + 1, t0_ + (step_index_ + 1) * h_, energy_off);
     }
-    if constexpr (kForced) accumulate_work(forcing);
+    if constexpr (kForced) accumulate_work(f_minus, f_plus);
     q_prev_ = q_;
     q_ = q_next_;
     if constexpr (requires { system_.wrap_periodic(q_prev_, q_); }) system_.wrap_periodic(q_prev_, q_);
@@ -211,7 +214,7 @@ class VariationalIntegrator {
     a(stats_.iterations), a(stats_.converged), a(stats_.residual_norm), a(stats_.first_update_norm);
     a(stats_.first_contraction), a(stats_.jacobian_evaluations);
     a(total_iterations_), a(total_jacobians_), a(confirmed_steps_);
-    a(balance_.energy), a(balance_.size), a(balance_.work);
+    balance_.checkpoint_state(a);
     solver_.checkpoint_state(a);
     confirm_solver_.checkpoint_state(a);
     // A control law is configuration (a function the resumed run is given again), not state.
@@ -355,14 +358,6 @@ class VariationalIntegrator {
           solve_half_step(q_half, p_half, dg_half, second_half, q_two, lambda);
       converged = second.converged && q_two.allFinite();
     }
-    // Built only when a step is rejected: a confirmed step does not allocate.
-    const auto where = [&] {
-      return "step " + std::to_string(step_index_ + 1) + " (t = " + format_number(t0_ + (step_index_ + 1) * h_) +
-             ") rejected: ";
-    };
-    if (!converged)
-      throw RejectedStep(where() + "Newton converged, but two steps of h/2 from the same state do not, so its solution "
-                                 "is not the continuation of the motion; reduce the step size");
     // The scale of the motion, from what is trusted: the previous step, the two half steps (doubled
     // to a step's length) and their second difference (×4: h²·q̈, the motion of a step from rest or
     // at a turning point), not the candidate itself (a far spurious root would set its own scale);
@@ -370,10 +365,7 @@ class VariationalIntegrator {
     const double motion = motion_scale<n>(q_, (q_ - q_prev_).template lpNorm<Eigen::Infinity>(), q_half, q_two,
                                           solver_.options().step_tolerance);
     const double ratio = (q_two - q_next_).template lpNorm<Eigen::Infinity>() / motion;
-    if (!(ratio <= check_.max_ratio))
-      throw RejectedStep(where() + "one step of h and two of h/2 from the same state end " + format_number(ratio, 3) +
-                         " step lengths apart (check_ratio " + format_number(check_.max_ratio) +
-                         "): Newton's solution is not the continuation of the motion; reduce the step size");
+    judge_confirmation(converged, ratio, check_.max_ratio, step_index_ + 1, t0_ + (step_index_ + 1) * h_);
   }
 
   void reset(const Config& q0, const Config& p0, const Config& q_prev, double t0) {
@@ -388,7 +380,7 @@ class VariationalIntegrator {
     total_jacobians_ = 0;
     confirmed_steps_ = 0;
     stats_ = {};
-    balance_ = {};
+    balance_.reset();
     if constexpr (kForced) {
       forced_.work.setZero();
       forced_.momenta_at_start.setZero();
@@ -429,50 +421,25 @@ class VariationalIntegrator {
     return j;
   }
 
-  /// Forced Noether theorem: J_i(k+1) − J_i(k) = ⟨f⁻_k, ξ_i(q_k)⟩ + ⟨f⁺_k, ξ_i(q_{k+1})⟩ (the
-  /// invariance of Ld gives ⟨D1 Ld, ξ(q_k)⟩ + ⟨D2 Ld, ξ(q_{k+1})⟩ = 0, and Dg ξ = 0 removes λ).
-  /// The energy balance of the step just solved (q_ to q_next_) against the previous one's
-  /// (energy_balance_ratio in integrate/step_check.hpp). Records this step's midpoint energy.
-  double update_energy_balance(const Forcing& forcing) {
+  /// The energy balance of the step just solved (q_ to q_next_, discrete forces f⁻, f⁺) against the
+  /// previous one's (EnergyBalance in integrate/step_check.hpp).
+  double update_energy_balance(const Config& f_minus, const Config& f_plus) {
     const Config q_mid = 0.5 * (q_ + q_next_), v_mid = (q_next_ - q_) / h_;
     const auto [energy, size] = energy_and_size(model(), q_mid, v_mid);
-    double work = 0.0;  // F·Δq over the step: (f⁻ + f⁺)·Δq / h for the discrete forces
-    if constexpr (kForced) {
-      Config f_minus, f_plus;
-      discrete_forces(system_, q_, q_next_, forcing, h_, f_minus, f_plus);
-      work = (f_minus + f_plus).dot(q_next_ - q_) / h_;
-    } else {
-      (void)forcing;
-    }
-    // From the previous midpoint to this one: half of each step's work.
-    const double work_between = 0.5 * (balance_.work + work);
-    double ratio = energy_balance_ratio(energy, balance_.energy, balance_.size, work_between);
-    // Rejection needs a scale: a previous midpoint whose terms are ~0 next to this one's (a motion
-    // from rest at the zero of its potential) only asks for a confirmation.
-    if (balance_.size < 1e-3 * size) ratio = std::min(ratio, 0.5 * (check_.trigger_energy + check_.reject_energy));
-    last_balance_ = {energy - balance_.energy, work_between, balance_.size};
-    balance_ = {energy, size, work};
-    return ratio;
+    // F·Δq over the step: (f⁻ + f⁺)·Δq / h for the discrete forces (0 for an unforced system).
+    const double work = kForced ? (f_minus + f_plus).dot(q_next_ - q_) / h_ : 0.0;
+    return balance_.update(energy, size, work, check_);
   }
 
-  [[noreturn]] void reject_for_energy(double ratio) const {
-    throw RejectedStep("step " + std::to_string(step_index_ + 1) + " (t = " +
-                       format_number(t0_ + (step_index_ + 1) * h_) + ") rejected: its energy changed by " +
-                       format_number(last_balance_.change, 3) + " while the forces did " +
-                       format_number(last_balance_.work, 3) + " of work, " + format_number(ratio, 3) +
-                       " times the size of the energy's terms (" + format_number(last_balance_.size, 3) +
-                       "): the step does not resolve the motion; reduce the step size");
-  }
-
-  void accumulate_work(const Forcing& forcing) {
+  /// Forced Noether theorem: J_i(k+1) − J_i(k) = ⟨f⁻_k, ξ_i(q_k)⟩ + ⟨f⁺_k, ξ_i(q_{k+1})⟩ (the
+  /// invariance of Ld gives ⟨D1 Ld, ξ(q_k)⟩ + ⟨D2 Ld, ξ(q_{k+1})⟩ = 0, and Dg ξ = 0 removes λ).
+  void accumulate_work(const Config& f_minus, const Config& f_plus) {
     if constexpr (Model::kNumSymmetries > 0) {
-      Config f_minus, f_plus;
-      discrete_forces(system_, q_, q_next_, forcing, h_, f_minus, f_plus);
       for (int i = 0; i < Model::kNumSymmetries; ++i)
         forced_.work[i] += f_minus.dot(model_symmetry_generator(model(), i, q_)) +
-                    f_plus.dot(model_symmetry_generator(model(), i, q_next_));
+                           f_plus.dot(model_symmetry_generator(model(), i, q_next_));
     } else {
-      (void)forcing;
+      (void)f_minus, (void)f_plus;
     }
   }
 
@@ -491,15 +458,8 @@ class VariationalIntegrator {
 
   S system_;
   double h_;
-  /// The previous step's midpoint energy, the size of its terms and the forces' work over it (NaN
-  /// before the first step, and after a restart).
-  struct EnergyBalance {
-    double energy = std::numeric_limits<double>::quiet_NaN(), size = 0.0, work = 0.0;
-  } balance_;
-  /// The last step's balance, for the message of a rejection (not state: recomputed every step).
-  struct {
-    double change = 0.0, work = 0.0, size = 0.0;
-  } last_balance_;
+  /// The previous step's midpoint energy balance (step_check.hpp).
+  EnergyBalance balance_;
   DelForm form_;
   DelNewtonSolver<S> solver_;
   StepCheckOptions check_;
