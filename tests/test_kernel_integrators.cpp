@@ -297,6 +297,24 @@ TEST(KernelNoAllocation, StepsOfChainAndOfConstrainedForcedModel) {
   EXPECT_EQ(g_allocations.load() - before, 0);
 }
 
+TEST(KernelNoAllocation, RungeKuttaSteps) {
+  const KernelModel chain = kernel::pendulum_chain_model(6, 1.0, 1.0, 9.81);
+  kernel::Vector q0 = kernel::Vector::Zero(6);
+  q0[0] = M_PI / 4;
+  kernel::KernelRk4 rk4(kernel::KernelEulerLagrangeOde(chain, nullptr), 0.01);
+  rk4.start_from_velocity(q0, kernel::Vector::Zero(6));
+  rk4.step();  // Odeint sizes its stages at the first step
+  long before = g_allocations.load();
+  for (int k = 0; k < 300; ++k) rk4.step();
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  kernel::KernelRk78 rk78(kernel::KernelEulerLagrangeOde(chain, nullptr), 0.01, RungeKuttaTolerances{});
+  rk78.start_from_velocity(q0, kernel::Vector::Zero(6));
+  rk78.step_toward(0.01);
+  before = g_allocations.load();
+  for (int k = 2; k < 300; ++k) rk78.step_toward(0.01 * k);
+  EXPECT_EQ(g_allocations.load() - before, 0);
+}
+
 TEST(KernelModelTable, RefusesTablesItCannotUse) {
   mechint_model_kernels k{};
   k.abi_version = MECHINT_KERNEL_ABI_VERSION + 1;

@@ -99,11 +99,7 @@ class KernelRecorder {
         append_vector(u_);
       }
     }
-    for (std::size_t i = 0; i < row_.size(); ++i)
-      if (!std::isfinite(row_[i]))
-        throw NumericalFailure("non-finite " + columns_[i] + " at t = " + format_number(t) + " (step " +
-                                   std::to_string(s.step_index()) + "); reduce the step size or check the parameters",
-                               FailureLocation{s.step_index(), t});
+    require_finite_row(columns_, row_, s.step_index(), t);
     return row_;
   }
 

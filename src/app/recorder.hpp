@@ -26,6 +26,17 @@ inline double wrap_angle(double x) {
   return x - kTwoPi * std::ceil((x - M_PI) / kTwoPi);
 }
 
+/// Stops a run whose row at output time t (step `step`) holds a non-finite value: NumericalFailure
+/// naming the column and the time. No NaN reaches an output file.
+inline void require_finite_row(const std::vector<std::string>& columns, const std::vector<double>& row, long step,
+                               double t) {
+  for (std::size_t i = 0; i < row.size(); ++i)
+    if (!std::isfinite(row[i]))
+      throw NumericalFailure("non-finite " + columns[i] + " at t = " + format_number(t) + " (step " +
+                                 std::to_string(step) + "); reduce the step size or check the parameters",
+                             FailureLocation{step, t});
+}
+
 template <Stepper S>
 class Recorder {
  public:
@@ -98,11 +109,7 @@ class Recorder {
         append_vector(s.step_index() == 0 ? controls_->template at<kControls>(t)
                                           : controls_->template before<kControls>(t));
     }
-    for (std::size_t i = 0; i < row_.size(); ++i)
-      if (!std::isfinite(row_[i]))
-        throw NumericalFailure("non-finite " + columns_[i] + " at t = " + format_number(t) + " (step " +
-                               std::to_string(s.step_index()) + "); reduce the step size or check the parameters",
-                               FailureLocation{s.step_index(), t});
+    require_finite_row(columns_, row_, s.step_index(), t);
     return row_;
   }
 
