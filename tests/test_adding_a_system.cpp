@@ -102,8 +102,10 @@ struct Rows : mechint::app::RowWriter {
 TEST(AddingASystem, ItsEntryOffersTheMethodsItsModelSatisfies) {
   const app::SystemEntry e = pendulum_2d_entry();
   const auto values = app::ParameterValues::resolve(e.parameters({}), {}, e.name);
-  // Constrained, not a constant-mass model with a potential: the VI rules and the DAE baseline.
-  EXPECT_EQ(e.methods(values), (std::vector<std::string>{"vi-midpoint", "vi-trapezoid", "vi-first-order", "dae"}));
+  // Constrained, not a constant-mass model with a potential: the VI rules, the Lobatto rules of the
+  // kernel boundary (through its kernels by AD, app/builtin_kernels.hpp) and the DAE baseline.
+  EXPECT_EQ(e.methods(values), (std::vector<std::string>{"vi-midpoint", "vi-trapezoid", "vi-first-order", "vi-lobatto4",
+                                                         "vi-lobatto6", "dae"}));
 }
 
 TEST(AddingASystem, ItsEntryRunsAsTheIntegratorDoes) {

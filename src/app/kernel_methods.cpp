@@ -6,6 +6,7 @@
 #include <Eigen/LU>
 
 #include "app/methods.hpp"
+#include "kernel/galerkin_integrator.hpp"
 #include "kernel/kernel_runge_kutta.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
 
@@ -24,6 +25,44 @@ bool is_variational(const std::string& method) {
   return std::find(kVariational.begin(), kVariational.end(), method) != kVariational.end();
 }
 
+/// The Galerkin rules (kernel/galerkin_integrator.hpp): their quadrature and number of stages.
+struct GalerkinRow {
+  std::string_view name;
+  kernel::Quadrature quadrature;
+  int stages;
+  int order() const { return quadrature == kernel::Quadrature::kGauss ? 2 * stages : 2 * stages - 2; }
+  kernel::GalerkinTableau tableau() const {
+    return quadrature == kernel::Quadrature::kGauss ? kernel::gauss_tableau(stages) : kernel::lobatto_tableau(stages);
+  }
+  /// Lobatto keeps holonomic constraints at every node; Gauss applies to unconstrained models.
+  bool applies(int num_constraints) const { return quadrature == kernel::Quadrature::kLobatto || num_constraints == 0; }
+};
+constexpr std::array<GalerkinRow, 5> kGalerkin = {{{"vi-gauss4", kernel::Quadrature::kGauss, 2},
+                                                   {"vi-gauss6", kernel::Quadrature::kGauss, 3},
+                                                   {"vi-gauss8", kernel::Quadrature::kGauss, 4},
+                                                   {"vi-lobatto4", kernel::Quadrature::kLobatto, 3},
+                                                   {"vi-lobatto6", kernel::Quadrature::kLobatto, 4}}};
+
+const GalerkinRow* galerkin_row(const std::string& method) {
+  for (const GalerkinRow& row : kGalerkin)
+    if (row.name == method) return &row;
+  return nullptr;
+}
+
+std::vector<ParameterSpec> galerkin_options() {
+  return {ParameterSpec::choice("newton", {"full", "simplified"},
+                                "full: exact Jacobian at every iterate; simplified: Jacobian kept over "
+                                "iterations and steps, refreshed when convergence slows"),
+          ParameterSpec::real("newton_tol", 1e-12, "Newton stops when the update moves q by less than newton_tol*(1+|q|)",
+                              1e-16, 1e-3)};
+}
+
+ParameterSpec compose_option() {
+  return ParameterSpec::choice("compose", kernel::composition_names(),
+                               "compose the symmetric step into one of order 4 (yoshida4: 3 sub-steps, suzuki4: 5), "
+                               "6 (kahan-li6: 9) or 8 (kahan-li8: 17); unconstrained models, momentum form");
+}
+
 /// The control law of the problem's controls, into u (sized by the caller).
 kernel::ControlLaw control_law(const KernelProblem& p) {
   if (p.model->num_controls() == 0) return nullptr;
@@ -33,7 +72,8 @@ kernel::ControlLaw control_law(const KernelProblem& p) {
 // ---- the recorder (app/recorder.hpp's columns and rows, from runtime counts) -----------------------
 
 template <class S>
-constexpr bool kIsVariational = std::is_same_v<S, kernel::KernelVariationalIntegrator>;
+constexpr bool kIsVariational =
+    std::is_same_v<S, kernel::KernelVariationalIntegrator> || std::is_same_v<S, kernel::KernelGalerkinIntegrator>;
 
 /// t, coordinates, [velocities], [canonical momenta], energy, Noether momenta, [their discrete work],
 /// [constraint_residual, lambda1..k], [u1..um]: Recorder's order (DESIGN §4, §6).
@@ -247,16 +287,74 @@ void check_kernel_start(const KernelProblem& p) {
 
 std::vector<std::string> kernel_methods(int num_constraints) {
   std::vector<std::string> names(kVariational.begin(), kVariational.end());
+  for (const GalerkinRow& row : kGalerkin)
+    if (row.applies(num_constraints)) names.emplace_back(row.name);
   if (num_constraints == 0)
     for (std::string_view name : {RungeKutta4Method::kName, kDopri5, kRk78}) names.emplace_back(name);
   return names;
+}
+
+std::vector<KernelMethodRow> kernel_only_rows() {
+  std::vector<KernelMethodRow> rows;
+  for (const GalerkinRow& row : kGalerkin)
+    rows.push_back({std::string(row.name),
+                    row.quadrature == kernel::Quadrature::kGauss
+                        ? "Galerkin variational integrator on " + std::to_string(row.stages) +
+                              " Gauss-Legendre points (variational partitioned Runge-Kutta), order " +
+                              std::to_string(row.order()) + "; unconstrained systems"
+                        : "Galerkin variational integrator on " + std::to_string(row.stages) +
+                              " Lobatto points (Lobatto IIIA-IIIB), order " + std::to_string(row.order()) +
+                              "; holonomic constraints at every node",
+                    galerkin_options()});
+  return rows;
+}
+
+std::vector<std::pair<std::string, ParameterSpec>> kernel_extra_options() {
+  return {{std::string(MidpointRule::kName), compose_option()}};
+}
+
+std::vector<std::string> kernel_only_methods(int num_constraints) {
+  std::vector<std::string> names;
+  for (const GalerkinRow& row : kGalerkin)
+    if (row.applies(num_constraints)) names.emplace_back(row.name);
+  return names;
+}
+
+std::optional<ParameterSpec> kernel_extra_option(int num_constraints, const std::string& method) {
+  if (num_constraints == 0 && method == MidpointRule::kName) return compose_option();
+  return std::nullopt;
+}
+
+bool runs_on_kernels_only(int num_constraints, const std::string& method, const ParameterValues& options) {
+  if (const GalerkinRow* row = galerkin_row(method)) return row->applies(num_constraints);
+  if (num_constraints > 0) return false;
+  return method == MidpointRule::kName && options.has("compose") && options.choice("compose") != "none";
+}
+
+int method_order(const std::string& method, const ParameterValues* options) {
+  if (const GalerkinRow* row = galerkin_row(method)) return row->order();
+  if (method == MidpointRule::kName || method == TrapezoidRule::kName) {
+    if (options && options->has("compose")) return kernel::composition_named(options->choice("compose")).order;
+    return 2;
+  }
+  if (method == FirstOrderRule::kName) return 1;
+  if (method == "stormer-verlet" || method == "energy-momentum") return 2;
+  if (method == RungeKutta4Method::kName) return 4;
+  if (method == kDopri5) return 5;
+  if (method == kRk78) return 8;
+  return 0;
 }
 
 std::vector<ParameterSpec> kernel_method_options(int num_constraints, const std::string& method) {
   const auto names = kernel_methods(num_constraints);
   if (std::find(names.begin(), names.end(), method) == names.end())
     throw InvalidInput("method " + quote_for_message(method) + " does not apply here");
-  if (is_variational(method)) return variational_options();
+  if (galerkin_row(method)) return galerkin_options();
+  if (is_variational(method)) {
+    auto options = variational_options();
+    if (auto extra = kernel_extra_option(num_constraints, method)) options.push_back(*extra);
+    return options;
+  }
   if (method == RungeKutta4Method::kName) return RungeKutta4Method::options();
   return tolerance_options(method);
 }
@@ -268,6 +366,20 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
     throw InvalidInput("method " + quote_for_message(method) + " does not apply here");
   check_kernel_start(*problem);
   const KernelModel& model = *problem->model;
+  const GalerkinRow* galerkin = galerkin_row(method);
+  const bool composed = method == MidpointRule::kName && o.has("compose") && o.choice("compose") != "none";
+  if (galerkin || composed) {
+    if (composed && o.choice("form") == "position")
+      throw InvalidInput("compose runs in momentum form: drop form=position");
+    if (composed && o.choice("init") == "source") throw InvalidInput("compose starts from velocities: drop init=source");
+    NewtonOptions newton = read_newton_options(o);
+    auto vi = std::make_unique<kernel::KernelGalerkinIntegrator>(
+        model, galerkin ? galerkin->tableau() : kernel::gauss_tableau(1), h,
+        composed ? kernel::composition_named(o.choice("compose")) : kernel::Composition{}, newton);
+    if (model.num_controls() > 0) vi->set_control_law(control_law(*problem));
+    vi->start_from_velocity(problem->q0, problem->qdot0);
+    return erase(problem, std::move(vi), h);
+  }
   if (is_variational(method)) {
     const DelForm form = o.choice("form") == "position" ? DelForm::kPosition : DelForm::kMomentum;
     auto vi = std::make_unique<kernel::KernelVariationalIntegrator>(model, kernel::rule_named(method), h,

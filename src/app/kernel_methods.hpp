@@ -8,6 +8,7 @@
 /// and calls these.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,25 @@ std::vector<std::string> kernel_methods(int num_constraints);
 inline std::vector<std::string> kernel_methods(const kernel::KernelModel& model) {
   return kernel_methods(model.num_constraints());
 }
+/// A method only the kernel boundary offers, as `mechint list` shows it.
+struct KernelMethodRow {
+  std::string name, summary;
+  std::vector<ParameterSpec> options;
+};
+std::vector<KernelMethodRow> kernel_only_rows();
+/// The options fixed-size rows have on kernels: (method, option) — `compose` of vi-midpoint.
+std::vector<std::pair<std::string, ParameterSpec>> kernel_extra_options();
+
+/// The methods only the kernel boundary offers (the Galerkin rules), for a system whose own rows are
+/// fixed-size (a built-in): it offers these on its kernels (kernel/model_adapter.hpp).
+std::vector<std::string> kernel_only_methods(int num_constraints);
+/// An option a method has on kernels beyond its fixed-size row's (`compose` of vi-midpoint).
+std::optional<ParameterSpec> kernel_extra_option(int num_constraints, const std::string& method);
+/// Whether `method` with these options runs on kernels only (a Galerkin rule, a composed midpoint).
+bool runs_on_kernels_only(int num_constraints, const std::string& method, const ParameterValues& options);
+/// The order of a method (with its options, when given: a composition raises it); 0 when unknown.
+int method_order(const std::string& method, const ParameterValues* options = nullptr);
+
 /// The options of `method`; throws InvalidInput when it does not apply.
 std::vector<ParameterSpec> kernel_method_options(int num_constraints, const std::string& method);
 inline std::vector<ParameterSpec> kernel_method_options(const kernel::KernelModel& model, const std::string& method) {

@@ -1,5 +1,7 @@
 #include "app/methods.hpp"
 
+#include "app/kernel_methods.hpp"
+
 namespace mechint::app {
 
 std::vector<ParameterSpec> variational_options() {
@@ -100,6 +102,7 @@ std::vector<MethodInfo> all_methods() {
       if (m.name == Row::kName) return;
     methods.push_back({std::string(Row::kName), std::string(Row::kSummary)});
   });
+  for (const auto& row : kernel_only_rows()) methods.push_back({row.name, row.summary});
   return methods;
 }
 

@@ -43,6 +43,7 @@ const std::vector<ExperimentEntry>& all_experiments() {
       experiments::pattern_evocation_entry(),
       experiments::damped_systems_entry(),
       experiments::optimal_control_entry(),
+      experiments::high_order_entry(),
   };
   return entries;
 }

@@ -1,5 +1,7 @@
 #include "app/run_system.hpp"
 
+#include "app/kernel_methods.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -84,6 +86,9 @@ ResolvedRun resolve_run(const SystemEntry& system, const std::string& requested_
   for_each_method([&]<class Row>() {
     for (const auto& spec : Row::options()) every_option.insert(spec.name);
   });
+  for (const auto& row : kernel_only_rows())
+    for (const auto& spec : row.options) every_option.insert(spec.name);
+  for (const auto& [row, spec] : kernel_extra_options()) every_option.insert(spec.name);
   {
     bool exists = false;
     std::string all;

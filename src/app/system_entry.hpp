@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "app/builtin_kernels.hpp"
 #include "app/control_schedule.hpp"
 #include "app/methods.hpp"
 #include "app/optimize_problem.hpp"
@@ -77,18 +78,20 @@ SystemEntry make_system_entry(std::string name, std::string summary, std::string
   e.default_method = std::move(default_method);
   e.parameters = std::move(parameters);
   e.methods = [with_problem](const ParameterValues& v) {
-    return with_problem(v, []<class P>(const P&) { return offered_methods<P>(); });
+    return with_problem(v, []<class P>(const P& p) { return methods_with_kernels(p); });
   };
   e.method_options = [with_problem](const ParameterValues& v, const std::string& method) {
-    return with_problem(v, [&]<class P>(const P&) { return method_options<P>(method); });
+    return with_problem(v, [&]<class P>(const P& p) { return method_options_with_kernels(p, method); });
   };
   e.run = [with_problem](const ParameterValues& v, const std::string& method, const ParameterValues& options,
                          const OutputSchedule& schedule, const ControlSchedule& controls, RowWriter& out) {
-    with_problem(v, [&]<class P>(const P& p) { run_problem(p, method, options, schedule, out, controls); });
+    with_problem(v, [&]<class P>(const P& p) { run_problem_with_kernels(p, method, options, schedule, out, controls); });
   };
   e.stepping = [with_problem](const ParameterValues& v, const std::string& method, const ParameterValues& options,
                               double h, const ControlSchedule& controls) {
-    return with_problem(v, [&]<class P>(const P& p) { return make_stepping_session(p, method, options, h, controls); });
+    return with_problem(v, [&]<class P>(const P& p) {
+      return stepping_session_with_kernels(p, method, options, h, controls);
+    });
   };
   e.optimize = [with_problem](const ParameterValues& v, const OptimalControlSpec& spec,
                                const std::vector<std::string>& controls) {

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "app/kernel_methods.hpp"
 #include "app/experiment_entry.hpp"
 #include "app/file_paths.hpp"
 #include "app/optimize.hpp"
@@ -56,15 +57,29 @@ int list_everything() {
   }
   std::cout << "methods (their options, also with --set):\n";
   for (const auto& m : app::all_methods()) {
-    std::cout << "  " << m.name << "  " << m.summary << "\n";
+    std::cout << "  " << m.name << "  " << m.summary;
+    // Every method's order where its summary does not say it (docs/methods.md).
+    if (m.summary.find("order") == std::string::npos) {
+      if (const int order = app::method_order(m.name); order > 0)
+        std::cout << "; order " << order;
+      else if (m.name == "dae")
+        std::cout << "; variable order 1-5";
+    }
+    std::cout << "\n";
     std::vector<std::string> options;
+    const auto add = [&](const app::ParameterSpec& o) {
+      const std::string text = o.name + "=" + o.default_value;
+      if (std::find(options.begin(), options.end(), text) == options.end()) options.push_back(text);
+    };
     app::for_each_method([&]<class Row>() {
       if (Row::kName != m.name) return;
-      for (const auto& o : Row::options()) {
-        const std::string text = o.name + "=" + o.default_value;
-        if (std::find(options.begin(), options.end(), text) == options.end()) options.push_back(text);
-      }
+      for (const auto& o : Row::options()) add(o);
     });
+    for (const auto& row : app::kernel_only_rows())
+      if (row.name == m.name)
+        for (const auto& o : row.options) add(o);
+    for (const auto& [row, o] : app::kernel_extra_options())
+      if (row == m.name) add(o);
     if (!options.empty()) {
       std::cout << "    --set:";
       for (const auto& o : options) std::cout << " " << o;

@@ -27,5 +27,7 @@ app::ExperimentEntry pattern_evocation_entry();
 app::ExperimentEntry damped_systems_entry();
 /// 004 §V: DMOC on a pendulum swing-up, a cart-pole swing-up and a low-thrust orbit raise.
 app::ExperimentEntry optimal_control_entry();
+/// `mechint reproduce high-order` (high_order.cpp).
+app::ExperimentEntry high_order_entry();
 
 }  // namespace mechint::experiments

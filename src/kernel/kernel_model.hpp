@@ -10,6 +10,7 @@
 /// arguments (MECHINT_KERNEL_OUTSIDE_DOMAIN); the caller decides what that means (a Newton iterate
 /// outside the domain is a non-finite residual, a start outside it is refused).
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -57,9 +58,20 @@ class KernelModel {
   bool forces(const Vector& q, const Vector& v, const Vector& u, double t, Vector& f, RowMatrix* f_q,
               RowMatrix* f_v) const;
 
+  /// The checks of a C++ model's domain that its kernels cannot express (its validate_configuration
+  /// and validate_step, integrate/run_loop.hpp: a collision, an encounter a step does not resolve):
+  /// they throw DomainError. Set by the AD backend (kernel/model_adapter.hpp) before the model is
+  /// shared; the integrators call check_step after every step.
+  using StepCheck = std::function<void(const Vector& q_before, const Vector& q, double t)>;
+  void set_step_check(StepCheck check) { step_check_ = std::move(check); }
+  void check_step(const Vector& q_before, const Vector& q, double t) const {
+    if (step_check_) step_check_(q_before, q, t);
+  }
+
  private:
   mechint_model_kernels kernels_;
   std::shared_ptr<const void> owner_;
+  StepCheck step_check_;
 };
 
 }  // namespace mechint::kernel

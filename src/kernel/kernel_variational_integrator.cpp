@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "kernel/kernel_legendre.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 #include "mechint/model/start_on_manifold.hpp"
@@ -188,6 +189,7 @@ void KernelVariationalIntegrator::step() {
   ++step_index_;
   t_ = t0_ + static_cast<double>(step_index_) * h_;
   total_iterations_ += stats_.iterations;
+  model_->check_step(q_prev_, q_, t_);
 }
 
 NewtonStats KernelVariationalIntegrator::solve(double h, const Vector& q_k, const Vector& p_k, const RowMatrix& dg_k,
@@ -260,56 +262,11 @@ Vector KernelVariationalIntegrator::p() const {
   return p_;
 }
 
-/// The velocity tangent to the constraint manifold with ∂L/∂v + Dgᵀμ = p, Dg v = 0 (Newton from the
-/// last step's difference quotient; model/legendre.hpp's velocity_from_momentum).
-Vector KernelVariationalIntegrator::velocity() const {
-  const int n = n_, k = k_;
-  struct TangentVelocity {
-    const KernelModel& model;
-    const Vector& q;
-    const Vector& p;
-    RowMatrix dg;
-    LagrangianValues l;
-    Vector v;
-    void assemble(Eigen::VectorXd& r, Eigen::MatrixXd* a) {
-      const int n = static_cast<int>(v.size()), k = static_cast<int>(dg.rows());
-      if (!model.lagrangian(q, v, l)) {
-        r.setConstant(std::numeric_limits<double>::quiet_NaN());
-        return;
-      }
-      a->topLeftCorner(n, n) = l.vv;
-      if (k > 0) {
-        a->topRightCorner(n, k) = dg.transpose();
-        a->bottomLeftCorner(k, n) = dg;
-        a->bottomRightCorner(k, k).setZero();
-        r.tail(k) = dg * v;
-      }
-      r.head(n) = l.v - p;
-    }
-    double update(const Eigen::VectorXd& delta) {
-      v -= delta.head(v.size());
-      return delta.head(v.size()).lpNorm<Eigen::Infinity>();
-    }
-    bool converged_on_update(const NewtonIterate& state) const {
-      return update_below(state, 1e-14, v.lpNorm<Eigen::Infinity>());
-    }
-  };
-  const Vector p = this->p();
-  TangentVelocity problem{*model_, q_, p, RowMatrix::Zero(k, n), LagrangianValues(n), (q_ - q_prev_) / h_};
-  if (k > 0 && !model_->constraints(q_, nullptr, &problem.dg)) problem.dg.setConstant(NAN);
-  NewtonSolver<Eigen::Dynamic> newton(n + k);
-  newton.solve(problem, {.max_iterations = 20});
-  if (newton.last_stop() == NewtonStop::kNonFinite) problem.v.setConstant(std::numeric_limits<double>::quiet_NaN());
-  return problem.v;
-}
+/// The velocity tangent to the constraint manifold whose Legendre transform is p (Newton from the
+/// last step's difference quotient; kernel_legendre.hpp).
+Vector KernelVariationalIntegrator::velocity() const { return tangent_velocity(*model_, q_, p(), (q_ - q_prev_) / h_); }
 
-double KernelVariationalIntegrator::energy() const {
-  const Vector v = velocity();
-  double value = 0.0;
-  Vector l_v(n_);
-  if (!model_->gradient(q_, v, &value, nullptr, &l_v)) return std::numeric_limits<double>::quiet_NaN();
-  return l_v.dot(v) - value;
-}
+double KernelVariationalIntegrator::energy() const { return kernel_energy(*model_, q_, velocity()); }
 
 double KernelVariationalIntegrator::momentum(int i) const {
   Vector xi(n_);

@@ -1,5 +1,7 @@
 #include "model_file/model_kernels_plugin.hpp"
 
+#include "app/kernel_methods.hpp"
+
 #include <dlfcn.h>
 
 #include <iostream>
@@ -33,9 +35,7 @@ Toolchain kernel_toolchain(const Toolchain& cxx) {
 bool runs_on_kernels(const ModelDescription& d) { return d.unilateral.empty() && d.domain.empty(); }
 
 std::vector<std::string> kernel_model_methods(const ModelDescription& d) {
-  std::vector<std::string> names = {"vi-midpoint", "vi-trapezoid", "vi-first-order"};
-  if (d.constraints.empty())
-    for (const char* m : {"rk4", "dopri5", "rk78"}) names.emplace_back(m);
+  std::vector<std::string> names = app::kernel_methods(static_cast<int>(d.constraints.size()));
   const ModelStructure s = analyse_structure(d);
   if (s.energy_momentum_applies()) names.emplace_back("energy-momentum");
   if (!d.constraints.empty() && !s.forced) names.emplace_back("dae");

@@ -1,0 +1,412 @@
+#include "kernel/galerkin_integrator.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "kernel/kernel_legendre.hpp"
+#include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
+#include "mechint/model/start_on_manifold.hpp"
+
+namespace mechint::kernel {
+namespace {
+
+void check_finite(const Vector& x, const char* what) {
+  if (!x.allFinite()) throw InvalidStart(std::string(what) + " contains NaN or infinity");
+}
+
+/// ℓ_j(τ) over the nodes c.
+double lagrange_basis(const Vector& c, int j, double tau) {
+  double l = 1.0;
+  for (Eigen::Index m = 0; m < c.size(); ++m)
+    if (m != j) l *= (tau - c[m]) / (c[j] - c[m]);
+  return l;
+}
+
+}  // namespace
+
+/// R_i = ∂L/∂v(Q_i, V_i) − p0 − h Σ_j ā_ij P'_j, and its Jacobian in V:
+///   ∂R_i/∂V_k = δ_ik L_vv,i + h a_ik L_qv,iᵀ − h ā_ik (L_qv,k + f_v,k) − h² Σ_j ā_ij a_jk (L_qq,j + f_q,j).
+/// An iterate where the model is not defined gives a NaN residual (NewtonStop::kNonFinite).
+struct KernelGalerkinIntegrator::StageSystem {
+  KernelGalerkinIntegrator& s;
+  double h, t_start;
+  Vector& v;  // the unknowns V (n·s)
+
+  void assemble(Eigen::VectorXd& r, Eigen::MatrixXd* jac) {
+    const int n = s.n_, st = s.s_, nk = s.k_;
+    const GalerkinTableau& tab = s.tableau_;
+    const KernelModel& m = *s.model_;
+    for (int i = 0; i < st; ++i) {
+      auto qi = s.q_stages_.segment(i * n, n);
+      qi = s.q_;
+      for (int j = 0; j < st; ++j) qi.noalias() += (h * tab.a(i, j)) * v.segment(j * n, n);
+    }
+    bool defined = true;
+    for (int i = 0; i < st && defined; ++i) {
+      LagrangianValues& l = s.values_[i];
+      s.predicted_ = s.q_stages_.segment(i * n, n);   // Q_i
+      s.xi_ = v.segment(i * n, n);                     // V_i
+      defined = jac ? m.lagrangian(s.predicted_, s.xi_, l) : m.gradient(s.predicted_, s.xi_, nullptr, &l.q, &l.v);
+      auto slope = s.slopes_.segment(i * n, n);
+      slope = l.q;
+      if (defined && m.forced()) {
+        defined = m.forces(s.predicted_, s.xi_, s.u_step_, t_start + tab.c[i] * h, s.force_[i],
+                           jac ? &s.force_q_[i] : nullptr, jac ? &s.force_v_[i] : nullptr);
+        slope += s.force_[i];
+      }
+      // The constraint force −G_iᵀΛ_i of the nodes whose multiplier is an unknown here (i < s;
+      // Lobatto IIIB's last column is zero, Λ_s enters p1 only: the projection of substep()).
+      if (defined && nk > 0) {
+        defined = m.constraints(s.predicted_, &s.g_stage_[i], &s.dg_stage_[i]);
+        if (defined && i < st - 1) slope.noalias() -= s.dg_stage_[i].transpose() * s.multipliers_.segment(i * nk, nk);
+      }
+    }
+    if (!defined) {
+      r.setConstant(std::numeric_limits<double>::quiet_NaN());
+      return;
+    }
+    for (int i = 0; i < st; ++i) {
+      auto ri = r.segment(i * n, n);
+      ri = s.values_[i].v - s.p_;
+      for (int j = 0; j < st; ++j) ri.noalias() -= (h * tab.a_bar(i, j)) * s.slopes_.segment(j * n, n);
+    }
+    // g(Q_i) = 0 at the nodes after the first (Q_1 = q0 is on the manifold).
+    for (int i = 1; i < st && nk > 0; ++i) r.segment(n * st + (i - 1) * nk, nk) = s.g_stage_[i];
+    if (!jac) return;
+    if (nk > 0) {
+      // ∂R_P,i/∂Λ_j = h ā_ij G_jᵀ (j < s); ∂g(Q_i)/∂V_j = h a_ij G_i; the term of the constraints'
+      // curvature in ∂R_P/∂V (h² ā a ∂(G_jᵀΛ_j)/∂Q_j, not in the kernel ABI) is left out: Newton
+      // converges linearly there, with a contraction of order h²|λ| (docs/methods.md).
+      jac->rightCols(nk * (st - 1)).setZero();
+      jac->bottomRows(nk * (st - 1)).setZero();
+      for (int i = 0; i < st; ++i)
+        for (int j = 0; j < st - 1; ++j)
+          if (tab.a_bar(i, j) != 0.0)
+            jac->block(i * n, n * st + j * nk, n, nk) = (h * tab.a_bar(i, j)) * s.dg_stage_[j].transpose();
+      for (int i = 1; i < st; ++i)
+        for (int j = 0; j < st; ++j)
+          if (tab.a(i, j) != 0.0) jac->block(n * st + (i - 1) * nk, j * n, nk, n) = (h * tab.a(i, j)) * s.dg_stage_[i];
+    }
+    for (int i = 0; i < st; ++i) {
+      for (int k = 0; k < st; ++k) {
+        auto block = jac->block(i * n, k * n, n, n);
+        // −h² Σ_j ā_ij a_jk (L_qq,j + f_q,j)
+        block.setZero();
+        for (int j = 0; j < st; ++j) {
+          const double w = -h * h * tab.a_bar(i, j) * tab.a(j, k);
+          if (w == 0.0) continue;
+          block.noalias() += w * s.values_[j].qq;
+          if (m.forced()) block.noalias() += w * s.force_q_[j];
+        }
+        if (i == k) block += s.values_[i].vv;
+        if (tab.a(i, k) != 0.0) block.noalias() += (h * tab.a(i, k)) * s.values_[i].qv.transpose();
+        if (tab.a_bar(i, k) != 0.0) {
+          block.noalias() -= (h * tab.a_bar(i, k)) * s.values_[k].qv;
+          if (m.forced()) block.noalias() -= (h * tab.a_bar(i, k)) * s.force_v_[k];
+        }
+      }
+    }
+  }
+  double update(const Eigen::VectorXd& delta) {
+    const int nv = s.n_ * s.s_;
+    v -= delta.head(nv);
+    if (s.k_ > 0) s.multipliers_.head(s.k_ * (s.s_ - 1)) -= delta.tail(s.k_ * (s.s_ - 1));
+    return std::abs(h) * delta.head(nv).lpNorm<Eigen::Infinity>();  // what the update moves the positions by
+  }
+  bool converged_on_residual(const NewtonIterate& state) const {
+    return state.residual_norm <= s.options_.residual_tolerance * (1.0 + s.p_.lpNorm<Eigen::Infinity>());
+  }
+  bool converged_on_update(const NewtonIterate& state) const {
+    return update_converged(state, s.options_.variant, s.options_.step_tolerance * (1.0 + s.q_.lpNorm<Eigen::Infinity>()));
+  }
+};
+
+KernelGalerkinIntegrator::KernelGalerkinIntegrator(const KernelModel& model, GalerkinTableau tableau, double h,
+                                                   Composition composition, NewtonOptions options)
+    : model_(&model), tableau_(std::move(tableau)), composition_(std::move(composition)), n_(model.dim()),
+      s_(tableau_.stages), k_(model.num_constraints()), h_(h), options_(options),
+      newton_(model.dim() * tableau_.stages + model.num_constraints() * (tableau_.stages - 1)),
+      projection_(model.dim() + model.num_constraints()) {
+  if (!(h > 0.0) || !std::isfinite(h)) throw InvalidInput("step size h must be positive and finite, got " + format_number(h));
+  if (k_ > 0 && tableau_.quadrature != Quadrature::kLobatto)
+    throw InvalidInput("the Gauss–Legendre Galerkin methods apply to unconstrained models only (with constraints: "
+                       "vi-lobatto4, vi-lobatto6)");
+  if (k_ > 0 && composition_.gammas.size() > 1) throw InvalidInput("compose applies to unconstrained models only");
+  const int n = n_, m = model.num_controls();
+  q_.setZero(n), q_before_.setZero(n), p_.setZero(n), predicted_.setZero(n), xi_.setZero(n);
+  stages_.setZero(n * s_), q_stages_.setZero(n * s_), slopes_.setZero(n * s_);
+  u_.setZero(m), u_previous_.setZero(m), u_step_.setZero(m);
+  work_.setZero(model.num_symmetries());
+  values_.assign(s_, LagrangianValues(n));
+  multipliers_.setZero(k_ * s_), lambda_.setZero(k_), g_end_.setZero(k_), mu_.setZero(k_);
+  g_stage_.assign(s_, Vector::Zero(k_));
+  dg_stage_.assign(s_, RowMatrix::Zero(k_, n));
+  dg_end_.setZero(k_, n), v_end_.setZero(n), p_hat_.setZero(n);
+  end_values_ = LagrangianValues(n);
+  if (model.forced()) {
+    force_.assign(s_, Vector::Zero(n));
+    force_q_.assign(s_, RowMatrix::Zero(n, n));
+    force_v_.assign(s_, RowMatrix::Zero(n, n));
+  }
+}
+
+void KernelGalerkinIntegrator::start_from_velocity(const Vector& q0, const Vector& qdot0, double t0) {
+  check_finite(q0, "q0");
+  check_finite(qdot0, "initial velocity");
+  if (k_ > 0) {
+    Vector g(k_);
+    RowMatrix dg(k_, n_);
+    if (!model_->constraints(q0, &g, &dg)) throw InvalidStart("the constraints are not defined at the start");
+    check_start_position(Eigen::VectorXd(g), Eigen::MatrixXd(dg), Eigen::VectorXd(q0));
+    check_start_velocity(Eigen::MatrixXd(dg), Eigen::VectorXd(qdot0));
+  }
+  Vector p0(n_);
+  if (!model_->gradient(q0, qdot0, nullptr, nullptr, &p0))
+    throw InvalidStart("the model is not defined at the start (outside its domain)");
+  check_finite(p0, "the initial momentum ∂L/∂v");
+  q_ = q0, p_ = p0;
+  for (int i = 0; i < s_; ++i) stages_.segment(i * n_, n_) = qdot0;
+  t0_ = t_ = t0;
+  last_h_ = 0.0;  // no step yet: the predictor holds the start velocity
+  step_index_ = 0;
+  work_.setZero();
+}
+
+void KernelGalerkinIntegrator::start_from_momentum(const Vector& q0, const Vector& p0, double t0) {
+  check_finite(q0, "q0");
+  check_finite(p0, "initial momentum");
+  const Vector v = tangent_velocity(*model_, q0, p0, Vector::Zero(n_));
+  if (!v.allFinite()) throw InvalidStart("no velocity has the initial momentum (the Legendre transform failed)");
+  start_from_velocity(q0, v, t0);
+  p_ = p0;
+}
+
+void KernelGalerkinIntegrator::set_control(const Vector& u) {
+  if (!u.allFinite()) throw InvalidInput("control contains NaN or infinity");
+  u_ = u;
+  law_ = nullptr;
+}
+
+void KernelGalerkinIntegrator::set_control_law(ControlLaw law) { law_ = std::move(law); }
+
+void KernelGalerkinIntegrator::step() { take_step(nullptr); }
+
+Eigen::MatrixXd KernelGalerkinIntegrator::step_with_jacobian() {
+  if (k_ > 0) throw std::logic_error("step_with_jacobian: unconstrained models only");
+  Eigen::MatrixXd jacobian = Eigen::MatrixXd::Identity(2 * n_, 2 * n_);
+  take_step(&jacobian);
+  return jacobian;
+}
+
+void KernelGalerkinIntegrator::take_step(Eigen::MatrixXd* jacobian) {
+  if (model_->forced()) {
+    if (law_)
+      law_(t_ + 0.5 * h_, u_step_);  // held over the step, as the variational rules hold it
+    else
+      u_step_ = u_;
+  }
+  q_before_ = q_;
+  double t = t_;
+  for (double gamma : composition_.gammas) {
+    substep(gamma * h_, t, jacobian);
+    t += gamma * h_;
+  }
+  if (model_->forced()) u_previous_ = u_step_;
+  ++step_index_;
+  t_ = t0_ + static_cast<double>(step_index_) * h_;
+  model_->check_step(q_before_, q_, t_);
+}
+
+/// The first iterate: the previous sub-step's interpolating polynomial extended to this sub-step's
+/// nodes (order s), or the start velocity at every stage before the first step.
+void KernelGalerkinIntegrator::predict(double h) {
+  if (last_h_ == 0.0) return;  // stages_ hold the start velocity
+  const double ratio = h / last_h_;
+  q_stages_ = stages_;  // the previous stages, kept while stages_ is overwritten
+  for (int i = 0; i < s_; ++i) {
+    auto vi = stages_.segment(i * n_, n_);
+    vi.setZero();
+    const double tau = 1.0 + tableau_.c[i] * ratio;
+    for (int j = 0; j < s_; ++j) vi.noalias() += lagrange_basis(tableau_.c, j, tau) * q_stages_.segment(j * n_, n_);
+  }
+}
+
+void KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::MatrixXd* jacobian) {
+  const Vector q0 = jacobian ? q_ : Vector(), p0 = jacobian ? p_ : Vector();
+  predict(h);
+  if (options_.variant == NewtonVariant::kSimplified && h != factored_h_) newton_.discard_factorization();
+  StageSystem system{*this, h, t_start, stages_};
+  stats_ = newton_.solve(system, NewtonPolicy::from(options_));
+  factored_h_ = h;
+  const double t_end = t_start + h;
+  if (!stats_.converged || !stages_.allFinite())
+    throw NewtonFailure(step_index_ + 1, t_end, stats_.residual_norm, stats_.iterations);
+  // The last iterate's evaluation is of the converged stages up to one update below tolerance:
+  // assemble once more so that q1, p1 and the work use the stages' own values.
+  for (int j = 0; j < s_; ++j) {
+    q_stages_.segment(j * n_, n_) = q_;
+    for (int i = 0; i < s_; ++i) q_stages_.segment(j * n_, n_).noalias() += (h * tableau_.a(j, i)) * stages_.segment(i * n_, n_);
+  }
+  bool defined = true;
+  for (int j = 0; j < s_ && defined; ++j) {
+    predicted_ = q_stages_.segment(j * n_, n_);
+    xi_ = stages_.segment(j * n_, n_);
+    LagrangianValues& l = values_[j];
+    defined = model_->gradient(predicted_, xi_, nullptr, &l.q, &l.v);
+    slopes_.segment(j * n_, n_) = l.q;
+    if (defined && model_->forced()) {
+      defined = model_->forces(predicted_, xi_, u_step_, t_start + tableau_.c[j] * h, force_[j], nullptr, nullptr);
+      slopes_.segment(j * n_, n_) += force_[j];
+    }
+    if (defined && k_ > 0 && j < s_ - 1) {
+      defined = model_->constraints(predicted_, nullptr, &dg_stage_[j]);
+      slopes_.segment(j * n_, n_).noalias() -= dg_stage_[j].transpose() * multipliers_.segment(j * k_, k_);
+    }
+  }
+  if (!defined) throw NewtonFailure(step_index_ + 1, t_end, std::numeric_limits<double>::quiet_NaN(), stats_.iterations);
+  if (model_->forced()) accumulate_work(h);
+  for (int j = 0; j < s_; ++j) {
+    q_.noalias() += (h * tableau_.b[j]) * stages_.segment(j * n_, n_);
+    p_.noalias() += (h * tableau_.b[j]) * slopes_.segment(j * n_, n_);
+  }
+  if (k_ > 0) {
+    q_ = q_stages_.tail(n_);  // Q_s = q1 exactly (c_s = 1), on the manifold to Newton's tolerance
+    project_momentum(h, t_end);
+  }
+  last_h_ = h;
+  if (jacobian) *jacobian = substep_jacobian(h, t_start, q0, p0) * *jacobian;
+}
+
+/// With F(V; q0, p0) the stage residual (StageSystem), dV = −F_V⁻¹ (F_q0 dq0 − dp0) where, with
+/// H_j = L_qq,j + f_q,j and C_j = L_qv,j + f_v,j at the converged stages,
+///   (F_q0)_i = L_qv,iᵀ − h Σ_j ā_ij H_j;
+/// then dq1 = dq0 + h Σ_j b_j dV_j and dp1 = dp0 + h Σ_j b_j [H_j dQ_j + C_j dV_j] with
+/// dQ_j = dq0 + h Σ_k a_jk dV_k.
+Eigen::MatrixXd KernelGalerkinIntegrator::substep_jacobian(double h, double t_start, const Vector& q0,
+                                                           const Vector& p0) {
+  const int n = n_, st = s_;
+  // The stage Jacobian F_V and the stage Hessians at the converged stages (of this sub-step, which
+  // started from q0, p0).
+  const Vector q1 = q_, p1 = p_;
+  q_ = q0, p_ = p0;
+  Eigen::VectorXd r(n * st);
+  Eigen::MatrixXd f_v(n * st, n * st);
+  StageSystem system{*this, h, t_start, stages_};
+  system.assemble(r, &f_v);
+  q_ = q1, p_ = p1;
+  std::vector<Eigen::MatrixXd> hq(st), cv(st);
+  for (int j = 0; j < st; ++j) {
+    hq[j] = values_[j].qq;
+    cv[j] = values_[j].qv;
+    if (model_->forced()) hq[j] += force_q_[j], cv[j] += force_v_[j];
+  }
+  // dV/d(q0, p0).
+  Eigen::MatrixXd f_z = Eigen::MatrixXd::Zero(n * st, 2 * n);
+  for (int i = 0; i < st; ++i) {
+    auto fq = f_z.block(i * n, 0, n, n);
+    fq = values_[i].qv.transpose();
+    for (int j = 0; j < st; ++j) fq -= (h * tableau_.a_bar(i, j)) * hq[j];
+    f_z.block(i * n, n, n, n) = -Eigen::MatrixXd::Identity(n, n);
+  }
+  const Eigen::MatrixXd dv = -f_v.partialPivLu().solve(f_z);
+  Eigen::MatrixXd m = Eigen::MatrixXd::Identity(2 * n, 2 * n);
+  for (int j = 0; j < st; ++j) {
+    Eigen::MatrixXd dq_j = Eigen::MatrixXd::Zero(n, 2 * n);
+    dq_j.leftCols(n).setIdentity();
+    for (int k = 0; k < st; ++k) dq_j += (h * tableau_.a(j, k)) * dv.middleRows(k * n, n);
+    m.topRows(n) += (h * tableau_.b[j]) * dv.middleRows(j * n, n);
+    m.bottomRows(n) += (h * tableau_.b[j]) * (hq[j] * dq_j + cv[j] * dv.middleRows(j * n, n));
+  }
+  return m;
+}
+
+/// The end node's multiplier Λ_s (Lobatto IIIB puts it in p1 only) from the hidden constraint: with
+/// p̂ the momentum without it, find v1 and μ = h b_s Λ_s with ∂L/∂v(q1, v1) + G(q1)ᵀμ = p̂ and
+/// G(q1) v1 = 0 (Jay 1996; RATTLE's second half for s = 2); then p1 = p̂ − G(q1)ᵀμ.
+struct KernelGalerkinIntegrator::MomentumProjection {
+  KernelGalerkinIntegrator& s;
+  void assemble(Eigen::VectorXd& r, Eigen::MatrixXd* a) {
+    const int n = s.n_, k = s.k_;
+    if (!s.model_->lagrangian(s.q_, s.v_end_, s.end_values_)) {
+      r.setConstant(std::numeric_limits<double>::quiet_NaN());
+      return;
+    }
+    r.head(n) = s.end_values_.v - s.p_;
+    r.head(n).noalias() += s.dg_end_.transpose() * s.mu_;
+    r.tail(k).noalias() = s.dg_end_ * s.v_end_;
+    if (a) {
+      a->topLeftCorner(n, n) = s.end_values_.vv;
+      a->topRightCorner(n, k) = s.dg_end_.transpose();
+      a->bottomLeftCorner(k, n) = s.dg_end_;
+      a->bottomRightCorner(k, k).setZero();
+    }
+  }
+  double update(const Eigen::VectorXd& delta) {
+    s.v_end_ -= delta.head(s.n_);
+    s.mu_ -= delta.tail(s.k_);
+    return delta.head(s.n_).lpNorm<Eigen::Infinity>();
+  }
+  bool converged_on_update(const NewtonIterate& state) const {
+    return update_below(state, 1e-14, s.v_end_.lpNorm<Eigen::Infinity>());
+  }
+};
+
+void KernelGalerkinIntegrator::project_momentum(double h, double t_end) {
+  if (!model_->constraints(q_, &g_end_, &dg_end_))
+    throw NewtonFailure(step_index_ + 1, t_end, std::numeric_limits<double>::quiet_NaN(), stats_.iterations);
+  v_end_ = stages_.tail(n_);  // V_s, the velocity at the end node
+  mu_.setZero();
+  MomentumProjection projection{*this};
+  const NewtonStats stats = projection_.solve(projection, {.max_iterations = 25});
+  if (!stats.converged || !v_end_.allFinite() || !mu_.allFinite())
+    throw NewtonFailure(step_index_ + 1, t_end, stats.residual_norm, stats.iterations);
+  p_.noalias() -= dg_end_.transpose() * mu_;
+  multipliers_.tail(k_) = mu_ / (h * tableau_.b[s_ - 1]);
+  lambda_ = multipliers_.tail(k_);
+}
+
+Vector KernelGalerkinIntegrator::constraint_residual() const {
+  Vector g(k_);
+  if (k_ > 0 && !model_->constraints(q_, &g, nullptr)) g.setConstant(std::numeric_limits<double>::quiet_NaN());
+  return g;
+}
+
+/// J_i = p·ξ_i(q) changes by h Σ_j b_j f_j·ξ_i(Q_j) (the forced discrete Noether theorem).
+void KernelGalerkinIntegrator::accumulate_work(double h) {
+  for (int i = 0; i < work_.size(); ++i)
+    for (int j = 0; j < s_; ++j) {
+      predicted_ = q_stages_.segment(j * n_, n_);
+      if (!model_->symmetry(i, predicted_, xi_)) {
+        work_[i] = std::numeric_limits<double>::quiet_NaN();
+        break;
+      }
+      work_[i] += h * tableau_.b[j] * force_[j].dot(xi_);
+    }
+}
+
+Vector KernelGalerkinIntegrator::velocity() const {
+  Vector guess = Vector::Zero(n_);
+  for (int j = 0; j < s_; ++j) guess += tableau_.end_weights[j] * stages_.segment(j * n_, n_);
+  if (last_h_ == 0.0) guess = stages_.head(n_);
+  return tangent_velocity(*model_, q_, p_, guess);
+}
+
+double KernelGalerkinIntegrator::energy() const { return kernel_energy(*model_, q_, velocity()); }
+
+double KernelGalerkinIntegrator::momentum(int i) const {
+  Vector xi(n_);
+  if (!model_->symmetry(i, q_, xi)) return std::numeric_limits<double>::quiet_NaN();
+  return p_.dot(xi);
+}
+
+Vector KernelGalerkinIntegrator::control() const {
+  if (step_index_ > 0) return u_previous_;
+  if (!law_) return u_;
+  Vector u(u_.size());
+  law_(t_ + 0.5 * h_, u);
+  return u;
+}
+
+}  // namespace mechint::kernel

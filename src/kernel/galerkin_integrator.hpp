@@ -1,0 +1,125 @@
+#pragma once
+/// \file
+/// The Galerkin variational integrators (`vi-gauss4/6/8`, DESIGN §10) on a kernel model, and the
+/// compositions of a symmetric one (`compose=`): the discrete Euler–Lagrange equations of the
+/// Galerkin discrete Lagrangian (galerkin_tableau.hpp) in momentum form, a variational partitioned
+/// Runge–Kutta method (Hairer–Lubich–Wanner VI.6.2, Thm 6.4; Marsden & West 2001 §2.6.6). One step
+/// from (q0, p0) solves for the stage velocities V_1..V_s
+///
+///     ∂L/∂v(Q_i, V_i) = p0 + h Σ_j ā_ij P'_j,   Q_i = q0 + h Σ_j a_ij V_j,
+///     P'_j = ∂L/∂q(Q_j, V_j) + f(Q_j, V_j, u, t0 + c_j h)                         (i = 1..s)
+///
+/// by the one Newton solver with the exact Jacobian from the kernels' Hessian blocks, then
+///
+///     q1 = q0 + h Σ_j b_j V_j,   p1 = p0 + h Σ_j b_j P'_j.
+///
+/// Forces enter by the discrete Lagrange–d'Alembert principle with the rule's own quadrature
+/// (h Σ b_i f_i·δQ_i), so a Noether momentum J = p·ξ(q) of a linear symmetry changes over a step by
+/// exactly h Σ_i b_i f_i·ξ(Q_i), its discrete work; unforced it is conserved to round-off, and the
+/// step map is symplectic. The 1-stage Gauss rule is the midpoint rule's discrete Lagrangian, so
+/// `vi-midpoint` composed (`compose=yoshida4…`) runs here with s = 1. `step()` allocates nothing.
+
+#include <functional>
+
+#include "kernel/galerkin_tableau.hpp"
+#include "kernel/kernel_model.hpp"
+#include "mechint/solve/newton.hpp"
+
+namespace mechint::kernel {
+
+using ControlLaw = std::function<void(double t, Vector& u)>;
+
+class KernelGalerkinIntegrator {
+ public:
+  /// A model with holonomic constraints needs a Lobatto tableau (throws InvalidInput otherwise): the
+  /// constraints hold at every node, their multipliers Λ_1..Λ_{s−1} are unknowns of the stage
+  /// equations and Λ_s comes from the hidden constraint G(q1)v1 = 0 (SPARK/RATTLE type, Jay 1996).
+  /// A composition applies its sub-steps γ_i h in turn within one step() (unconstrained models).
+  KernelGalerkinIntegrator(const KernelModel& model, GalerkinTableau tableau, double h,
+                           Composition composition = {}, NewtonOptions options = {});
+  KernelGalerkinIntegrator(const KernelGalerkinIntegrator&) = delete;
+  KernelGalerkinIntegrator& operator=(const KernelGalerkinIntegrator&) = delete;
+
+  void start_from_velocity(const Vector& q0, const Vector& qdot0, double t0 = 0.0);
+  void start_from_momentum(const Vector& q0, const Vector& p0, double t0 = 0.0);
+
+  /// Controls of a forced model: held constant, or a law sampled at each sub-step's midpoint.
+  void set_control(const Vector& u);
+  void set_control_law(ControlLaw law);
+
+  void step();
+  /// step(), and the Jacobian ∂(q1, p1)/∂(q0, p0) (2n x 2n) of the step map it took: the exact
+  /// linearisation of the discrete flow by the implicit function theorem on the stage equations
+  /// (the stage Jacobian at the converged stages), multiplied over the sub-steps of a composition.
+  /// Symplectic for an unforced model: MᵀΩM = Ω to round-off. Allocates (a diagnostic).
+  Eigen::MatrixXd step_with_jacobian();
+
+  // ---- state (the stepper contract, integrate/stepper.hpp) -------------------------------------
+  const Vector& q() const { return q_; }
+  const Vector& p() const { return p_; }
+  double time() const { return t_; }
+  double step_size() const { return h_; }
+  long step_index() const { return step_index_; }
+  const KernelModel& model() const { return *model_; }
+  const GalerkinTableau& tableau() const { return tableau_; }
+  const Composition& composition() const { return composition_; }
+  const NewtonStats& last_newton_stats() const { return stats_; }
+
+  Vector velocity() const;
+  double energy() const;
+  double momentum(int i) const;
+  /// The control of the last step taken (of the next step before the first).
+  Vector control() const;
+  /// Σ over the steps taken of the change of J_i by the forces (h Σ b_i f_i·ξ_i(Q_i) per sub-step).
+  double discrete_work(int i) const { return work_[i]; }
+  /// The multipliers of the last step's end node (Λ_s; empty without constraints) and g(q).
+  const Vector& lambda() const { return lambda_; }
+  Vector constraint_residual() const;
+
+  template <class Archive>
+  void checkpoint_state(Archive& a) {
+    a(q_), a(p_), a(stages_), a(multipliers_), a(lambda_), a(t0_), a(t_), a(step_index_), a(last_h_), a(u_), a(u_previous_), a(work_);
+    a(stats_.iterations), a(stats_.converged), a(stats_.residual_norm), a(stats_.jacobian_evaluations);
+    newton_.checkpoint_state(a), a(factored_h_);
+  }
+
+ private:
+  struct StageSystem;
+  struct MomentumProjection;
+
+  void take_step(Eigen::MatrixXd* jacobian);
+  void substep(double h, double t_start, Eigen::MatrixXd* jacobian);
+  Eigen::MatrixXd substep_jacobian(double h, double t_start, const Vector& q0, const Vector& p0);
+  void predict(double h);
+  void accumulate_work(double h);
+  void project_momentum(double h, double t_end);
+
+  const KernelModel* model_;
+  GalerkinTableau tableau_;
+  Composition composition_;
+  int n_, s_, k_;
+  double h_;
+  NewtonOptions options_;
+  NewtonSolver<Eigen::Dynamic> newton_, projection_;
+  double factored_h_ = 0.0;
+  // State.
+  Vector q_, p_;
+  Vector stages_;  ///< V_1..V_s of the last sub-step (n·s), the predictor's data
+  double t0_ = 0.0, t_ = 0.0, last_h_ = 0.0;
+  long step_index_ = 0;
+  NewtonStats stats_;
+  Vector u_, u_previous_, work_;
+  ControlLaw law_;
+  // Workspace (sized once).
+  Vector q_before_, predicted_, q_stages_, slopes_, u_step_, xi_;
+  std::vector<LagrangianValues> values_;
+  std::vector<RowMatrix> force_q_, force_v_, dg_stage_;
+  std::vector<Vector> g_stage_;
+  Vector multipliers_, lambda_, g_end_, mu_, v_end_, p_hat_;
+  RowMatrix dg_end_;
+  LagrangianValues end_values_;
+  std::vector<Vector> force_;
+  RowMatrix coupled_;
+};
+
+}  // namespace mechint::kernel

@@ -1,0 +1,161 @@
+#pragma once
+/// \file
+/// The derivative kernels of a C++ model templated on the scalar (the built-in systems,
+/// include/mechint/systems/): the third backend of the kernel boundary (model_kernels.h), by
+/// automatic differentiation. L's gradient and Hessian come from the model's calculus
+/// (model/lagrangian_calculus.hpp: its hand-written derivatives, or one jet of jets over (q, v)),
+/// g and Dg from one jet over q, the forces' Jacobians from one jet over (q, v).
+///
+/// One instantiation per model type, whatever methods then run on it: a method added on the kernel
+/// boundary (the Galerkin rules, compositions) reaches every built-in without being compiled again
+/// for each. The kernels never throw: a model's DomainError or a non-finite value is
+/// MECHINT_KERNEL_OUTSIDE_DOMAIN.
+
+#include <memory>
+
+#include "kernel/kernel_model.hpp"
+#include "mechint/model/constraint_derivatives.hpp"
+#include "mechint/model/forces.hpp"
+#include "mechint/model/lagrangian_calculus.hpp"
+
+namespace mechint::kernel {
+
+template <LagrangianModel M>
+class ModelAdapter {
+ public:
+  static constexpr int n = M::kDim;
+  static constexpr int k = M::kNumConstraints;
+  static constexpr int m = kModelNumControls<M>;
+
+  /// The kernels of `model` (copied; it lives as long as the returned KernelModel).
+  static std::shared_ptr<const KernelModel> kernels(M model) {
+    auto owner = std::make_shared<const M>(std::move(model));
+    mechint_model_kernels t{};
+    t.abi_version = MECHINT_KERNEL_ABI_VERSION;
+    t.struct_size = sizeof(mechint_model_kernels);
+    t.dim = n;
+    t.num_constraints = k;
+    t.num_symmetries = M::kNumSymmetries;
+    t.num_controls = m;
+    t.has_forces = ForcedModel<M> ? 1 : 0;
+    t.context = owner.get();
+    t.lagrangian = &lagrangian;
+    if constexpr (k > 0) t.constraints = &constraints;
+    if constexpr (M::kNumSymmetries > 0) t.symmetry = &symmetry;
+    if constexpr (ForcedModel<M>) t.forces = &forces;
+    auto kernel_model = std::make_shared<KernelModel>(t, owner);
+    constexpr bool checks_configurations = requires(const M& x, const VecD<n>& q) { x.validate_configuration(q, 0.0); };
+    constexpr bool checks_steps = requires(const M& x, const VecD<n>& q) { x.validate_step(q, q, 0.0); };
+    if constexpr (checks_configurations || checks_steps) {
+      kernel_model->set_step_check([owner](const Vector& q_before, const Vector& q, double t) {
+        const VecD<n> a = q_before, b = q;  // fixed-size copies on the stack
+        if constexpr (checks_configurations) owner->validate_configuration(b, t);
+        if constexpr (checks_steps) owner->validate_step(a, b, t);
+      });
+    }
+    return kernel_model;
+  }
+
+ private:
+  /// A row-major r x c matrix type (a single column is stored the same either way; Eigen wants it
+  /// column-major).
+  template <int r, int c>
+  using RowMajorMatrix = Eigen::Matrix<double, r, c, (c == 1 && r != 1) ? Eigen::ColMajor : Eigen::RowMajor>;
+
+  static const M& model_of(const void* context) { return *static_cast<const M*>(context); }
+  static VecD<n> vec(const double* x) { return Eigen::Map<const VecD<n>>(x); }
+
+  template <class F>
+  static int guarded(F&& f) {
+    try {
+      return f() ? MECHINT_KERNEL_OK : MECHINT_KERNEL_OUTSIDE_DOMAIN;
+    } catch (const std::exception&) {  // a model's DomainError: not defined here
+      return MECHINT_KERNEL_OUTSIDE_DOMAIN;
+    }
+  }
+
+  static int lagrangian(const void* context, const double* q, const double* v, double* value, double* l_q,
+                        double* l_v, double* l_qq, double* l_qv, double* l_vv) {
+    return guarded([&] {
+      const M& model = model_of(context);
+      const VecD<n> qv = vec(q), vv = vec(v);
+      bool finite = true;
+      if (value) {
+        *value = model.template lagrangian<double>(qv, vv);
+        finite = std::isfinite(*value);
+      }
+      if (l_qq || l_qv || l_vv) {
+        const LagrangianDerivatives<n> d = lagrangian_second_derivatives(model, qv, vv);
+        copy(d.q, l_q), copy(d.v, l_v), copy_matrix(d.qq, l_qq), copy_matrix(d.qv, l_qv), copy_matrix(d.vv, l_vv);
+        return finite && d.q.allFinite() && d.v.allFinite() && d.qq.allFinite() && d.qv.allFinite() && d.vv.allFinite();
+      }
+      if (l_q || l_v) {
+        constexpr int w = 2 * n;
+        Vec<Jet<w>, n> qj, vj;
+        for (int i = 0; i < n; ++i) qj[i] = Jet<w>(qv[i], i), vj[i] = Jet<w>(vv[i], n + i);
+        const Jet<w> l = model.template lagrangian<Jet<w>>(qj, vj);
+        VecD<n> gq = l.v.template head<n>(), gv = l.v.template tail<n>();
+        copy(gq, l_q), copy(gv, l_v);
+        return finite && gq.allFinite() && gv.allFinite();
+      }
+      return finite;
+    });
+  }
+
+  static int constraints(const void* context, const double* q, double* g, double* dg) {
+    return guarded([&] {
+      VecD<k> gv;
+      Mat<k, n> jac;
+      constraints_and_jacobian(model_of(context), vec(q), gv, jac);
+      if (g) Eigen::Map<VecD<k>>{g} = gv;
+      if (dg) Eigen::Map<RowMajorMatrix<k, n>>{dg} = jac;
+      return gv.allFinite() && jac.allFinite();
+    });
+  }
+
+  static int symmetry(const void* context, int32_t index, const double* q, double* xi) {
+    return guarded([&] {
+      const VecD<n> x = model_symmetry_generator(model_of(context), index, vec(q));
+      Eigen::Map<VecD<n>>{xi} = x;
+      return x.allFinite();
+    });
+  }
+
+  static int forces(const void* context, const double* q, const double* v, const double* u, double t, double* f,
+                    double* f_q, double* f_v) {
+    if constexpr (ForcedModel<M>) {
+      return guarded([&] {
+        const M& model = model_of(context);
+        constexpr int w = 2 * n;
+        using J = Jet<w>;
+        Vec<J, n> qj, vj;
+        for (int i = 0; i < n; ++i) qj[i] = J(q[i], i), vj[i] = J(v[i], n + i);
+        Vec<J, m> uj;
+        for (int i = 0; i < m; ++i) uj[i] = J(u[i]);
+        const Vec<J, n> fj = model_generalized_force<M, J>(model, qj, vj, uj, t);
+        bool finite = true;
+        for (int i = 0; i < n; ++i) {
+          f[i] = fj[i].a;
+          finite = finite && std::isfinite(f[i]) && fj[i].v.allFinite();
+          for (int j = 0; j < n; ++j) {
+            if (f_q) f_q[i * n + j] = fj[i].v[j];
+            if (f_v) f_v[i * n + j] = fj[i].v[n + j];
+          }
+        }
+        return finite;
+      });
+    } else {
+      (void)context, (void)q, (void)v, (void)u, (void)t, (void)f, (void)f_q, (void)f_v;
+      return MECHINT_KERNEL_OUTSIDE_DOMAIN;
+    }
+  }
+
+  static void copy(const VecD<n>& x, double* out) {
+    if (out) Eigen::Map<VecD<n>>{out} = x;
+  }
+  static void copy_matrix(const Mat<n, n>& a, double* out) {
+    if (out) Eigen::Map<RowMajorMatrix<n, n>>{out} = a;
+  }
+};
+
+}  // namespace mechint::kernel
