@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "app/disk_space.hpp"
 #include "app/experiment_entry.hpp"
 #include "app/file_paths.hpp"
 #include "app/optimize.hpp"
@@ -100,6 +101,7 @@ int run_system(const cli::RunCommand& command) {
   std::optional<app::RunCheckpoint> checkpoint;
   if (command.checkpoint) checkpoint.emplace(*command.checkpoint);
   app::CsvOutput out(command.out, checkpoint ? &*checkpoint : nullptr);
+  out.expect_rows(app::output_rows(schedule));
   app::run_system(system, command.method, overrides, schedule, out, command.controls);
   out.commit();
   return 0;
