@@ -39,6 +39,7 @@ Command parse_command_line(int argc, const char* const* argv) {
       run->add_option("--checkpoint", checkpoint, "save the run's state to this file as it goes (needs --out FILE)");
   auto* every_option = run->add_option("--checkpoint-every", checkpoint_every,
                                        "run time between checkpoints (default: a tenth of t_end)");
+  run->add_flag("--quiet", command.run.quiet, "no progress line (shown only when stderr is a terminal)");
   auto* resume_option =
       run->add_option("--resume", resume, "continue the run saved in this checkpoint (the same command line)");
 

@@ -24,6 +24,8 @@ struct RunCommand {
   std::string out;  ///< empty or "-": standard output
   /// --checkpoint FILE [--checkpoint-every DT], or --resume FILE (app/checkpoint.hpp).
   std::optional<app::CheckpointRequest> checkpoint;
+  /// --quiet: no progress line on a terminal (app/progress.hpp).
+  bool quiet = false;
 };
 
 /// `mechint reproduce EXPERIMENT [--out DIR]`

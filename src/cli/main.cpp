@@ -1,7 +1,7 @@
 // The mechint command line (DESIGN §4):
 //   mechint list
 //   mechint run SYSTEM [--method M] [--h H] [--t-end T] [--output-every DT] [--set NAME=VALUE]... [--out FILE.csv]
-//               [--controls FILE.csv]
+//               [--controls FILE.csv] [--quiet]
 //   mechint reproduce EXPERIMENT [--out DIR]
 //   mechint check FILE.toml
 //   mechint optimize PROBLEM.toml [--out DIR] [--verbose]
@@ -27,8 +27,10 @@
 #include "app/optimize.hpp"
 #include "app/reproduce.hpp"
 #include "app/output.hpp"
+#include "app/progress.hpp"
 #include "app/run_system.hpp"
 #include "app/temporary_files.hpp"
+#include "app/watched_rows.hpp"
 #include "cli/arguments.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
@@ -102,7 +104,10 @@ int run_system(const cli::RunCommand& command) {
   if (command.checkpoint) checkpoint.emplace(*command.checkpoint);
   app::CsvOutput out(command.out, checkpoint ? &*checkpoint : nullptr);
   out.expect_rows(app::output_rows(schedule));
-  app::run_system(system, command.method, overrides, schedule, out, command.controls);
+  app::ProgressLine progress("mechint run " + printable_line(command.system, 60), schedule.t_end, !command.quiet);
+  app::WatchedRows rows(out, &progress);
+  app::run_system(system, command.method, overrides, schedule, rows, command.controls);
+  progress.clear();
   out.commit();
   return 0;
 }
