@@ -1,10 +1,11 @@
 // The mechint command line (DESIGN §4):
 //   mechint list
 //   mechint run SYSTEM [--method M] [--h H] [--t-end T] [--output-every DT] [--set NAME=VALUE]... [--out FILE.csv]
-//               [--controls FILE.csv] [--quiet]
+//               [--controls FILE.csv] [--quiet] [--animate FILE.html]
 //   mechint reproduce EXPERIMENT [--out DIR]
 //   mechint check FILE.toml
 //   mechint optimize PROBLEM.toml [--out DIR] [--verbose]
+//   mechint view RUN.csv --system SYSTEM [--set NAME=VALUE]... --out FILE.html
 // Exit codes (DESIGN §4, core/errors.hpp): 2 bad input, 3 numerical failure, 4 input/output error,
 // 130/143 SIGINT/SIGTERM, each with one printable line on stderr; 1 is an unexpected exception (a
 // bug). No partial output file is left behind (app/output.hpp, app/temporary_files.hpp).
@@ -21,7 +22,9 @@
 #include <string>
 #include <vector>
 
+#include "app/animation_page.hpp"
 #include "app/disk_space.hpp"
+#include "app/drawing.hpp"
 #include "app/experiment_entry.hpp"
 #include "app/file_paths.hpp"
 #include "app/optimize.hpp"
@@ -102,13 +105,47 @@ int run_system(const cli::RunCommand& command) {
   app::refuse_same_file(checkpoint_option, checkpoint_path, "--controls", command.controls);
   std::optional<app::RunCheckpoint> checkpoint;
   if (command.checkpoint) checkpoint.emplace(*command.checkpoint);
+  // The page's drawing is made before the run: a system without one is refused before it runs.
+  std::optional<app::Drawing> drawing;
+  std::optional<app::AnimationFrames> frames;
+  if (!command.animate.empty()) {
+    if (command.checkpoint && command.checkpoint->resume)
+      throw InvalidInput("--animate with --resume would draw only the rows after the checkpoint: animate the finished "
+                         "CSV with mechint view RUN.csv --system SYSTEM --out FILE.html");
+    app::refuse_same_file("--animate", command.animate, "--out", command.out);
+    app::refuse_same_file("--animate", command.animate, "--controls", command.controls);
+    if (model_file) app::refuse_same_file("--animate", command.animate, "the model file", command.system);
+    const auto resolved = app::resolve_run(system, command.method, overrides, command.controls);
+    drawing = app::system_drawing(command.system, resolved.values);
+    frames.emplace(app::output_rows(schedule));
+  }
   app::CsvOutput out(command.out, checkpoint ? &*checkpoint : nullptr);
   out.expect_rows(app::output_rows(schedule));
   app::ProgressLine progress("mechint run " + printable_line(command.system, 60), schedule.t_end, !command.quiet);
-  app::WatchedRows rows(out, &progress);
+  app::WatchedRows rows(out, &progress, frames ? &*frames : nullptr);
   app::run_system(system, command.method, overrides, schedule, rows, command.controls);
   progress.clear();
+  if (frames) {
+    // The page first: if it cannot be written, the run fails whole and leaves no CSV either.
+    frames->finish();
+    app::write_animation_page(command.animate, *drawing, *frames, "mechint run " + printable_line(command.system, 200));
+  }
   out.commit();
+  return 0;
+}
+
+int view_run(const cli::ViewCommand& command) {
+  std::optional<app::SystemEntry> model_file;
+  if (model_file::is_model_file_name(command.system)) model_file = model_file::model_file_system(command.system);
+  const app::SystemEntry& system = model_file ? *model_file : app::find_system(command.system);
+  app::Overrides overrides;
+  for (const auto& a : command.assignments) app::parse_assignment(a, overrides);
+  app::refuse_same_file("--out", command.out, "the CSV", command.csv);
+  const auto values = app::ParameterValues::resolve(system.parameters(overrides), overrides, system.name);
+  const app::Drawing drawing = app::system_drawing(command.system, values);
+  const app::AnimationFrames frames = app::read_run_csv(command.csv);
+  app::write_animation_page(command.out, drawing, frames,
+                            printable_line(command.csv, 200) + " (" + printable_line(command.system, 200) + ")");
   return 0;
 }
 
@@ -158,6 +195,8 @@ int run_command(int argc, char** argv) {
         app::optimize_command(command.optimize.problem_file, command.optimize.out_dir, command.optimize.verbose,
                               std::cerr);
         return 0;
+      case cli::Command::Kind::kView:
+        return view_run(command.view);
       case cli::Command::Kind::kCheck:
         std::cout << model_file::describe_model_file(command.check.model_file);
         return 0;
