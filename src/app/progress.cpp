@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,9 @@
 
 namespace mechint::app {
 namespace {
+
+std::atomic<bool> line_shown{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "read by a signal handler");
 
 /// Writes all of `text` to stderr; a terminal that refuses it only loses the line.
 void write_stderr(const std::string& text) {
@@ -37,6 +41,8 @@ std::string duration_text(double seconds) {
 
 }  // namespace
 
+bool progress_line_shown() noexcept { return line_shown.load(); }
+
 std::chrono::milliseconds progress_interval() {
   if (const char* text = std::getenv("MECHINT_PROGRESS_INTERVAL_MS")) {
     char* end = nullptr;
@@ -59,6 +65,7 @@ ProgressLine::~ProgressLine() { clear(); }
 void ProgressLine::clear() {
   if (!drawn_) return;
   drawn_ = false;
+  line_shown.store(false);
   write_stderr("\r\033[K");  // carriage return, erase to the end of the line
 }
 
@@ -76,6 +83,7 @@ void ProgressLine::draw(double done, std::chrono::steady_clock::time_point now) 
     line += "  (" + format_number(rate, 3) + " per s, " + duration_text((total_ - done) / rate) + " left)";
   }
   line += "\033[K";  // erase what a longer previous line left
+  line_shown.store(true);
   write_stderr(line);
   drawn_ = true;
 }

@@ -47,6 +47,11 @@ class ProgressLine {
   std::chrono::steady_clock::time_point start_, next_draw_;
 };
 
+/// True while a progress line is on the terminal: the SIGINT/SIGTERM handler
+/// (app/temporary_files.cpp) erases it before writing its own line. A lock-free atomic read,
+/// async-signal-safe.
+bool progress_line_shown() noexcept;
+
 /// The redraw interval: MECHINT_PROGRESS_INTERVAL_MS if set to a whole number of milliseconds,
 /// else 250 ms.
 std::chrono::milliseconds progress_interval();

@@ -4,6 +4,7 @@ interval is set to 0 (MECHINT_PROGRESS_INTERVAL_MS) so that whether a line appea
 on the machine's speed: a redraw is then due at every check, i.e. every 1024 steps."""
 import os
 import pty
+import signal
 import subprocess
 
 from conftest import MECHINT
@@ -69,3 +70,31 @@ def test_a_failure_prints_its_line_on_a_clean_line(tmp_path):
     assert b"mechint: error:" in seen
     before = seen[:seen.index(b"mechint: error:")]
     assert before.endswith(CLEAR), seen[-300:]
+
+
+def test_an_interrupt_erases_the_line_before_its_message(tmp_path):
+    # 10^8 steps: far longer than the test waits. Interrupted once its progress line is seen.
+    master, slave = pty.openpty()
+    process = subprocess.Popen([MECHINT, "run", "kepler", "--h", "1e-4", "--t-end", "1e4", "--output-every", "1",
+                                "--out", str(tmp_path / "k.csv")], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=slave,
+                               env={**os.environ, "MECHINT_PROGRESS_INTERVAL_MS": "0"})
+    os.close(slave)
+    seen = b""
+    interrupted = False
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+        if not interrupted and b"mechint run kepler: " in seen:
+            process.send_signal(signal.SIGINT)
+            interrupted = True
+    os.close(master)
+    assert process.wait(timeout=600) == 130, seen[-300:]
+    at = seen.index(b"mechint: interrupted")
+    assert seen[:at].endswith(CLEAR), seen[-300:]
+    assert list(tmp_path.iterdir()) == []
