@@ -230,6 +230,23 @@ TEST(Page, AnEditedCsvIsRefusedWithItsLine) {
   EXPECT_FALSE(fs::exists(page));
 }
 
+TEST(Page, AnAnimationThatCouldNotBeWrittenIsRefusedBeforeTheRun) {
+  const fs::path csv = scratch("never.csv");
+  const auto r = run_mechint_argv({"run", "kepler", "--out", csv.string(), "--animate",
+                                   (scratch("missing-directory") / "k.html").string()});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(csv));
+}
+
+TEST(Page, ViewRefusesWhatIsNotARegularFile) {
+  const fs::path page = scratch("fifo.html");
+  const auto r = run_mechint_argv({"view", "/dev/zero", "--system", "kepler", "--out", page.string()});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("not a regular file"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(page));
+}
+
 TEST(Page, CheckDescribesTheDrawing) {
   const auto r = run_mechint_argv({"check", std::string(MECHINT_SOURCE_DIR) + "/examples/models/cart-pole.toml"},
                                   {{"MECHINT_CACHE_DIR=" MECHINT_TEST_MODEL_CACHE}});

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -148,6 +149,17 @@ std::string animation_page(const Drawing& drawing, const AnimationFrames& frames
   return page;
 }
 
+void check_page_path(const std::string& option, const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path target(path);
+  if (fs::is_directory(target, error)) throw InvalidInput(option + " " + quote_for_message(path, 200) + " is a directory");
+  const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  if (!fs::is_directory(parent, error))
+    throw InvalidInput(option + " " + quote_for_message(path, 200) + ": directory " +
+                       quote_for_message(parent.string(), 200) + " does not exist");
+}
+
 void write_animation_page(const std::string& path, const Drawing& drawing, const AnimationFrames& frames,
                           const std::string& title) {
   write_text_atomically(path, animation_page(drawing, frames, title));
@@ -155,6 +167,10 @@ void write_animation_page(const std::string& path, const Drawing& drawing, const
 
 AnimationFrames read_run_csv(const std::string& path) {
   const std::string label = quote_for_message(path, 200);
+  // Checked before opening, as for model files: opening a FIFO or a device could block or never end.
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error))
+    throw InvalidInput("view: " + label + " is not a regular file (a CSV written by mechint run is expected)");
   std::ifstream in(path);
   if (!in) throw InvalidInput("view: cannot read " + label);
   std::string line;

@@ -48,6 +48,10 @@ class AnimationFrames {
 /// htilde; J…, px; lambda…; u…), `title` as a heading.
 std::string animation_page(const Drawing& drawing, const AnimationFrames& frames, const std::string& title);
 
+/// Refuses (InvalidInput, naming `option`) a page path that cannot be written: a directory, or a
+/// file in a missing directory. Checked before a run, so that a long run does not end unwritten.
+void check_page_path(const std::string& option, const std::string& path);
+
 /// Writes the page to `path` atomically (a temporary beside it, renamed; app/output.hpp).
 void write_animation_page(const std::string& path, const Drawing& drawing, const AnimationFrames& frames,
                           const std::string& title);

@@ -112,6 +112,7 @@ int run_system(const cli::RunCommand& command) {
     if (command.checkpoint && command.checkpoint->resume)
       throw InvalidInput("--animate with --resume would draw only the rows after the checkpoint: animate the finished "
                          "CSV with mechint view RUN.csv --system SYSTEM --out FILE.html");
+    app::check_page_path("--animate", command.animate);
     app::refuse_same_file("--animate", command.animate, "--out", command.out);
     app::refuse_same_file("--animate", command.animate, "--controls", command.controls);
     if (model_file) app::refuse_same_file("--animate", command.animate, "the model file", command.system);
@@ -140,6 +141,7 @@ int view_run(const cli::ViewCommand& command) {
   const app::SystemEntry& system = model_file ? *model_file : app::find_system(command.system);
   app::Overrides overrides;
   for (const auto& a : command.assignments) app::parse_assignment(a, overrides);
+  app::check_page_path("--out", command.out);
   app::refuse_same_file("--out", command.out, "the CSV", command.csv);
   const auto values = app::ParameterValues::resolve(system.parameters(overrides), overrides, system.name);
   const app::Drawing drawing = app::system_drawing(command.system, values);
