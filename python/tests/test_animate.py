@@ -56,3 +56,25 @@ def test_a_trajectory_without_its_system_cannot_be_drawn():
     traj = mechint.Trajectory(["t", "q"], [[0.0, 1.0]])
     with pytest.raises(ValueError, match="System.run"):
         traj.animate()
+
+
+def test_a_sympy_model_draws_from_its_draw_section():
+    import sympy
+
+    x, th, xd, thd = sympy.symbols("x th x_dot th_dot")
+    l = sympy.Symbol("l")
+    # a unit cart and a unit bob at (x + l sin th, -l cos th)
+    lagrangian = (2 * xd ** 2 + 2 * l * xd * thd * sympy.cos(th) + l ** 2 * thd ** 2) / 2 + 9.81 * l * sympy.cos(th)
+    bob = [x + l * sympy.sin(th), -l * sympy.cos(th)]
+    model = mechint.Model.from_sympy(lagrangian, [x, th], parameters={l: 0.8}, initial={th: 0.5, xd: 0.2},
+                                     name="sympy-cart-pole",
+                                     draw={"points": {"cart": [x, 0], "bob": bob}, "fixed": {"origin": [0, 0]},
+                                           "links": [["cart", "bob"]]})
+    assert "[draw]" in model.text
+    assert "2 moving points, 1 fixed, 1 link, in 2D" in model.check()
+    traj = model.system().run(t_end=1)
+    data = page_data(traj.animate().html)
+    positions = np.array(data["positions"]).reshape(len(traj), 2, 2)
+    bob = data["names"].index("bob")
+    assert np.allclose(positions[:, bob, 0], traj["x"] + 0.8 * np.sin(traj["th"]), rtol=0, atol=1e-12)
+    assert np.allclose(positions[:, bob, 1], -0.8 * np.cos(traj["th"]), rtol=0, atol=1e-12)
