@@ -5,6 +5,7 @@
 // a real browser: tests/python_cli/test_animation_pages.py.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <sstream>
@@ -174,6 +175,25 @@ TEST(Frames, ALargeRunIsDecimatedToAtMostMaxFramesAndKeepsItsLastRow) {
   EXPECT_EQ(frames.rows().back()[0], static_cast<double>(rows - 1));
   for (std::size_t i = 1; i + 1 < frames.rows().size(); ++i)
     EXPECT_EQ(frames.rows()[i][0] - frames.rows()[i - 1][0], static_cast<double>(frames.stride()));
+}
+
+TEST(Frames, ADrawingOfManyPointsIsThinnedToABoundedPage) {
+  // 400 points on one coordinate: 20,000 frames would hold 16 million numbers.
+  mechint::app::DrawingText text;
+  text.coordinates = {"q"};
+  for (int i = 0; i < 400; ++i) text.points.push_back({"p" + std::to_string(i), {"q", std::to_string(i)}});
+  const Drawing d = Drawing::from_text(text, "test");
+  AnimationFrames frames(20000);
+  frames.header({"t", "q", "energy"});
+  for (int i = 0; i < 20000; ++i) frames.row({0.01 * i, std::sin(0.01 * i), 1.0});
+  frames.finish();
+  const std::string page = mechint::app::animation_page(d, frames, "many points");
+  EXPECT_LT(page.size(), 20e6);
+  const auto t = page.find("\"t\":["), end = page.find(']', t);
+  const auto count = std::count(page.begin() + static_cast<long>(t), page.begin() + static_cast<long>(end), ',') + 1;
+  EXPECT_LE(static_cast<std::size_t>(count) * (1 + 1 + 800), mechint::app::kMaxPageValues + 802);
+  EXPECT_GE(count, 300);
+  EXPECT_NE(page.find("199.99"), std::string::npos) << "the last row is kept";
 }
 
 TEST(Frames, ASmallRunKeepsEveryRow) {

@@ -64,8 +64,22 @@ std::string group_of(const std::string& column) {
 
 std::string animation_page(const Drawing& drawing, const AnimationFrames& frames, const std::string& title) {
   const auto& columns = frames.columns();
-  const auto& rows = frames.rows();
-  if (rows.empty()) throw InvalidInput("the run has no rows to animate");
+  if (frames.rows().empty()) throw InvalidInput("the run has no rows to animate");
+  // A drawing of many points (a chain of hundreds of links) thins the frames further, so that the
+  // page holds at most kMaxPageValues numbers whatever the drawing: every `thin`-th kept row, and
+  // the last.
+  std::size_t series = 0;
+  for (const auto& c : columns) series += group_of(c).empty() ? 0 : 1;
+  const std::size_t per_frame = 1 + series + drawing.moving_points() * static_cast<std::size_t>(drawing.dimension());
+  const std::size_t kept = frames.rows().size();
+  const std::size_t thin = std::max<std::size_t>(1, (kept * per_frame + kMaxPageValues - 1) / kMaxPageValues);
+  std::vector<std::vector<double>> thinned;
+  if (thin > 1) {
+    for (std::size_t f = 0; f < kept; f += thin) thinned.push_back(frames.rows()[f]);
+    if ((kept - 1) % thin != 0) thinned.push_back(frames.rows().back());
+  }
+  const auto& rows = thin > 1 ? thinned : frames.rows();
+  const std::uint64_t stride = frames.stride() * thin;
   std::vector<std::size_t> q_columns;
   for (const auto& name : drawing.coordinates()) {
     const auto it = std::find(columns.begin(), columns.end(), name);
@@ -134,7 +148,7 @@ std::string animation_page(const Drawing& drawing, const AnimationFrames& frames
     first_group = false;
   }
   const std::string note =
-      frames.stride() > 1 ? "Every " + std::to_string(frames.stride()) + "th of the run's " +
+      stride > 1 ? "Every " + std::to_string(stride) + "th of the run's " +
                                 std::to_string(frames.rows_seen()) + " rows is shown (" + std::to_string(rows.size()) +
                                 " frames, the last row included)."
                           : std::to_string(rows.size()) + " frames, every row of the run.";

@@ -43,6 +43,10 @@ class AnimationFrames {
   std::vector<double> last_;
 };
 
+/// The most numbers (times, positions, plotted values) a page holds, about 10 MB of text: frames
+/// of a drawing with many points are thinned further to stay below it.
+inline constexpr std::size_t kMaxPageValues = 500000;
+
 /// The page's text: `drawing` evaluated at every kept row (its coordinates found by name among
 /// the columns; InvalidInput when one is missing), the time series by column name (energy, jacobi,
 /// htilde; J…, px; lambda…; u…), `title` as a heading.
