@@ -88,7 +88,8 @@ TEST(Drawings, TheDoublePendulumIsDrawnWhereItsMassesAre) {
   EXPECT_NEAR(p[3], -1.3 * std::cos(th1) - 0.7 * std::cos(th1 + th2), 1e-15);
   // The wall: the line x = -wall_offset, where phi = x2 + wall_offset vanishes.
   ASSERT_EQ(d.walls().size(), 1u);
-  EXPECT_DOUBLE_EQ(d.fixed_positions()[static_cast<std::size_t>(d.walls()[0].first) - d.moving_points()][0], -0.4);
+  EXPECT_DOUBLE_EQ(d.fixed_positions()[static_cast<std::size_t>(d.walls()[0][0]) - d.moving_points()][0], -0.4);
+  EXPECT_EQ(d.point_names()[static_cast<std::size_t>(d.walls()[0][2])], "m2");  // the mass the wall stops
 }
 
 TEST(Drawings, TheRigidBodyBoxTurnsWithItsQuaternion) {

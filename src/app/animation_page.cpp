@@ -110,8 +110,12 @@ std::string animation_page(const Drawing& drawing, const AnimationFrames& frames
   };
   data += "],\"links\":";
   pairs(drawing.links());
-  data += ",\"walls\":";
-  pairs(drawing.walls());
+  data += ",\"walls\":[";
+  for (std::size_t i = 0; i < drawing.walls().size(); ++i) {
+    const auto& w = drawing.walls()[i];
+    data += (i ? ",[" : "[") + std::to_string(w[0]) + "," + std::to_string(w[1]) + "," + std::to_string(w[2]) + "]";
+  }
+  data += ']';
   data += ",\"t\":[";
   for (std::size_t f = 0; f < rows.size(); ++f) {
     if (f) data += ',';

@@ -42,9 +42,9 @@ DrawingText double_pendulum(const Values& v) {
   if (v.integer("wall") == 1) {
     // φ = l1 s1 + l2 s12 + wall_offset ≥ 0: the wall is the vertical line x = −wall_offset.
     const double reach = v.real("l1") + v.real("l2");
-    d.fixed.push_back({"wall_top", {-v.real("wall_offset"), 0.3 * reach}});
+    d.fixed.push_back({"wall_top", {-v.real("wall_offset"), 1.1 * reach}});
     d.fixed.push_back({"wall_bottom", {-v.real("wall_offset"), -1.1 * reach}});
-    d.walls.emplace_back("wall_top", "wall_bottom");
+    d.walls.push_back({"wall_top", "wall_bottom", "m2"});
   }
   return d;
 }
@@ -64,7 +64,7 @@ DrawingText cart_pole(const Values& v) {
   d.links.emplace_back("cart", "bob");
   d.fixed.push_back({"rail_left", {-3.0 * v.real("l"), 0.0}});
   d.fixed.push_back({"rail_right", {3.0 * v.real("l"), 0.0}});
-  d.walls.emplace_back("rail_left", "rail_right");
+  d.links.emplace_back("rail_left", "rail_right");
   return d;
 }
 
@@ -160,7 +160,7 @@ DrawingText point_mass_wall(const Values&) {
   d.points.push_back({"ball", {"0", "q"}});
   d.fixed.push_back({"floor_left", {-1.0, 0.0}});
   d.fixed.push_back({"floor_right", {1.0, 0.0}});
-  d.walls.emplace_back("floor_left", "floor_right");
+  d.walls.push_back({"floor_left", "floor_right", "ball"});
   return d;
 }
 

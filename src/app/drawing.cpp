@@ -42,7 +42,9 @@ Drawing Drawing::from_text(const DrawingText& text, const std::string& label) {
     d.names_.push_back(name);
   }
   for (const auto& [a, b] : text.links) d.links_.emplace_back(index_of(d.names_, a, label), index_of(d.names_, b, label));
-  for (const auto& [a, b] : text.walls) d.walls_.emplace_back(index_of(d.names_, a, label), index_of(d.names_, b, label));
+  for (const auto& w : text.walls)
+    d.walls_.push_back({index_of(d.names_, w.from, label), index_of(d.names_, w.to, label),
+                        index_of(d.names_, w.point, label)});
   return d;
 }
 

@@ -7,6 +7,7 @@
 /// The positions are evaluated here, in double precision, from the rows of a run; the page only
 /// draws them, so that what it shows is the trajectory itself.
 
+#include <array>
 #include <optional>
 #include <string>
 #include <utility>
@@ -24,8 +25,12 @@ struct DrawingText {
   std::vector<std::pair<std::string, std::vector<std::string>>> points;  ///< name, 2 or 3 expressions of q
   std::vector<std::pair<std::string, std::vector<double>>> fixed;
   std::vector<std::pair<std::string, std::string>> links;
-  /// Links between two fixed points drawn as walls (a wall of an impact problem, 004).
-  std::vector<std::pair<std::string, std::string>> walls;
+  /// A wall of an impact problem (004): a segment between two fixed points, and the moving point
+  /// that strikes it (the page marks the wall while that point is at it).
+  struct Wall {
+    std::string from, to, point;
+  };
+  std::vector<Wall> walls;
 };
 
 class Drawing {
@@ -45,7 +50,8 @@ class Drawing {
   const std::vector<std::vector<double>>& fixed_positions() const { return fixed_; }
   /// Index pairs into point_names().
   const std::vector<std::pair<int, int>>& links() const { return links_; }
-  const std::vector<std::pair<int, int>>& walls() const { return walls_; }
+  /// Index triples into point_names(): the wall's two ends and the point that strikes it.
+  const std::vector<std::array<int, 3>>& walls() const { return walls_; }
   /// The configuration coordinates the drawing reads, by name (CSV columns of a run).
   const std::vector<std::string>& coordinates() const { return coordinates_; }
 
@@ -60,7 +66,8 @@ class Drawing {
   std::vector<std::vector<model_file::Expression>> points_;
   std::vector<std::vector<double>> fixed_;
   std::vector<std::string> names_;
-  std::vector<std::pair<int, int>> links_, walls_;
+  std::vector<std::pair<int, int>> links_;
+  std::vector<std::array<int, 3>> walls_;
 };
 
 /// The drawing of built-in system `system` with parameter values `values`, or none for a system

@@ -127,6 +127,18 @@ def test_double_pendulum_with_a_wall(mechint, browser, tmp_path):
 
     check_page(browser, page, csv_path, positions, "animation-double-pendulum-wall.png")
     assert browser.execute_script("return window.mechint.data.walls.length") == 1
+    # The wall is marked in the frames where the second mass is at it (phi = x2 + wall_offset ~ 0):
+    # some frames of this run with impacts, not all.
+    touching = browser.execute_script(
+        "const m = window.mechint, marked = [];"
+        "for (let f = 0; f < m.data.t.length; ++f) { m.setFrame(f); if (m.touching) marked.push(f); }"
+        "return marked;")
+    rows = read_csv(csv_path)
+    tolerance = browser.execute_script("return window.mechint.contactTolerance")
+    near_wall = [i for i, row in enumerate(rows)
+                 if abs(l1 * math.sin(row["th1"]) + l2 * math.sin(row["th1"] + row["th2"]) + 0.25) <= tolerance]
+    assert 0 < len(touching) < len(rows)
+    assert touching == near_wall
     # view draws the same run from its CSV
     viewed = tmp_path / "viewed.html"
     mechint("view", str(csv_path), "--system", "double-pendulum", "--set", "wall=1", "--set", f"l1={l1}",
