@@ -268,6 +268,16 @@ TEST(Page, ViewRefusesWhatIsNotARegularFile) {
   EXPECT_FALSE(fs::exists(page));
 }
 
+TEST(Page, TheImpactsExperimentLinksAnAnimationOfItsRunWithTheWall) {
+  const fs::path dir = scratch("impacts");
+  const auto r = run_mechint_argv({"reproduce", "impacts", "--out", dir.string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string page = read_file(dir / "fig2_left_mhc.html");
+  EXPECT_NE(page.find("\"walls\":[["), std::string::npos);
+  EXPECT_NE(page.find("\"name\":\"htilde\""), std::string::npos);
+  EXPECT_NE(read_file(dir / "report.md").find("](fig2_left_mhc.html)"), std::string::npos);
+}
+
 TEST(Page, CheckDescribesTheDrawing) {
   const auto r = run_mechint_argv({"check", std::string(MECHINT_SOURCE_DIR) + "/examples/models/cart-pole.toml"},
                                   {{"MECHINT_CACHE_DIR=" MECHINT_TEST_MODEL_CACHE}});
