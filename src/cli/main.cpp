@@ -82,6 +82,8 @@ int list_everything() {
   std::cout << "  all  every experiment above, in turn\n";
   std::cout << "model files:\n  mechint run PATH.toml runs a system described in a model file (compiled once, "
                "cached); mechint check PATH.toml shows what mechint derives from it (docs/model-files.md)\n";
+  std::cout << "animations:\n  mechint run SYSTEM ... --animate FILE.html, or mechint view RUN.csv --system SYSTEM --out "
+               "FILE.html: the run drawn moving in one self-contained page (docs/animations.md)\n";
   std::cout << "optimal control:\n  mechint optimize PROBLEM.toml [--out DIR] solves a problem file by DMOC for a system with "
                "controls (docs/optimal-control.md, examples/problems/)\n";
   return 0;
