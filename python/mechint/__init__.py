@@ -23,6 +23,7 @@ import tempfile as _tempfile
 
 from . import _errors, _prefix
 from ._errors import DomainError, ImpactFailure, NewtonFailure, NumericalFailure, RejectedStep
+from ._animation import Animation
 from ._trajectory import Trajectory
 
 # A model file is compiled into a library that resolves mechint's own functions against the code
@@ -40,7 +41,7 @@ _mechint._register_errors(_errors)
 
 Integrator = _mechint.Integrator
 
-__all__ = ["System", "Model", "Trajectory", "Integrator", "OptimalControlResult", "systems", "methods",
+__all__ = ["System", "Model", "Trajectory", "Animation", "Integrator", "OptimalControlResult", "systems", "methods",
            "experiments", "optimize", "reproduce", "check", "NumericalFailure", "NewtonFailure",
            "RejectedStep", "ImpactFailure", "DomainError"]
 
@@ -147,7 +148,7 @@ class System:
         with _ControlsFile(controls, self.controls) as controls_file:
             columns, rows = self._system.run(method or "", None if h is None else float(h), float(t_end),
                                              float(output_every), _settings_text(options), controls_file)
-        return Trajectory(columns, rows)
+        return Trajectory(columns, rows, system=self)
 
     def integrator(self, method=None, h=None, **options):
         """An Integrator of ``method`` with step ``h`` (defaults as for ``run``), started from the

@@ -36,7 +36,7 @@ class Model:
     @classmethod
     def from_sympy(cls, lagrangian, coordinates, parameters=None, constraints=None, symmetries=None,
                    initial=None, forces=None, controls=None, unilateral=None, periodic=None, name="sympy-model",
-                   description=None, method=None, h=None):
+                   description=None, method=None, h=None, draw=None):
         """A model from SymPy expressions.
 
         lagrangian: L(q, q̇) as a SymPy expression. coordinates: the coordinates as SymPy symbols, whose
@@ -47,7 +47,10 @@ class Model:
         forces: one generalized force per coordinate, in q, q̇, the controls (symbols, named by
         ``controls``) and ``t``; initial: a dict coordinate-or-velocity -> start value (missing: 0);
         periodic: coordinates written wrapped to (-pi, pi]. name, description, method, h: as in a
-        model file (docs/model-files.md).
+        model file (docs/model-files.md). draw: how ``animate()`` and ``mechint run --animate`` draw
+        it, the ``[draw]`` section of DESIGN §11: ``{"points": {name: [x, y(, z)]}, "fixed": {name:
+        [numbers]}, "links": [[name, name], ...]}``, the points' components SymPy expressions of the
+        coordinates and parameters (docs/animations.md).
 
         The file is written once per distinct model under ``$XDG_CACHE_HOME/mechint/sympy`` (default
         ``~/.cache``); an expression outside the model-file grammar raises ValueError.
@@ -61,6 +64,8 @@ class Model:
         declared |= {_name_of(k, replacements) for k in (parameters or {})}
         declared |= {_name_of(u, replacements) for u in (controls or [])}
         printer = _ExpressionPrinter(replacements, declared)
+        # The drawing is printed as it is: it is small and read apart from the dynamics.
+        draw_printer = printer
         # A model whose expressions exceed the model-file limit on one expression's text is written
         # with [definitions]: SymPy's common subexpressions, each once (DESIGN §6). Smaller models are
         # written as they are, expression for expression.
@@ -104,6 +109,16 @@ class Model:
         if initial:
             description_dict["initial"] = {_name_of(k, replacements): float(sympy.sympify(v))
                                            for k, v in initial.items()}
+        if draw:
+            section = {"points": {str(n): [draw_printer.text(x) for x in p] for n, p in draw["points"].items()}}
+            if draw.get("fixed"):
+                section["fixed"] = {str(n): [float(x) for x in p] for n, p in draw["fixed"].items()}
+            if draw.get("links"):
+                section["links"] = [[str(a), str(b)] for a, b in draw["links"]]
+            unknown = set(draw) - {"points", "fixed", "links"}
+            if unknown:
+                raise ValueError(f"draw: unknown keys {sorted(unknown)} (known: points, fixed, links)")
+            description_dict["draw"] = section
         text = _mechint._toml_text(description_dict)
         return cls(_cached_file(name, text))
 

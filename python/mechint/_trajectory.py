@@ -11,8 +11,9 @@ class Trajectory:
     command line's to the last bit (its CSV writes every double exactly).
     """
 
-    def __init__(self, columns, rows):
+    def __init__(self, columns, rows, system=None):
         self.columns = tuple(columns)
+        self._system = system  # the System that ran it, for animate()
         rows = np.asarray(rows, dtype=np.float64)
         if rows.ndim != 2 or rows.shape[1] != len(self.columns):
             raise ValueError("rows must be a 2-d array with one column per name")
@@ -58,6 +59,21 @@ class Trajectory:
         with open(path, "w", encoding="ascii") as out:
             out.write(",".join(self.columns) + "\n")
             np.savetxt(out, self.to_numpy(), fmt="%.17g", delimiter=",")
+
+    def animate(self, title=None):
+        """The run drawn moving: an Animation, which displays itself in Jupyter and has ``.save(path)``.
+
+        The same page as ``mechint run --animate`` (docs/animations.md): the system's drawing (a
+        built-in's, or a model file's ``[draw]``) with the settings of the System that ran it,
+        play/pause, a time slider, speed, a trail, and energy and momenta against time.
+        """
+        from ._animation import Animation
+
+        if self._system is None:
+            raise ValueError("animate() needs a Trajectory returned by System.run (it draws with the system's geometry)")
+        page = self._system._system.animation_page(list(self.columns), self.to_numpy(),
+                                                   title or f"mechint: {self._system.name}")
+        return Animation(page)
 
     def plot(self, *columns, ax=None, x="t"):
         """Plots columns (default: the coordinates and the energy) against ``x`` with matplotlib.

@@ -32,7 +32,7 @@ void ArrayRows::row(const std::vector<double>& values) {
   values_.insert(values_.end(), values.begin(), values.end());
 }
 
-void ArrayRows::poll() {
+void ArrayRows::poll(double /*t*/) {
   // steady_clock::now() costs tens of nanoseconds, the GIL microseconds: both rarely.
   const auto now = std::chrono::steady_clock::now();
   if (now - last_check_ < std::chrono::milliseconds(50)) return;

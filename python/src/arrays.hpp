@@ -24,7 +24,7 @@ class ArrayRows final : public app::RowWriter {
 
   void header(const std::vector<std::string>& columns) override;
   void row(const std::vector<double>& values) override;
-  void poll() override;
+  void poll(double t) override;
 
   const std::vector<std::string>& columns() const { return columns_; }
   /// The rows as a (rows × columns) float64 array that takes over the buffer (call with the GIL held).

@@ -17,6 +17,8 @@
 #include <toml++/toml.h>
 #include <vector>
 
+#include "app/animation_page.hpp"
+#include "app/drawing.hpp"
 #include "app/experiment_entry.hpp"
 #include "app/installation.hpp"
 #include "app/optimal_control_file.hpp"
@@ -39,7 +41,7 @@ using Settings = std::map<std::string, std::string>;
 /// A system with its settings (`--set` values): a built-in's entry, or a model file's (owned).
 class PySystem {
  public:
-  PySystem(const std::string& name, Settings settings) : settings_(std::move(settings)) {
+  PySystem(const std::string& name, Settings settings) : name_(name), settings_(std::move(settings)) {
     if (model_file::is_model_file_name(name)) {
       const py::gil_scoped_release release;
       owned_ = model_file::model_file_system(name);
@@ -124,6 +126,27 @@ class PySystem {
     return py::make_tuple(rows.columns(), rows.take_array());
   }
 
+  /// The animated page (app/animation_page.hpp) of rows of this system with these settings, as
+  /// `mechint view` writes it: the system's drawing, the rows decimated as a run's would be.
+  std::string animation_page(const std::vector<std::string>& columns,
+                             const py::array_t<double, py::array::c_style | py::array::forcecast>& rows,
+                             const std::string& title) const {
+    if (rows.ndim() != 2 || static_cast<std::size_t>(rows.shape(1)) != columns.size())
+      throw InvalidInput("animate: the rows must be a 2-d array with one column per name");
+    const app::Drawing drawing = app::system_drawing(name_, parameter_values());
+    const auto n = static_cast<std::uint64_t>(rows.shape(0));
+    app::AnimationFrames frames(n);
+    frames.header(columns);
+    std::vector<double> row(columns.size());
+    const double* data = rows.data();
+    for (std::uint64_t i = 0; i < n; ++i) {
+      std::copy(data + i * columns.size(), data + (i + 1) * columns.size(), row.begin());
+      frames.row(row);
+    }
+    frames.finish();
+    return app::animation_page(drawing, frames, title);
+  }
+
   /// The integrator of `method` for stepping from Python, started from the system's initial values.
   std::unique_ptr<app::SteppingSession> integrator(const std::string& method, std::optional<double> h,
                                                    const Settings& options) const {
@@ -161,6 +184,7 @@ class PySystem {
     return all;
   }
 
+  std::string name_;  ///< as given: a built-in's name or a model file's path (its [draw])
   std::optional<app::SystemEntry> owned_;
   const app::SystemEntry* entry_ = nullptr;
   Settings settings_;
@@ -326,6 +350,7 @@ void define_module(py::module_& m) {
       .def("parameters", &PySystem::parameters)
       .def("methods", &PySystem::methods)
       .def("method_options", &PySystem::method_options)
+      .def("animation_page", &PySystem::animation_page, py::arg("columns"), py::arg("rows"), py::arg("title"))
       .def("run", &PySystem::run, py::arg("method"), py::arg("h"), py::arg("t_end"), py::arg("output_every"),
            py::arg("options"), py::arg("controls_file"))
       .def("integrator", &PySystem::integrator, py::arg("method"), py::arg("h"), py::arg("options"));

@@ -234,7 +234,7 @@ class KernelStartedStepper final : public StartedStepper {
         }
       }
     };
-    integrate(s, schedule, observe, after_row, start, [&out] { out.poll(); });
+    integrate(s, schedule, observe, after_row, start, [&out, &s] { out.poll(s.time()); });
   }
 
  private:

@@ -340,9 +340,10 @@ class RowWriter {
   virtual RunCheckpoint* checkpoint() { return nullptr; }
   /// Writes out what is buffered; returns the bytes of output so far (what a checkpoint records).
   virtual std::uint64_t flush() { return 0; }
-  /// Called between steps, every kPollInterval steps (integrate/run_loop.hpp): throws (Interrupted)
-  /// to stop the run. The Python module checks for Ctrl-C here.
-  virtual void poll() {}
+  /// Called between steps, every kPollInterval steps (integrate/run_loop.hpp), with the time the run
+  /// has reached: throws (Interrupted) to stop the run. The Python module checks for Ctrl-C here, the
+  /// command line updates its progress line (app/progress.hpp).
+  virtual void poll(double /*t*/) {}
 };
 
 /// Refuses (InvalidStart) a start the model cannot be evaluated at: non-finite L, energy, first or

@@ -5,7 +5,11 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
+#include <unistd.h>
+
+#include "app/disk_space.hpp"
 #include "app/file_paths.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
@@ -116,21 +120,51 @@ void CsvOutput::check_written() {
 }
 
 void CsvOutput::header(const std::vector<std::string>& columns) {
-  errno = 0;
-  for (std::size_t i = 0; i < columns.size(); ++i) *os_ << (i ? "," : "") << columns[i];
-  *os_ << '\n';
-  check_written();
+  // Held back until the first row has passed the disk guard: a refused run writes nothing.
+  header_.clear();
+  for (std::size_t i = 0; i < columns.size(); ++i) header_ += (i ? "," : "") + columns[i];
+  header_ += '\n';
 }
 
 void CsvOutput::row(const std::vector<double>& values) {
   char buffer[32];
-  errno = 0;
+  line_.clear();
   for (std::size_t i = 0; i < values.size(); ++i) {
     std::snprintf(buffer, sizeof buffer, "%.17g", values[i]);
-    *os_ << (i ? "," : "") << buffer;
+    if (i) line_ += ',';
+    line_ += buffer;
   }
-  *os_ << '\n';
+  line_ += '\n';
+  errno = 0;
+  if (!rows_checked_) {
+    rows_checked_ = true;
+    check_room(line_.size());
+    *os_ << header_;
+  }
+  *os_ << line_;
   check_written();
+}
+
+void CsvOutput::check_room(std::size_t row_bytes) const {
+  // A resumed run's rows are partly written already, and its file is its own: not estimated.
+  if (expected_rows_ == 0 || (checkpoint_ && checkpoint_->resuming())) return;
+  std::optional<std::uint64_t> free;
+  std::string where;
+  if (!temporary_.empty()) {
+    // The temporary (or the checkpoint's rows) is beside the target: the same file system.
+    const fs::path parent = fs::path(temporary_).parent_path();
+    where = parent.empty() ? std::string(".") : parent.string();
+    free = free_bytes_in(where);
+  } else if (path_.empty()) {
+    // Standard output: estimated only when redirected to a regular file; a terminal or a pipe
+    // holds nothing.
+    free = free_bytes_of_regular_file(STDOUT_FILENO);
+    where = "standard output";
+  }
+  // The start row is among the shortest (later times and values carry more digits): the estimate
+  // errs low, so that a run which fits is not refused; a run that fits by less fails when the disk
+  // is full (exit 4, no file left), as it always did.
+  if (free) require_room_for_rows(expected_rows_, row_bytes, *free, where);
 }
 
 std::uint64_t CsvOutput::flush() {

@@ -3,6 +3,7 @@
 /// The CSV output of `mechint run` (DESIGN §4): a regular file appears whole or not at all; a
 /// device, a FIFO, a terminal or standard output is written through, never replaced.
 
+#include <cstdint>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -41,6 +42,11 @@ class CsvOutput final : public RowWriter {
   CsvOutput& operator=(const CsvOutput&) = delete;
   ~CsvOutput() override;
 
+  /// The rows the run will write (output_rows(schedule), app/disk_space.hpp); 0: unknown. Before the
+  /// first row reaches a regular file, the run's size is estimated from that row's length and a run
+  /// that cannot fit in the file system's free space is refused (IoError, exit 4).
+  void expect_rows(std::uint64_t rows) { expected_rows_ = rows; }
+
   void header(const std::vector<std::string>& columns) override;
   void row(const std::vector<double>& values) override;
   RunCheckpoint* checkpoint() override { return checkpoint_; }
@@ -50,6 +56,8 @@ class CsvOutput final : public RowWriter {
 
  private:
   void check_written();
+  /// The disk guard (app/disk_space.hpp), on the first row of `row_bytes` bytes.
+  void check_room(std::size_t row_bytes) const;
 
   std::string path_;       ///< what the user named ("" for standard output)
   std::string target_;     ///< the file the rows end up in (symlinks followed)
@@ -59,6 +67,10 @@ class CsvOutput final : public RowWriter {
   std::ostream* os_;
   bool committed_ = false;
   RunCheckpoint* checkpoint_ = nullptr;
+  std::uint64_t expected_rows_ = 0;
+  bool rows_checked_ = false;  ///< the disk guard has looked at the first row
+  std::string header_;         ///< the header line, written with the first row
+  std::string line_;           ///< one row as text, reused
 };
 
 /// Writes `text` to `path` through a temporary file and a rename; throws IoError on failure.

@@ -55,7 +55,7 @@ class StartedStepper : public StepperView {
  public:
   /// Runs to `schedule.t_end` through the run loop: the header and the rows at the output times go
   /// to `out`, a checkpointed run (out.checkpoint()) resumes from and saves the stepper's state, and
-  /// `out.poll()` may stop the run. `method` names the method in refusals.
+  /// `out.poll(t)` may stop the run. `method` names the method in refusals.
   virtual void run(const OutputSchedule& schedule, RowWriter& out, const std::string& method) = 0;
 };
 
@@ -156,7 +156,7 @@ class ErasedStepper final : public StartedStepper {
         }
       }
     };
-    integrate(stepper_, schedule, observe, after_row, start, [&out] { out.poll(); });
+    integrate(stepper_, schedule, observe, after_row, start, [this, &out] { out.poll(stepper_.time()); });
   }
 
  private:

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "app/progress.hpp"
 #include "mechint/core/errors.hpp"
 
 namespace mechint::app {
@@ -38,6 +39,11 @@ void on_signal(int signal) {
     if (slot.in_use.load()) ::unlink(slot.path);
   for (auto& slot : slots)
     if (slot.in_use.load()) ::rmdir(slot.path);
+  // A progress line on the terminal (app/progress.hpp) is erased, so that this line starts clean.
+  if (progress_line_shown()) {
+    constexpr char kErase[] = "\r\033[K";
+    [[maybe_unused]] const auto erased = ::write(STDERR_FILENO, kErase, sizeof kErase - 1);
+  }
   const char* line = signal == SIGINT ? "mechint: interrupted (SIGINT); temporary files removed\n"
                                       : "mechint: terminated (SIGTERM); temporary files removed\n";
   [[maybe_unused]] const auto written = ::write(STDERR_FILENO, line, std::strlen(line));

@@ -39,6 +39,9 @@ Command parse_command_line(int argc, const char* const* argv) {
       run->add_option("--checkpoint", checkpoint, "save the run's state to this file as it goes (needs --out FILE)");
   auto* every_option = run->add_option("--checkpoint-every", checkpoint_every,
                                        "run time between checkpoints (default: a tenth of t_end)");
+  run->add_flag("--quiet", command.run.quiet, "no progress line (shown only when stderr is a terminal)");
+  auto* animate_option = run->add_option("--animate", command.run.animate,
+                                         "also write an animated page of the run (FILE.html, docs/animations.md)");
   auto* resume_option =
       run->add_option("--resume", resume, "continue the run saved in this checkpoint (the same command line)");
 
@@ -58,6 +61,13 @@ Command parse_command_line(int argc, const char* const* argv) {
       "--out", command.optimize.out_dir,
       "output directory (new, empty, or a previous output of optimize; default: results.json on standard output)");
   optimize->add_flag("--verbose", command.optimize.verbose, "show the optimizer's log");
+
+  auto* view = app.add_subcommand("view", "write the animated page of a run's CSV (docs/animations.md)");
+  view->add_option("csv", command.view.csv, "CSV written by mechint run")->required();
+  view->add_option("--system", command.view.system, "the system of the run (name or model file)")->required();
+  view->add_option("--set", command.view.assignments, "NAME=VALUE: a parameter of the run, as given to run")
+      ->take_all();
+  view->add_option("--out", command.view.out, "the page to write (FILE.html)")->required();
 
   try {
     app.parse(argc, argv);
@@ -83,6 +93,11 @@ Command parse_command_line(int argc, const char* const* argv) {
     if (command.optimize.problem_file.empty()) throw InvalidInput("optimize: the problem file name is empty");
     if (optimize_out->count() > 0 && command.optimize.out_dir.empty())
       throw InvalidInput("optimize --out: the directory name is empty");
+  } else if (app.got_subcommand("view")) {
+    command.kind = Command::Kind::kView;
+    if (command.view.csv.empty()) throw InvalidInput("view: the CSV file name is empty");
+    if (command.view.system.empty()) throw InvalidInput("view --system: the system name is empty");
+    if (command.view.out.empty()) throw InvalidInput("view --out: the file name is empty");
   } else if (app.got_subcommand("reproduce")) {
     command.kind = Command::Kind::kReproduce;
     if (command.reproduce.out_dir.empty()) throw InvalidInput("reproduce --out: the directory name is empty");
@@ -99,6 +114,8 @@ Command parse_command_line(int argc, const char* const* argv) {
     // An empty value is a mistake (an unset shell variable), not a request for the default.
     if (out_option->count() > 0 && command.run.out.empty())
       throw InvalidInput("--out: the file name is empty (use - for standard output)");
+    if (animate_option->count() > 0 && command.run.animate.empty())
+      throw InvalidInput("--animate: the file name is empty");
     if (method_option->count() > 0 && command.run.method.empty())
       throw InvalidInput("--method: the method name is empty (mechint list shows the methods)");
     if (every_option->count() > 0 && checkpoint_option->count() == 0 && resume_option->count() == 0)

@@ -24,6 +24,18 @@ struct RunCommand {
   std::string out;  ///< empty or "-": standard output
   /// --checkpoint FILE [--checkpoint-every DT], or --resume FILE (app/checkpoint.hpp).
   std::optional<app::CheckpointRequest> checkpoint;
+  /// --quiet: no progress line on a terminal (app/progress.hpp).
+  bool quiet = false;
+  /// --animate FILE.html: the animated page of the run (app/animation_page.hpp); empty: none.
+  std::string animate;
+};
+
+/// `mechint view RUN.csv --system SYSTEM [--set NAME=VALUE]... --out FILE.html`
+struct ViewCommand {
+  std::string csv;
+  std::string system;
+  std::vector<std::string> assignments;
+  std::string out;
 };
 
 /// `mechint reproduce EXPERIMENT [--out DIR]`
@@ -45,12 +57,13 @@ struct OptimizeCommand {
 };
 
 struct Command {
-  enum class Kind { kList, kRun, kReproduce, kCheck, kOptimize, kHelp };
+  enum class Kind { kList, kRun, kReproduce, kCheck, kOptimize, kView, kHelp };
   Kind kind = Kind::kHelp;
   RunCommand run;
   ReproduceCommand reproduce;
   CheckCommand check;
   OptimizeCommand optimize;
+  ViewCommand view;
   std::string help;  ///< for kHelp: the text to print
 };
 

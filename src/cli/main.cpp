@@ -1,10 +1,11 @@
 // The mechint command line (DESIGN §4):
 //   mechint list
 //   mechint run SYSTEM [--method M] [--h H] [--t-end T] [--output-every DT] [--set NAME=VALUE]... [--out FILE.csv]
-//               [--controls FILE.csv]
+//               [--controls FILE.csv] [--quiet] [--animate FILE.html]
 //   mechint reproduce EXPERIMENT [--out DIR]
 //   mechint check FILE.toml
 //   mechint optimize PROBLEM.toml [--out DIR] [--verbose]
+//   mechint view RUN.csv --system SYSTEM [--set NAME=VALUE]... --out FILE.html
 // Exit codes (DESIGN §4, core/errors.hpp): 2 bad input, 3 numerical failure, 4 input/output error,
 // 130/143 SIGINT/SIGTERM, each with one printable line on stderr; 1 is an unexpected exception (a
 // bug). No partial output file is left behind (app/output.hpp, app/temporary_files.hpp).
@@ -21,14 +22,19 @@
 #include <string>
 #include <vector>
 
+#include "app/animation_page.hpp"
+#include "app/disk_space.hpp"
+#include "app/drawing.hpp"
 #include "app/kernel_methods.hpp"
 #include "app/experiment_entry.hpp"
 #include "app/file_paths.hpp"
 #include "app/optimize.hpp"
 #include "app/reproduce.hpp"
 #include "app/output.hpp"
+#include "app/progress.hpp"
 #include "app/run_system.hpp"
 #include "app/temporary_files.hpp"
+#include "app/watched_rows.hpp"
 #include "cli/arguments.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
@@ -91,6 +97,8 @@ int list_everything() {
   std::cout << "  all  every experiment above, in turn\n";
   std::cout << "model files:\n  mechint run PATH.toml runs a system described in a model file (compiled once, "
                "cached); mechint check PATH.toml shows what mechint derives from it (docs/model-files.md)\n";
+  std::cout << "animations:\n  mechint run SYSTEM ... --animate FILE.html, or mechint view RUN.csv --system SYSTEM --out "
+               "FILE.html: the run drawn moving in one self-contained page (docs/animations.md)\n";
   std::cout << "optimal control:\n  mechint optimize PROBLEM.toml [--out DIR] solves a problem file by DMOC for a system with "
                "controls (docs/optimal-control.md, examples/problems/)\n";
   return 0;
@@ -114,9 +122,49 @@ int run_system(const cli::RunCommand& command) {
   app::refuse_same_file(checkpoint_option, checkpoint_path, "--controls", command.controls);
   std::optional<app::RunCheckpoint> checkpoint;
   if (command.checkpoint) checkpoint.emplace(*command.checkpoint);
+  // The page's drawing is made before the run: a system without one is refused before it runs.
+  std::optional<app::Drawing> drawing;
+  std::optional<app::AnimationFrames> frames;
+  if (!command.animate.empty()) {
+    if (command.checkpoint && command.checkpoint->resume)
+      throw InvalidInput("--animate with --resume would draw only the rows after the checkpoint: animate the finished "
+                         "CSV with mechint view RUN.csv --system SYSTEM --out FILE.html");
+    app::check_page_path("--animate", command.animate);
+    app::refuse_same_file("--animate", command.animate, "--out", command.out);
+    app::refuse_same_file("--animate", command.animate, "--controls", command.controls);
+    if (model_file) app::refuse_same_file("--animate", command.animate, "the model file", command.system);
+    const auto resolved = app::resolve_run(system, command.method, overrides, command.controls);
+    drawing = app::system_drawing(command.system, resolved.values);
+    frames.emplace(app::output_rows(schedule));
+  }
   app::CsvOutput out(command.out, checkpoint ? &*checkpoint : nullptr);
-  app::run_system(system, command.method, overrides, schedule, out, command.controls);
+  out.expect_rows(app::output_rows(schedule));
+  app::ProgressLine progress("mechint run " + printable_line(command.system, 60), schedule.t_end, !command.quiet);
+  app::WatchedRows rows(out, &progress, frames ? &*frames : nullptr);
+  app::run_system(system, command.method, overrides, schedule, rows, command.controls);
+  progress.clear();
+  if (frames) {
+    // The page first: if it cannot be written, the run fails whole and leaves no CSV either.
+    frames->finish();
+    app::write_animation_page(command.animate, *drawing, *frames, "mechint run " + printable_line(command.system, 200));
+  }
   out.commit();
+  return 0;
+}
+
+int view_run(const cli::ViewCommand& command) {
+  std::optional<app::SystemEntry> model_file;
+  if (model_file::is_model_file_name(command.system)) model_file = model_file::model_file_system(command.system);
+  const app::SystemEntry& system = model_file ? *model_file : app::find_system(command.system);
+  app::Overrides overrides;
+  for (const auto& a : command.assignments) app::parse_assignment(a, overrides);
+  app::check_page_path("--out", command.out);
+  app::refuse_same_file("--out", command.out, "the CSV", command.csv);
+  const auto values = app::ParameterValues::resolve(system.parameters(overrides), overrides, system.name);
+  const app::Drawing drawing = app::system_drawing(command.system, values);
+  const app::AnimationFrames frames = app::read_run_csv(command.csv);
+  app::write_animation_page(command.out, drawing, frames,
+                            printable_line(command.csv, 200) + " (" + printable_line(command.system, 200) + ")");
   return 0;
 }
 
@@ -166,6 +214,8 @@ int run_command(int argc, char** argv) {
         app::optimize_command(command.optimize.problem_file, command.optimize.out_dir, command.optimize.verbose,
                               std::cerr);
         return 0;
+      case cli::Command::Kind::kView:
+        return view_run(command.view);
       case cli::Command::Kind::kCheck:
         std::cout << model_file::describe_model_file(command.check.model_file);
         return 0;

@@ -273,6 +273,7 @@ std::string context_name(ExpressionContext context) {
     case ExpressionContext::kForce: return "a force";
     case ExpressionContext::kDomain: return "the domain";
     case ExpressionContext::kDefinition: return "a definition";
+    case ExpressionContext::kDrawing: return "a drawing";
   }
   return "an expression";
 }
@@ -284,6 +285,7 @@ std::string coordinates_only(ExpressionContext context) {
     case ExpressionContext::kUnilateral: return "unilateral constraints depend on coordinates only";
     case ExpressionContext::kSymmetry: return "symmetry generators depend on coordinates only";
     case ExpressionContext::kDomain: return "the domain depends on coordinates only";
+    case ExpressionContext::kDrawing: return "a drawing places its points by coordinates only";
     default: return "";
   }
 }

@@ -107,7 +107,8 @@ class SymbolTable {
 /// the Lagrangian may use coordinates, velocities and parameters; constraints, unilateral
 /// constraints and symmetry generators coordinates and parameters; forces everything, controls and
 /// `t` included. A definition may use everything too: what it uses is checked where it is used.
-enum class ExpressionContext { kLagrangian, kConstraint, kUnilateral, kSymmetry, kForce, kDomain, kDefinition };
+/// A drawing (`[draw]`, DESIGN §11) places points by coordinates and parameters only.
+enum class ExpressionContext { kLagrangian, kConstraint, kUnilateral, kSymmetry, kForce, kDomain, kDefinition, kDrawing };
 
 /// An expression's text and where it is in the file.
 struct ExpressionSource {

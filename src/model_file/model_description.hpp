@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace mechint::model_file {
@@ -63,6 +64,23 @@ struct NamedValue {
   SourcePosition position;
 };
 
+/// The `[draw]` section (DESIGN §11, docs/animations.md): points placed by expressions of the
+/// coordinates and parameters, fixed points, and the links drawn between them.
+struct DrawDescription {
+  struct Point {
+    std::string name;
+    std::vector<Expression> position;  ///< 2 or 3 components, as `dimension`
+  };
+  struct Fixed {
+    std::string name;
+    std::vector<double> position;
+  };
+  int dimension = 0;  ///< 2 or 3
+  std::vector<Point> points;
+  std::vector<Fixed> fixed;
+  std::vector<std::pair<std::string, std::string>> links;  ///< names of points or fixed points
+};
+
 /// A checked model file.
 struct ModelDescription {
   std::string file;         ///< the path as given (for messages)
@@ -88,6 +106,7 @@ struct ModelDescription {
   std::optional<double> h;        ///< default step
   std::vector<double> initial_q;  ///< one per coordinate (0 when not given)
   std::vector<double> initial_v;  ///< one per coordinate (0 when not given)
+  std::optional<DrawDescription> draw;  ///< `[draw]`, when the file has one
 };
 
 }  // namespace mechint::model_file

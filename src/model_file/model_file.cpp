@@ -26,10 +26,11 @@ namespace {
 
 /// The top-level keys of DESIGN §6, in the order of its example (also the order of "known keys").
 /// `domain` extends DESIGN §6 (docs/model-files.md, "Where the model is defined").
-constexpr std::array<std::string_view, 16> kKeys = {
+/// `draw` is DESIGN §11's drawing of the model (docs/animations.md).
+constexpr std::array<std::string_view, 17> kKeys = {
     "name",       "description", "coordinates", "periodic", "parameters", "lagrangian",
     "constraints", "unilateral", "symmetries",  "forces",   "controls",   "method",
-    "h",          "initial",     "definitions", "domain"};
+    "h",          "initial",     "definitions", "domain",   "draw"};
 
 SourcePosition position_of(const toml::source_region& region) {
   const auto clamp = [](std::uint32_t x) { return static_cast<int>(std::min<std::uint32_t>(x, INT_MAX)); };
@@ -139,6 +140,7 @@ class Reader {
     read_initial();
     read_method_and_step();
     read_expressions();
+    read_draw();
     return std::move(model_);
   }
 
@@ -197,6 +199,79 @@ class Reader {
       return pa.line != pb.line ? pa.line < pb.line : pa.column < pb.column;
     });
     return entries;
+  }
+
+  // --- [draw] (DESIGN §11) ---------------------------------------------------------------------
+
+  /// `[draw]`: points = { NAME = ["x(q)", "y(q)"(, "z(q)")] }, fixed = { NAME = [x, y(, z)] },
+  /// links = [["a", "b"], ...]; every point with the same number of components (2 or 3), names
+  /// distinct, links between names declared here.
+  void read_draw() {
+    const toml::node* node = find("draw");
+    if (!node) return;
+    const toml::table& table = table_value(*node, "draw", "points = {...}, fixed = {...}, links = [...]");
+    DrawDescription draw;
+    std::map<std::string, std::string> taken;  // name -> "a point" / "a fixed point"
+    const auto dimension_of = [&](const toml::node& where, std::size_t size, const std::string& what) {
+      if (size != 2 && size != 3) fail(where, what + " has " + count_of(size, "component") + "; it needs 2 or 3");
+      if (draw.dimension == 0) draw.dimension = static_cast<int>(size);
+      if (static_cast<int>(size) != draw.dimension)
+        fail(where, what + " has " + count_of(size, "component") + " but the drawing's first point has " +
+                        std::to_string(draw.dimension) + ": a drawing is all in 2D or all in 3D");
+    };
+    const auto name_of = [&](const toml::key& key, const std::string& kind) {
+      const std::string name(key.str());
+      if (!is_identifier(name)) fail(position_of(key.source()), kind + " name " + quote_for_message(name) + " is not an identifier");
+      if (const auto it = taken.find(name); it != taken.end())
+        fail(position_of(key.source()), kind + " name " + quote_for_message(name) + " is already " + it->second);
+      taken.emplace(name, "the name of a " + kind);
+      return name;
+    };
+    for (const auto& [key, value] : in_file_order(table)) {
+      const std::string k(key->str());
+      if (k != "points" && k != "fixed" && k != "links")
+        fail(position_of(key->source()), "unknown key " + quote_for_message(k) + " in draw (known: points, fixed, links)");
+    }
+    const toml::node* points = table.get("points");
+    if (!points) fail(*node, "draw needs points = { NAME = [\"x(q)\", \"y(q)\"], ... }");
+    for (const auto& [key, value] : in_file_order(table_value(*points, "draw.points", "NAME = [\"x(q)\", \"y(q)\"]"))) {
+      const std::string name = name_of(*key, "point");
+      const std::string what = "draw.points." + name;
+      const toml::array& array = array_value(*value, what, "2 or 3 expressions");
+      dimension_of(*value, array.size(), "point " + quote_for_message(name));
+      draw.points.push_back({name, expressions(*value, ExpressionContext::kDrawing, what)});
+    }
+    if (draw.points.empty()) fail(*points, "draw.points is empty: a drawing needs a point that moves");
+    if (const toml::node* fixed = table.get("fixed")) {
+      for (const auto& [key, value] : in_file_order(table_value(*fixed, "draw.fixed", "NAME = [x, y]"))) {
+        const std::string name = name_of(*key, "fixed point");
+        const std::string what = "draw.fixed." + name;
+        const toml::array& array = array_value(*value, what, "2 or 3 numbers");
+        dimension_of(*value, array.size(), "fixed point " + quote_for_message(name));
+        DrawDescription::Fixed f{name, {}};
+        for (const auto& x : array) f.position.push_back(number_value(x, what));
+        draw.fixed.push_back(std::move(f));
+      }
+    }
+    if (const toml::node* links = table.get("links")) {
+      for (const auto& link : array_value(*links, "draw.links", "pairs of names, like [\"pivot\", \"bob\"]")) {
+        const toml::array& pair = array_value(link, "each link", "two names");
+        if (pair.size() != 2) fail(link, "a link names two points, like [\"pivot\", \"bob\"]; this one has " +
+                                             count_of(pair.size(), "name"));
+        std::array<std::string, 2> ends;
+        for (std::size_t i = 0; i < 2; ++i) {
+          ends[i] = string_value(*pair.get(i), "a link's end");
+          if (!taken.count(ends[i])) {
+            std::vector<std::string> known;
+            for (const auto& [n, kind] : taken) known.push_back(n);
+            fail(*pair.get(i), "link end " + quote_for_message(ends[i]) + " is not a point of draw" +
+                                   known_or_guess(ends[i], known));
+          }
+        }
+        draw.links.emplace_back(ends[0], ends[1]);
+      }
+    }
+    model_.draw = std::move(draw);
   }
 
   // --- names -------------------------------------------------------------------------------------

@@ -269,6 +269,13 @@ std::string describe_model_file(const std::string& path) {
     out << " (L invariant at " << symmetry.points << " sample point" << (symmetry.points == 1 ? "" : "s")
         << ", largest relative defect " << format_number(symmetry.largest_defect, 2) << ")";
   }
+  out << "\n  drawing ([draw], for --animate and view): ";
+  if (d.draw)
+    out << d.draw->points.size() << " moving point" << (d.draw->points.size() == 1 ? "" : "s") << ", "
+        << d.draw->fixed.size() << " fixed, " << d.draw->links.size() << " link" << (d.draw->links.size() == 1 ? "" : "s")
+        << ", in " << d.draw->dimension << "D";
+  else
+    out << "none";
   out << "\n";
   const ModelStructure s = analyse_structure(d);
   out << "  mass matrix: " << (s.constant_mass ? "constant" : "depends on q (or not recognised as constant)") << "\n";

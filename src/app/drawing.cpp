@@ -1,0 +1,94 @@
+#include "app/drawing.hpp"
+
+#include <map>
+
+#include "mechint/core/errors.hpp"
+#include "model_file/evaluate.hpp"
+#include "model_file/expression_parser.hpp"
+#include "model_file/model_file.hpp"
+
+namespace mechint::app {
+namespace {
+
+/// Index of each name of `names`; throws (a bug of the caller) for an unknown one.
+int index_of(const std::vector<std::string>& names, const std::string& name, const std::string& label) {
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return static_cast<int>(i);
+  throw InvalidInput(label + ": the drawing links the unknown point " + quote_for_message(name));
+}
+
+}  // namespace
+
+Drawing Drawing::from_text(const DrawingText& text, const std::string& label) {
+  Drawing d;
+  d.coordinates_ = text.coordinates;
+  const model_file::SymbolTable symbols(text.coordinates, {}, {});
+  d.dimension_ = text.points.empty() ? 2 : static_cast<int>(text.points.front().second.size());
+  for (const auto& [name, components] : text.points) {
+    if (static_cast<int>(components.size()) != d.dimension_)
+      throw InvalidInput(label + ": point " + name + " has another dimension than the first");
+    std::vector<model_file::Expression> parsed;
+    for (const auto& component : components) {
+      model_file::ExpressionSource source;
+      source.text = component;
+      source.start = {1, 1};
+      parsed.push_back(model_file::parse_expression(source, symbols, model_file::ExpressionContext::kDrawing, label));
+    }
+    d.points_.push_back(std::move(parsed));
+    d.names_.push_back(name);
+  }
+  for (const auto& [name, position] : text.fixed) {
+    d.fixed_.push_back(position);
+    d.names_.push_back(name);
+  }
+  for (const auto& [a, b] : text.links) d.links_.emplace_back(index_of(d.names_, a, label), index_of(d.names_, b, label));
+  for (const auto& w : text.walls)
+    d.walls_.push_back({index_of(d.names_, w.from, label), index_of(d.names_, w.to, label),
+                        index_of(d.names_, w.point, label)});
+  return d;
+}
+
+Drawing Drawing::from_model_file(const model_file::DrawDescription& draw, const std::vector<std::string>& coordinates,
+                                 std::vector<double> parameters) {
+  Drawing d;
+  d.coordinates_ = coordinates;
+  d.parameters_ = std::move(parameters);
+  d.dimension_ = draw.dimension;
+  for (const auto& p : draw.points) {
+    d.points_.push_back(p.position);
+    d.names_.push_back(p.name);
+  }
+  for (const auto& f : draw.fixed) {
+    d.fixed_.push_back(f.position);
+    d.names_.push_back(f.name);
+  }
+  for (const auto& [a, b] : draw.links)
+    d.links_.emplace_back(index_of(d.names_, a, "[draw]"), index_of(d.names_, b, "[draw]"));
+  return d;
+}
+
+void Drawing::append_positions(const std::vector<double>& q, std::vector<double>& out) const {
+  model_file::SymbolValues<double> values;
+  values.q = q;
+  values.v.assign(q.size(), 0.0);
+  values.parameters = parameters_;
+  for (const auto& point : points_)
+    for (const auto& component : point) out.push_back(model_file::evaluate(component, values));
+}
+
+Drawing system_drawing(const std::string& system, const ParameterValues& values) {
+  if (model_file::is_model_file_name(system)) {
+    const model_file::ModelDescription model = model_file::read_model_file(system);
+    if (!model.draw)
+      throw InvalidInput(printable_line(system, 200) + ": the model file has no [draw] section to animate (DESIGN §11, "
+                         "docs/animations.md)");
+    std::vector<double> parameters;
+    for (const auto& p : model.parameters) parameters.push_back(values.has(p.name) ? values.real(p.name) : p.value);
+    return Drawing::from_model_file(*model.draw, model.coordinates, std::move(parameters));
+  }
+  const auto text = builtin_drawing(system, values);
+  if (!text) throw InvalidInput("system '" + system + "' has no drawing to animate");
+  return Drawing::from_text(*text, "the drawing of " + system);
+}
+
+}  // namespace mechint::app

@@ -1,0 +1,82 @@
+#pragma once
+/// \file
+/// How a mechanism is drawn (DESIGN §11, docs/animations.md): points placed by expressions of the
+/// configuration coordinates, fixed points, and links between them — a model file's `[draw]`, or
+/// the description each built-in system gives of itself (app/builtin_drawings.cpp), written in the
+/// same expression language and parsed by the same parser (model_file/expression_parser.hpp).
+/// The positions are evaluated here, in double precision, from the rows of a run; the page only
+/// draws them, so that what it shows is the trajectory itself.
+
+#include <array>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/parameters.hpp"
+#include "model_file/model_description.hpp"
+
+namespace mechint::app {
+
+/// A drawing as text: the form of a model file's `[draw]` with its parameters already replaced by
+/// numbers.
+struct DrawingText {
+  std::vector<std::string> coordinates;  ///< the names the expressions use (columns of the run)
+  std::vector<std::pair<std::string, std::vector<std::string>>> points;  ///< name, 2 or 3 expressions of q
+  std::vector<std::pair<std::string, std::vector<double>>> fixed;
+  std::vector<std::pair<std::string, std::string>> links;
+  /// A wall of an impact problem (004): a segment between two fixed points, and the moving point
+  /// that strikes it (the page marks the wall while that point is at it).
+  struct Wall {
+    std::string from, to, point;
+  };
+  std::vector<Wall> walls;
+};
+
+class Drawing {
+ public:
+  /// Parses a built-in drawing; throws InvalidInput naming `label` (a bug in a built-in
+  /// description: tests build every one).
+  static Drawing from_text(const DrawingText& text, const std::string& label);
+  /// A model file's `[draw]` (already parsed and checked), with the run's parameter values (in the
+  /// order of the file's parameters).
+  static Drawing from_model_file(const model_file::DrawDescription& draw, const std::vector<std::string>& coordinates,
+                                 std::vector<double> parameters);
+
+  int dimension() const { return dimension_; }
+  /// The moving points' names, then the fixed points' names: the order of positions() and links().
+  const std::vector<std::string>& point_names() const { return names_; }
+  std::size_t moving_points() const { return points_.size(); }
+  const std::vector<std::vector<double>>& fixed_positions() const { return fixed_; }
+  /// Index pairs into point_names().
+  const std::vector<std::pair<int, int>>& links() const { return links_; }
+  /// Index triples into point_names(): the wall's two ends and the point that strikes it.
+  const std::vector<std::array<int, 3>>& walls() const { return walls_; }
+  /// The configuration coordinates the drawing reads, by name (CSV columns of a run).
+  const std::vector<std::string>& coordinates() const { return coordinates_; }
+
+  /// Appends the positions of the moving points at configuration `q` (one value per coordinate,
+  /// in the order of coordinates()) to `out`: dimension() numbers per point.
+  void append_positions(const std::vector<double>& q, std::vector<double>& out) const;
+
+ private:
+  int dimension_ = 2;
+  std::vector<std::string> coordinates_;
+  std::vector<double> parameters_;
+  std::vector<std::vector<model_file::Expression>> points_;
+  std::vector<std::vector<double>> fixed_;
+  std::vector<std::string> names_;
+  std::vector<std::pair<int, int>> links_;
+  std::vector<std::array<int, 3>> walls_;
+};
+
+/// The drawing of built-in system `system` with parameter values `values`, or none for a system
+/// that has no picture (app/builtin_drawings.cpp).
+std::optional<DrawingText> builtin_drawing(const std::string& system, const ParameterValues& values);
+
+/// The drawing of the system named `system` on the command line — a built-in's, or the `[draw]`
+/// of a model file (a path ending in .toml) — with the parameter values of the run. InvalidInput
+/// when it has none.
+Drawing system_drawing(const std::string& system, const ParameterValues& values);
+
+}  // namespace mechint::app

@@ -1,0 +1,91 @@
+#include "app/progress.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "mechint/core/format.hpp"
+
+namespace mechint::app {
+namespace {
+
+std::atomic<bool> line_shown{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "read by a signal handler");
+
+/// Writes all of `text` to stderr; a terminal that refuses it only loses the line.
+void write_stderr(const std::string& text) {
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(STDERR_FILENO, text.data() + written, text.size() - written);
+    if (n <= 0) return;
+    written += static_cast<std::size_t>(n);
+  }
+}
+
+std::string duration_text(double seconds) {
+  char buffer[32];
+  if (seconds < 60.0)
+    std::snprintf(buffer, sizeof buffer, "%.0f s", seconds);
+  else if (seconds < 3600.0)
+    std::snprintf(buffer, sizeof buffer, "%.0f min %02.0f s", std::floor(seconds / 60.0), std::fmod(seconds, 60.0));
+  else
+    std::snprintf(buffer, sizeof buffer, "%.0f h %02.0f min", std::floor(seconds / 3600.0),
+                  std::floor(std::fmod(seconds, 3600.0) / 60.0));
+  return buffer;
+}
+
+}  // namespace
+
+bool progress_line_shown() noexcept { return line_shown.load(); }
+
+std::chrono::milliseconds progress_interval() {
+  if (const char* text = std::getenv("MECHINT_PROGRESS_INTERVAL_MS")) {
+    char* end = nullptr;
+    const long ms = std::strtol(text, &end, 10);
+    if (end != text && *end == '\0' && ms >= 0) return std::chrono::milliseconds(ms);
+  }
+  return std::chrono::milliseconds(250);
+}
+
+ProgressLine::ProgressLine(std::string label, double total, bool enabled)
+    : label_(std::move(label)), total_(total), active_(enabled && total > 0.0 && ::isatty(STDERR_FILENO) == 1),
+      interval_(progress_interval()) {
+  start_ = std::chrono::steady_clock::now();
+  // The first line after one interval: a run that ends sooner shows nothing.
+  next_draw_ = start_ + interval_;
+}
+
+ProgressLine::~ProgressLine() { clear(); }
+
+void ProgressLine::clear() {
+  if (!drawn_) return;
+  drawn_ = false;
+  line_shown.store(false);
+  write_stderr("\r\033[K");  // carriage return, erase to the end of the line
+}
+
+void ProgressLine::draw(double done, std::chrono::steady_clock::time_point now) {
+  next_draw_ = now + interval_;
+  const double fraction = std::clamp(done / total_, 0.0, 1.0);
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  std::string line = "\r" + label_ + ": ";
+  char percent[16];
+  std::snprintf(percent, sizeof percent, "%.1f%%", 100.0 * fraction);
+  line += percent;
+  line += "  t = " + format_number(done, 4) + " of " + format_number(total_, 4);
+  if (elapsed > 0.0 && done > 0.0) {
+    const double rate = done / elapsed;  // model time per second of wall time
+    line += "  (" + format_number(rate, 3) + " per s, " + duration_text((total_ - done) / rate) + " left)";
+  }
+  line += "\033[K";  // erase what a longer previous line left
+  line_shown.store(true);
+  write_stderr(line);
+  drawn_ = true;
+}
+
+}  // namespace mechint::app
