@@ -145,6 +145,15 @@ TEST(Checkpoint, RungeKuttaResumesByteIdentical) {
                                   "--t-end 600 --output-every 0.01", 30);
 }
 
+TEST(Checkpoint, GalerkinRulesResumeByteIdentical) {
+  // The stage velocities (the next step's predictor), the multipliers and the energy balance are state.
+  expect_resume_identical("gauss6", "run kepler --method vi-gauss6 --h 0.001 --t-end 300 --output-every 0.01", 15);
+  expect_resume_identical("lobatto4", "run spherical-pendulum --method vi-lobatto4 --h 0.0005 --t-end 100 "
+                                      "--output-every 0.01", 5);
+  expect_resume_identical("kahan-li6", "run three-body --set compose=kahan-li6 --h 0.002 --t-end 400 "
+                                       "--output-every 0.01", 20);
+}
+
 TEST(Checkpoint, ForcedRunWithAControlScheduleResumesByteIdentical) {
   // A cart pushed back and forth by a schedule read from a file: the checkpoint records the file's
   // digest and the resumed run samples the same schedule from where it stopped.

@@ -85,7 +85,7 @@ TEST(GalerkinCli, RefusedWhereTheyDoNotApply) {
       {"run kepler --set compose=yoshida4 --set form=position --t-end 1", "momentum form"},
       {"run kepler --set compose=yoshida5 --t-end 1", "compose"},
       {"run kepler --method vi-trapezoid --set compose=yoshida4 --t-end 1", "compose"},
-      {"run kepler --method vi-gauss4 --set check=on --t-end 1", "check"},
+      {"run kepler --method vi-gauss4 --set check_ratio=2 --t-end 1", "check_ratio"},
   };
   for (const auto& c : cases) {
     const CliResult r = run_mechint(c.args);

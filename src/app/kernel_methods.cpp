@@ -54,7 +54,18 @@ std::vector<ParameterSpec> galerkin_options() {
                                 "full: exact Jacobian at every iterate; simplified: Jacobian kept over "
                                 "iterations and steps, refreshed when convergence slows"),
           ParameterSpec::real("newton_tol", 1e-12, "Newton stops when the update moves q by less than newton_tol*(1+|q|)",
-                              1e-16, 1e-3)};
+                              1e-16, 1e-3),
+          ParameterSpec::choice("check", {"on", "off"},
+                                "reject a step whose stage energy does not balance with the forces' work "
+                                "(a Newton root that is not the continuation of the motion; docs/methods.md)")};
+}
+
+/// The step check of a Galerkin row or of a composed midpoint (their energy balance; the
+/// confirmation by half steps of the second-order rows does not apply).
+StepCheckOptions galerkin_step_check(const ParameterValues& o) {
+  StepCheckOptions check;
+  check.enabled = !o.has("check") || o.choice("check") == "on";
+  return check;
 }
 
 ParameterSpec compose_option() {
@@ -375,7 +386,8 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
     NewtonOptions newton = read_newton_options(o);
     auto vi = std::make_unique<kernel::KernelGalerkinIntegrator>(
         model, galerkin ? galerkin->tableau() : kernel::gauss_tableau(1), h,
-        composed ? kernel::composition_named(o.choice("compose")) : kernel::Composition{}, newton);
+        composed ? kernel::composition_named(o.choice("compose")) : kernel::Composition{}, newton,
+        galerkin_step_check(o));
     if (model.num_controls() > 0) vi->set_control_law(control_law(*problem));
     vi->start_from_velocity(problem->q0, problem->qdot0);
     return erase(problem, std::move(vi), h);

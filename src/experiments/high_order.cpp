@@ -216,7 +216,9 @@ void run(const app::ExperimentContext& ctx) {
   for (const auto& [method, v] : energy_json.items())
     report << "| " << method << " | " << format_number(v["first_tenth"].get<double>(), 3) << " | "
            << format_number(v["last_tenth"].get<double>(), 3) << " |\n";
-  report << "\nBounded, without drift, where the last tenth's largest error is not larger than the first's.\n";
+  report << "\nWithout drift, the last tenth's largest error is about the first's; a larger one is a drift or "
+            "a slow oscillation of the energy error (kahan-li8 at this step has one of about 2.5e6 steps: "
+            "docs/methods.md), which only a longer run tells apart.\n";
   app::write_text_atomically((ctx.out_dir / "results.json").string(), j.dump(2) + "\n");
   app::write_text_atomically((ctx.out_dir / "work_precision.csv").string(), csv.str());
   app::write_text_atomically((ctx.out_dir / "energy.csv").string(), energy_csv.str());

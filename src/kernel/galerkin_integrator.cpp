@@ -124,9 +124,10 @@ struct KernelGalerkinIntegrator::StageSystem {
 };
 
 KernelGalerkinIntegrator::KernelGalerkinIntegrator(const KernelModel& model, GalerkinTableau tableau, double h,
-                                                   Composition composition, NewtonOptions options)
+                                                   Composition composition, NewtonOptions options,
+                                                   StepCheckOptions check)
     : model_(&model), tableau_(std::move(tableau)), composition_(std::move(composition)), n_(model.dim()),
-      s_(tableau_.stages), k_(model.num_constraints()), h_(h), options_(options),
+      s_(tableau_.stages), k_(model.num_constraints()), h_(h), options_(options), check_(check),
       newton_(model.dim() * tableau_.stages + model.num_constraints() * (tableau_.stages - 1)),
       projection_(model.dim() + model.num_constraints()) {
   if (!(h > 0.0) || !std::isfinite(h)) throw InvalidInput("step size h must be positive and finite, got " + format_number(h));
@@ -140,6 +141,7 @@ KernelGalerkinIntegrator::KernelGalerkinIntegrator(const KernelModel& model, Gal
   u_.setZero(m), u_previous_.setZero(m), u_step_.setZero(m);
   work_.setZero(model.num_symmetries());
   values_.assign(s_, LagrangianValues(n));
+  stage_lagrangian_.assign(s_, 0.0);
   multipliers_.setZero(k_ * s_), lambda_.setZero(k_), g_end_.setZero(k_), mu_.setZero(k_);
   g_stage_.assign(s_, Vector::Zero(k_));
   dg_stage_.assign(s_, RowMatrix::Zero(k_, n));
@@ -170,6 +172,7 @@ void KernelGalerkinIntegrator::start_from_velocity(const Vector& q0, const Vecto
   for (int i = 0; i < s_; ++i) stages_.segment(i * n_, n_) = qdot0;
   t0_ = t_ = t0;
   last_h_ = 0.0;  // no step yet: the predictor holds the start velocity
+  balance_.reset();
   step_index_ = 0;
   work_.setZero();
 }
@@ -254,7 +257,7 @@ void KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::MatrixXd
     predicted_ = q_stages_.segment(j * n_, n_);
     xi_ = stages_.segment(j * n_, n_);
     LagrangianValues& l = values_[j];
-    defined = model_->gradient(predicted_, xi_, nullptr, &l.q, &l.v);
+    defined = model_->gradient(predicted_, xi_, &stage_lagrangian_[j], &l.q, &l.v);
     slopes_.segment(j * n_, n_) = l.q;
     if (defined && model_->forced()) {
       defined = model_->forces(predicted_, xi_, u_step_, t_start + tableau_.c[j] * h, force_[j], nullptr, nullptr);
@@ -266,6 +269,7 @@ void KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::MatrixXd
     }
   }
   if (!defined) throw NewtonFailure(step_index_ + 1, t_end, std::numeric_limits<double>::quiet_NaN(), stats_.iterations);
+  if (check_.enabled) check_energy_balance(h, t_end);
   if (model_->forced()) accumulate_work(h);
   for (int j = 0; j < s_; ++j) {
     q_.noalias() += (h * tableau_.b[j]) * stages_.segment(j * n_, n_);
@@ -320,6 +324,21 @@ Eigen::MatrixXd KernelGalerkinIntegrator::substep_jacobian(double h, double t_st
     m.bottomRows(n) += (h * tableau_.b[j]) * (hq[j] * dq_j + cv[j] * dv.middleRows(j * n, n));
   }
   return m;
+}
+
+/// Ē = Σ b_i E(Q_i, V_i) with E = ∂L/∂v·v − L, its size Σ b_i (|∂L/∂v·V_i| + |L_i|), and the forces'
+/// work h Σ b_i f_i·V_i, into the balance kept from (sub-)step to (sub-)step (class comment).
+void KernelGalerkinIntegrator::check_energy_balance(double h, double t_end) {
+  double energy = 0.0, size = 0.0, work = 0.0;
+  for (int i = 0; i < s_; ++i) {
+    const auto v = stages_.segment(i * n_, n_);
+    const double kinetic_part = values_[i].v.dot(v);
+    energy += tableau_.b[i] * (kinetic_part - stage_lagrangian_[i]);
+    size += tableau_.b[i] * (std::abs(kinetic_part) + std::abs(stage_lagrangian_[i]));
+    if (model_->forced()) work += h * tableau_.b[i] * force_[i].dot(v);
+  }
+  const double ratio = balance_.update(energy, size, work, check_);
+  if (!(ratio <= check_.reject_energy)) balance_.reject(step_index_ + 1, t_end, ratio);
 }
 
 /// The end node's multiplier Λ_s (Lobatto IIIB puts it in p1 only) from the hidden constraint: with
