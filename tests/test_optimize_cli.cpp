@@ -58,8 +58,11 @@ TEST_F(OptimizeCli, WritesTheFilesOfDesignSection7) {
   const fs::path out = dir_ / "out";
   const CliResult r = run_mechint("optimize " + problem.string() + " --out " + out.string());
   ASSERT_EQ(r.status, 0) << r.err;
-  for (const char* f : {"trajectory.csv", "controls.csv", "results.json", "report.md"})
+  for (const char* f : {"trajectory.csv", "controls.csv", "results.json", "report.md", "trajectory.html"})
     EXPECT_TRUE(fs::exists(out / f)) << f;
+  // The swing-up animated (docs/animations.md), linked from the report.
+  EXPECT_NE(read_file(out / "trajectory.html").find("window.mechint"), std::string::npos);
+  EXPECT_NE(read_file(out / "report.md").find("(trajectory.html)"), std::string::npos);
   const auto results = nlohmann::json::parse(read_file(out / "results.json"));
   for (const char* key : {"cost", "converged", "iterations", "constraint_violation", "cpu_s", "h", "steps"})
     EXPECT_TRUE(results.contains(key)) << key;
@@ -135,6 +138,9 @@ TEST_F(OptimizeCli, ModelFileWithControls) {
   const CliResult r = run_mechint("optimize " + problem.string() + " --out " + out.string());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(nlohmann::json::parse(read_file(out / "results.json"))["converged"].get<bool>());
+  // A model file without [draw]: no page, no word about it, the report links none.
+  EXPECT_FALSE(fs::exists(out / "trajectory.html"));
+  EXPECT_EQ(read_file(out / "report.md").find("trajectory.html"), std::string::npos);
   // trajectory.csv numbers the controls (DESIGN §6–§7); controls.csv keeps the file's names, which is
   // what `mechint run FILE --controls` reads.
   EXPECT_EQ(parse_csv(read_file(out / "trajectory.csv")).names, (std::vector<std::string>{"t", "x", "th", "u1", "energy"}));

@@ -1,5 +1,8 @@
 #include "app/optimize.hpp"
 
+#include "app/animation_page.hpp"
+#include "app/drawing.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -74,7 +77,7 @@ std::string controls_csv(const OptimizeOutcome& o) {
   return csv.str();
 }
 
-std::string report_md(const OptimalControlSpec& spec, const OptimizeOutcome& o, bool figure) {
+std::string report_md(const OptimalControlSpec& spec, const OptimizeOutcome& o, bool figure, bool page) {
   std::ostringstream md;
   md << "# Optimal control by DMOC: " << fs::path(spec.file).filename().string() << "\n\n";
   md << "System `" << fs::path(spec.model).filename().string() << "`, discrete Lagrangian `" << o.method
@@ -93,6 +96,7 @@ std::string report_md(const OptimalControlSpec& spec, const OptimizeOutcome& o, 
         "re-simulation error compares the optimal configurations with the forced VI run from the start under "
         "the optimal controls alone (`controls.csv`, usable with `mechint run --controls`).\n\n";
   if (figure) md << "![optimal coordinates and controls](trajectory.png)\n";
+  if (page) md << "\nThe motion, animated: [trajectory.html](trajectory.html) (docs/animations.md).\n";
   return md.str();
 }
 
@@ -118,8 +122,9 @@ OptimalControlSpec with_numbered_controls(const OptimalControlSpec& spec, const 
 
 }  // namespace
 
-OptimizeOutcome solve_optimal_control(const OptimalControlSpec& spec) {
-  std::optional<SystemEntry> model_file;
+/// The problem's system (a model file's entry is kept in `model_file`) and its parameter values.
+const SystemEntry& problem_system(const OptimalControlSpec& spec, std::optional<SystemEntry>& model_file,
+                                  ParameterValues& values) {
   if (model_file::is_model_file_name(spec.model)) model_file = model_file::model_file_system(spec.model);
   const SystemEntry* found = model_file ? &*model_file : nullptr;
   if (!found) {
@@ -129,14 +134,37 @@ OptimizeOutcome solve_optimal_control(const OptimalControlSpec& spec) {
       spec.fail(spec.model_where, e.what());
     }
   }
-  const SystemEntry& system = *found;
-  ParameterValues values;
   try {
-    values = ParameterValues::resolve(system.parameters(spec.parameters), spec.parameters, system.name);
+    values = ParameterValues::resolve(found->parameters(spec.parameters), spec.parameters, found->name);
   } catch (const std::invalid_argument& e) {
     throw InvalidInput(spec.file + ": [parameters]: " + e.what());
   }
+  return *found;
+}
+
+OptimizeOutcome solve_optimal_control(const OptimalControlSpec& spec) {
+  std::optional<SystemEntry> model_file;
+  ParameterValues values;
+  const SystemEntry& system = problem_system(spec, model_file, values);
   return system.optimize(values, with_numbered_controls(spec, system.controls, values), system.controls);
+}
+
+/// The optimal motion as an animated page (docs/animations.md), drawn from trajectory.csv as
+/// `mechint view` would; a system without a drawing (a model file without [draw]) gets none, and its
+/// report links none.
+bool write_motion_page(const fs::path& dir, const OptimalControlSpec& spec) {
+  std::optional<SystemEntry> model_file;
+  ParameterValues values;
+  problem_system(spec, model_file, values);
+  std::optional<Drawing> drawing;
+  try {
+    drawing = system_drawing(spec.model, values);
+  } catch (const InvalidInput&) {
+    return false;
+  }
+  write_animation_page((dir / "trajectory.html").string(), *drawing, read_run_csv((dir / "trajectory.csv").string()),
+                       "mechint optimize " + printable_line(spec.file, 200));
+  return true;
 }
 
 std::string optimize_results_json(const OptimalControlSpec& spec, const OptimizeOutcome& o) {
@@ -163,7 +191,8 @@ void write_optimize_files(const fs::path& dir, const OptimalControlSpec& spec, c
   write_text_atomically((dir / "controls.csv").string(), controls_csv(outcome));
   write_text_atomically((dir / "results.json").string(), optimize_results_json(spec, outcome));
   const bool figure = draw_figures("optimize.py", dir, log);
-  write_text_atomically((dir / "report.md").string(), report_md(spec, outcome, figure));
+  const bool page = write_motion_page(dir, spec);
+  write_text_atomically((dir / "report.md").string(), report_md(spec, outcome, figure, page));
 }
 
 void optimize_command(const std::string& problem_file, const std::string& out_dir, bool verbose, std::ostream& log) {
@@ -190,7 +219,8 @@ OptimizeOutcome optimize_into(const OptimalControlSpec& spec, const std::string&
   try {
     guards.push_back(std::make_unique<TemporaryFileGuard>((staging / kOptimizeMarker).string()));
     write_text_atomically((staging / kOptimizeMarker).string(), "optimize\n");
-    for (const char* name : {"trajectory.csv", "controls.csv", "results.json", "trajectory.png", "report.md"})
+    for (const char* name :
+         {"trajectory.csv", "controls.csv", "results.json", "trajectory.png", "trajectory.html", "report.md"})
       guards.push_back(std::make_unique<TemporaryFileGuard>((staging / name).string()));
     write_optimize_files(staging, spec, outcome, log);
     if (fs::exists(target, error)) fs::remove_all(target);
