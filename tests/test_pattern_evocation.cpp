@@ -73,6 +73,13 @@ TEST(PatternEvocation, ReproduceRecordsEstimatesAndResonancesOfEveryPattern) {
     EXPECT_LT(std::abs(j["patterns"][0]["resonances"][i]["eq41_relative_deviation"].get<double>()), 0.01);
   EXPECT_TRUE(fs::exists(dir / "report.md"));
   EXPECT_TRUE(fs::exists(dir / "traces.csv"));
+  // Each pattern moving in its critical frame, linked from the report (docs/animations.md).
+  const std::string report = testing::read_file(dir / "report.md");
+  for (const char* pattern : {"pattern-1", "pattern-2", "pattern-3"}) {
+    const std::string page = std::string("critical_frame_") + pattern + ".html";
+    EXPECT_TRUE(fs::exists(dir / page)) << page;
+    EXPECT_NE(report.find("(" + page + ")"), std::string::npos) << page;
+  }
   fs::remove_all(dir);
 }
 

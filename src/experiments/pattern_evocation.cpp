@@ -9,7 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/animation_page.hpp"
+#include "app/drawing.hpp"
 #include "app/output.hpp"
+#include "app/system_entry.hpp"
 #include "app/plotting.hpp"
 #include "experiments/dsp_runs.hpp"
 #include "experiments/experiments.hpp"
@@ -62,6 +65,24 @@ analysis::TwoMassTrace every(const analysis::TwoMassTrace& tr, long stride) {
   return out;
 }
 
+/// The page (docs/animations.md) of a pattern seen in its critical frame, the frame rotating about z
+/// at the critical rate γ_c (003 §4): the double spherical pendulum drawn from the rotated trace, its
+/// trail the pattern's petals. `file` is the page's name in the experiment's directory.
+void write_pattern_page(const app::ExperimentContext& ctx, const std::string& file, const std::string& pattern,
+                        double gamma_c, const analysis::TwoMassTrace& critical) {
+  const auto& system = app::find_system("double-spherical-pendulum");
+  const auto values = app::ParameterValues::resolve(system.parameters({}), {}, system.name);
+  app::AnimationFrames frames(critical.size());
+  frames.header({"t", "x1", "y1", "z1", "x2", "y2", "z2"});
+  for (std::size_t i = 0; i < critical.size(); ++i)
+    frames.row({critical.t[i], critical.q1[i][0], critical.q1[i][1], critical.q1[i][2], critical.q2[i][0],
+                critical.q2[i][1], critical.q2[i][2]});
+  frames.finish();
+  app::write_animation_page((ctx.out_dir / file).string(), app::system_drawing(system.name, values), frames,
+                            "003 §4: pattern " + pattern + " in its critical frame (rotating about z at " +
+                                format_number(gamma_c, 4) + " rad/s)");
+}
+
 void run(const app::ExperimentContext& ctx) {
   nlohmann::json j;
   j["system"] = "double-spherical-pendulum";
@@ -71,6 +92,7 @@ void run(const app::ExperimentContext& ctx) {
   std::ostringstream traces, reduced, est_table, res_table, notes, f_notes;
   traces << "pattern,frame,t,x1,y1,z1,x2,y2,z2\n";
   reduced << "pattern,t,r1,r2,theta\n";
+  std::vector<std::string> pages;  // the animated pages of the patterns in their critical frames
   est_table << "| pattern | estimator | pattern window, h = 1e-3 | pattern window, h = 2e-3 | 300 s, h = 1e-3 | 300 s, h = 2e-3 | thesis γ_c |\n"
                "|---|---|---|---|---|---|---|\n";
   res_table << "| pattern | D_n | thesis γ | score at thesis γ | m/n | predicted γ (ours) | found γ | score | F from "
@@ -143,7 +165,10 @@ void run(const app::ExperimentContext& ctx) {
     const long stride = std::lround(kTraceSample / kSample);
     const analysis::TwoMassTrace shown = every(window, stride);
     write_trace(traces, thesis.start, "inertial", shown);
-    write_trace(traces, thesis.start, "critical", analysis::to_rotating_frame(shown, ours.gamma_c));
+    const analysis::TwoMassTrace critical = analysis::to_rotating_frame(shown, ours.gamma_c);
+    write_trace(traces, thesis.start, "critical", critical);
+    pages.push_back("critical_frame_" + thesis.start + ".html");
+    write_pattern_page(ctx, pages.back(), thesis.start, ours.gamma_c, critical);
     const analysis::ReducedTrace red = analysis::reduced_coordinates(shown);
     for (std::size_t i = 0; i < red.t.size(); ++i)
       reduced << thesis.start << "," << red.t[i] << "," << red.r1[i] << "," << red.r2[i] << "," << red.theta[i] << "\n";
@@ -182,6 +207,8 @@ void run(const app::ExperimentContext& ctx) {
            "![sweep over γ](sweep_pattern-3.png)\n\n![reduced coordinates against time](reduced.png)\n";
   else
     rep << "\nFigures skipped (python3 with matplotlib not found); the data are in traces.csv and reduced.csv.\n";
+  rep << "\n## The patterns moving in their critical frames (docs/animations.md)\n\n";
+  for (const std::string& page : pages) rep << "- [" << page << "](" << page << ")\n";
   app::write_text_atomically((ctx.out_dir / "report.md").string(), rep.str());
 }
 
