@@ -333,17 +333,6 @@ TEST(GalerkinEnergy, BoundedOverALongRunWithoutDrift) {
   }
 }
 
-TEST(GalerkinNoAllocation, Steps) {
-  const Case c = double_pendulum_case();
-  for (const Method& m : methods()) {
-    KernelGalerkinIntegrator vi(*c.model, m.tableau, 0.01, m.composition, NewtonOptions{.variant = NewtonVariant::kSimplified});
-    vi.start_from_velocity(c.q0, c.v0);
-    vi.step();
-    const long before = g_allocations.load();
-    for (int i = 0; i < 50; ++i) vi.step();
-    EXPECT_EQ(g_allocations.load(), before) << m.name;
-  }
-}
 
 
 // ---- Lobatto IIIA–IIIB with holonomic constraints (vi-lobatto4, vi-lobatto6) ---------------------------
@@ -476,6 +465,38 @@ TEST(LobattoUnconstrained, OrderAndSymplecticity) {
     KernelGalerkinIntegrator vi(*c.model, kernel::lobatto_tableau(stages), 0.05);
     vi.start_from_velocity(c.q0, c.v0);
     EXPECT_LE(symplecticity_defect(vi.step_with_jacobian()), 1e-13);
+  }
+}
+
+TEST(GalerkinNoAllocation, Steps) {
+  // Every path of a step: both Newton variants, compositions, Kepler's host step check
+  // (validate_step through the KernelModel), forces under a control law, constraints (Lobatto).
+  for (const Case& c : {double_pendulum_case(), kepler_case()})
+    for (NewtonVariant variant : {NewtonVariant::kFull, NewtonVariant::kSimplified})
+      for (const Method& m : methods()) {
+        KernelGalerkinIntegrator vi(*c.model, m.tableau, 0.01, m.composition, NewtonOptions{.variant = variant});
+        vi.start_from_velocity(c.q0, c.v0);
+        vi.step();
+        const long before = g_allocations.load();
+        for (int i = 0; i < 50; ++i) vi.step();
+        EXPECT_EQ(g_allocations.load(), before) << m.name;
+      }
+  const auto cart_pole = kernel::ModelAdapter<CartPole>::kernels(CartPole{});
+  KernelGalerkinIntegrator forced(*cart_pole, kernel::gauss_tableau(3), 0.01);
+  forced.set_control_law([](double t, Vector& u) { u[0] = std::sin(3 * t); });
+  forced.start_from_velocity(Eigen::Vector2d(0.0, 0.5), Eigen::Vector2d(0.1, 0.0));
+  forced.step();
+  long before = g_allocations.load();
+  for (int i = 0; i < 50; ++i) forced.step();
+  EXPECT_EQ(g_allocations.load(), before) << "forced";
+  for (int stages : {3, 4}) {
+    const ConstrainedCase c = spherical_case(nullptr, nullptr);
+    KernelGalerkinIntegrator lobatto(*c.model, kernel::lobatto_tableau(stages), 0.01);
+    lobatto.start_from_velocity(c.q0, c.v0);
+    lobatto.step();
+    before = g_allocations.load();
+    for (int i = 0; i < 50; ++i) lobatto.step();
+    EXPECT_EQ(g_allocations.load(), before) << "lobatto s=" << stages;
   }
 }
 

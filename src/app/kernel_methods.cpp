@@ -349,7 +349,7 @@ int method_order(const std::string& method, const ParameterValues* options) {
     return 2;
   }
   if (method == FirstOrderRule::kName) return 1;
-  if (method == "stormer-verlet" || method == "energy-momentum") return 2;
+  if (method == StormerVerletMethod::kName || method == EnergyMomentumMethod::kName) return 2;
   if (method == RungeKutta4Method::kName) return 4;
   if (method == kDopri5) return 5;
   if (method == kRk78) return 8;
