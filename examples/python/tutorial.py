@@ -25,6 +25,8 @@ print(traj)                                           # Trajectory(201 rows; col
 drift = np.max(np.abs(traj["energy"] - traj["energy"][0]))
 jz_drift = np.max(np.abs(traj["J"] - traj["J"][0]))
 print(f"energy error {drift:.2e} (bounded), angular momentum error {jz_drift:.1e} (round-off)")
+high = kepler.run(method="vi-gauss8", h=0.05, t_end=100.0)            # order 8 (docs/methods.md)
+composed = kepler.run(h=0.05, t_end=100.0, compose="kahan-li6")        # the midpoint rule composed to order 6
 assert jz_drift < 1e-12
 
 fig, (orbit, energy) = plt.subplots(1, 2, figsize=(9, 4))
