@@ -4,6 +4,7 @@ interval is set to 0 (MECHINT_PROGRESS_INTERVAL_MS) so that whether a line appea
 on the machine's speed: a redraw is then due at every check, i.e. every 1024 steps."""
 import os
 import pty
+import select
 import signal
 import subprocess
 
@@ -14,23 +15,37 @@ RUN = ["run", "kepler", "--h", "1e-3", "--t-end", "100", "--output-every", "1"]
 CLEAR = b"\r\x1b[K"
 
 
-def run_on_terminal(args, env):
-    """mechint with stderr on a pseudo-terminal; returns (exit status, what the terminal received)."""
+# Written by the test through the terminal once mechint has exited: everything mechint wrote comes
+# before it. Reading until it arrives (with the terminal's slave end held open, so that the master
+# never reports EIO) gets all of mechint's output however late the kernel delivers it; reading until
+# EIO after the last writer closed can lose the last lines.
+END = b"<end of test>"
+
+
+def run_on_terminal(args, env, interrupt_when=None):
+    """mechint with stderr on a pseudo-terminal; returns (exit status, what the terminal received).
+    With interrupt_when, SIGINT is sent once those bytes have been received."""
     master, slave = pty.openpty()
     process = subprocess.Popen([MECHINT, *args], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave,
                                env={**os.environ, **env})
-    os.close(slave)
     received = b""
+    interrupted = False
     while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:  # EIO: the last writer closed the terminal
+        ready, _, _ = select.select([master], [], [], 0.05)
+        if ready:
+            received += os.read(master, 65536)
+            if interrupt_when is not None and not interrupted and interrupt_when in received:
+                process.send_signal(signal.SIGINT)
+                interrupted = True
+        elif process.poll() is not None:
             break
-        if not chunk:
-            break
-        received += chunk
+    status = process.wait(timeout=600)
+    os.write(slave, END)
+    while END not in received:
+        received += os.read(master, 65536)
+    os.close(slave)
     os.close(master)
-    return process.wait(timeout=600), received
+    return status, received[:received.index(END)]
 
 
 def test_a_run_shows_an_updating_progress_line_on_a_terminal_and_clears_it(tmp_path):
@@ -74,27 +89,10 @@ def test_a_failure_prints_its_line_on_a_clean_line(tmp_path):
 
 def test_an_interrupt_erases_the_line_before_its_message(tmp_path):
     # 10^8 steps: far longer than the test waits. Interrupted once its progress line is seen.
-    master, slave = pty.openpty()
-    process = subprocess.Popen([MECHINT, "run", "kepler", "--h", "1e-4", "--t-end", "1e4", "--output-every", "1",
-                                "--out", str(tmp_path / "k.csv")], stdin=subprocess.DEVNULL,
-                               stdout=subprocess.DEVNULL, stderr=slave,
-                               env={**os.environ, "MECHINT_PROGRESS_INTERVAL_MS": "0"})
-    os.close(slave)
-    seen = b""
-    interrupted = False
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
-        if not interrupted and b"mechint run kepler: " in seen:
-            process.send_signal(signal.SIGINT)
-            interrupted = True
-    os.close(master)
-    assert process.wait(timeout=600) == 130, seen[-300:]
+    status, seen = run_on_terminal(["run", "kepler", "--h", "1e-4", "--t-end", "1e4", "--output-every", "1",
+                                    "--out", str(tmp_path / "k.csv")], {"MECHINT_PROGRESS_INTERVAL_MS": "0"},
+                                   interrupt_when=b"mechint run kepler: ")
+    assert status == 130, seen[-300:]
     at = seen.index(b"mechint: interrupted")
     assert seen[:at].endswith(CLEAR), seen[-300:]
     assert list(tmp_path.iterdir()) == []
