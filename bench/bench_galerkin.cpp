@@ -8,6 +8,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <string>
 
 #include "kernel/chain_kernels.hpp"
 #include "kernel/galerkin_integrator.hpp"
@@ -73,6 +74,23 @@ void BM_Galerkin(benchmark::State& state) {
   run_steps(state, vi);
 }
 BENCHMARK(BM_Galerkin)->ArgNames({"problem", "method"})->ArgsProduct({{0, 1, 2, 3}, {0, 1, 2, 3, 4, 5, 6}});
+
+/// The same step carrying a deviation by the exact tangent map (track_deviation, the chaos
+/// indicators): range(2) = 0 plain, 1 tracked, so the ratio is read within one run of the binary.
+void BM_GalerkinTangent(benchmark::State& state) {
+  kernel::Vector q0, v0;
+  double h = 0.0;
+  const auto model = problem(static_cast<int>(state.range(0)), q0, v0, h);
+  const MethodSpec& m = kMethods[state.range(1)];
+  kernel::KernelGalerkinIntegrator vi(*model, kernel::gauss_tableau(m.stages), h, kernel::composition_named(m.compose));
+  vi.start_from_velocity(q0, v0);
+  if (state.range(2) == 1) vi.track_deviation(kernel::initial_deviation(2 * model->dim()));
+  state.SetLabel(std::string(m.label) + (state.range(2) == 1 ? " tangent" : " plain"));
+  run_steps(state, vi);
+}
+BENCHMARK(BM_GalerkinTangent)
+    ->ArgNames({"problem", "method", "tangent"})
+    ->ArgsProduct({{0, 1, 2}, {0, 3}, {0, 1}});
 
 /// The midpoint VI of the kernel boundary (step check off), the Galerkin s = 1 rule's twin.
 void BM_KernelMidpointVi(benchmark::State& state) {

@@ -152,6 +152,9 @@ TEST(Checkpoint, GalerkinRulesResumeByteIdentical) {
                                       "--output-every 0.01", 5);
   expect_resume_identical("kahan-li6", "run three-body --set compose=kahan-li6 --h 0.002 --t-end 400 "
                                        "--output-every 0.01", 20);
+  // The carried deviation and the indicators' sums are state too.
+  expect_resume_identical("indicators", "run kepler --method vi-gauss4 --set indicators=on --h 0.001 --t-end 300 "
+                                        "--output-every 0.01", 15);
 }
 
 TEST(Checkpoint, ForcedRunWithAControlScheduleResumesByteIdentical) {

@@ -2,7 +2,8 @@
 /// \file
 /// A built-in system on the kernel boundary: its problem's model turned into derivative kernels by
 /// automatic differentiation (kernel/model_adapter.hpp), so that the methods that exist only there
-/// (the Galerkin rules `vi-gauss4/6/8`, `vi-midpoint` with `compose=`) run on it with the rows,
+/// (the Galerkin rules `vi-gauss4/6/8`, `vi-midpoint` with `compose=`, the chaos indicators of
+/// `indicators=on`) run on it with the rows,
 /// recorder, checkpoints and stepping sessions of app/kernel_methods.hpp. Its fixed-size rows
 /// (app/methods.hpp) keep running everything else, unchanged.
 ///
@@ -73,7 +74,7 @@ std::vector<ParameterSpec> method_options_with_kernels(const P& p, const std::st
   if (on_kernels(p, method, nullptr)) return kernel_method_options(P::Model::kNumConstraints, method);
   std::vector<ParameterSpec> specs = method_options<P>(method);
   if (!P::kCharted && (!HasUnilateralConstraints<typename P::Model> || !p.walls))
-    if (auto extra = kernel_extra_option(P::Model::kNumConstraints, method)) specs.push_back(*extra);
+    for (auto& extra : kernel_extra_options_of(P::Model::kNumConstraints, method)) specs.push_back(std::move(extra));
   return specs;
 }
 

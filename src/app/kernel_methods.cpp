@@ -49,6 +49,15 @@ const GalerkinRow* galerkin_row(const std::string& method) {
   return nullptr;
 }
 
+ParameterSpec indicators_option() {
+  return ParameterSpec::choice("indicators", {"off", "on"},
+                               "on: carry a deviation by the exact tangent map of every step and add the chaos "
+                               "indicators megno and lyapunov as columns (docs/chaos-indicators.md); unconstrained "
+                               "models");
+}
+
+bool indicators_on(const ParameterValues& o) { return o.has("indicators") && o.choice("indicators") == "on"; }
+
 std::vector<ParameterSpec> galerkin_options() {
   return {ParameterSpec::choice("newton", {"full", "simplified"},
                                 "full: exact Jacobian at every iterate; simplified: Jacobian kept over "
@@ -57,7 +66,8 @@ std::vector<ParameterSpec> galerkin_options() {
                               1e-16, 1e-3),
           ParameterSpec::choice("check", {"on", "off"},
                                 "reject a step whose stage energy does not balance with the forces' work "
-                                "(a Newton root that is not the continuation of the motion; docs/methods.md)")};
+                                "(a Newton root that is not the continuation of the motion; docs/methods.md)"),
+          indicators_option()};
 }
 
 /// The step check of a Galerkin row or of a composed midpoint (their energy balance; the
@@ -91,7 +101,9 @@ constexpr bool kIsVariational =
 template <class S>
 class KernelRecorder {
  public:
-  KernelRecorder(const KernelProblem& p) : problem_(&p), u_(p.model->num_controls()) {
+  /// `indicators`: the stepper tracks a deviation; its chaos indicators end the row.
+  KernelRecorder(const KernelProblem& p, bool indicators)
+      : problem_(&p), u_(p.model->num_controls()), indicators_(indicators) {
     const KernelModel& m = *p.model;
     const OutputLabels& labels = p.labels;
     if (static_cast<int>(labels.coordinates.size()) != m.dim() ||
@@ -111,6 +123,7 @@ class KernelRecorder {
       for (int i = 1; i <= m.num_constraints(); ++i) columns_.push_back("lambda" + std::to_string(i));
     }
     if (m.num_controls() > 0) append(numbered_controls(m.num_controls()));
+    if (indicators_) append({"megno", "lyapunov"});
     row_.reserve(columns_.size());
   }
 
@@ -150,6 +163,11 @@ class KernelRecorder {
         append_vector(u_);
       }
     }
+    if constexpr (std::is_same_v<S, kernel::KernelGalerkinIntegrator>)
+      if (indicators_) {
+        row_.push_back(s.indicators().megno());
+        row_.push_back(s.indicators().lyapunov());
+      }
     require_finite_row(columns_, row_, s.step_index(), t);
     return row_;
   }
@@ -162,6 +180,7 @@ class KernelRecorder {
   }
   const KernelProblem* problem_;
   Vector u_;
+  bool indicators_;
   std::vector<std::string> columns_;
   std::vector<double> row_;
 };
@@ -169,10 +188,18 @@ class KernelRecorder {
 // ---- the started stepper (detail::ErasedStepper's, for the kernel steppers) ----------------------
 
 template <class S>
+bool tracks(const S& stepper) {
+  if constexpr (std::is_same_v<S, kernel::KernelGalerkinIntegrator>)
+    return stepper.tracks_deviation();
+  else
+    return false;
+}
+
+template <class S>
 class KernelStartedStepper final : public StartedStepper {
  public:
   KernelStartedStepper(std::shared_ptr<KernelProblem> problem, std::unique_ptr<S> stepper, double h)
-      : problem_(std::move(problem)), stepper_(std::move(stepper)), h_(h), recorder_(*problem_) {}
+      : problem_(std::move(problem)), stepper_(std::move(stepper)), h_(h), recorder_(*problem_, tracks(*stepper_)) {}
 
   void step() override {
     if constexpr (FixedStepper<S>) {
@@ -321,7 +348,9 @@ std::vector<KernelMethodRow> kernel_only_rows() {
 }
 
 std::vector<std::pair<std::string, ParameterSpec>> kernel_extra_options() {
-  return {{std::string(MidpointRule::kName), compose_option()}};
+  return {{std::string(MidpointRule::kName), compose_option()},
+          {std::string(MidpointRule::kName), indicators_option()},
+          {std::string(TrapezoidRule::kName), indicators_option()}};
 }
 
 std::vector<std::string> kernel_only_methods(int num_constraints) {
@@ -331,15 +360,19 @@ std::vector<std::string> kernel_only_methods(int num_constraints) {
   return names;
 }
 
-std::optional<ParameterSpec> kernel_extra_option(int num_constraints, const std::string& method) {
-  if (num_constraints == 0 && method == MidpointRule::kName) return compose_option();
-  return std::nullopt;
+std::vector<ParameterSpec> kernel_extra_options_of(int num_constraints, const std::string& method) {
+  std::vector<ParameterSpec> specs;
+  if (num_constraints > 0) return specs;
+  for (auto& [row, spec] : kernel_extra_options())
+    if (row == method) specs.push_back(std::move(spec));
+  return specs;
 }
 
 bool runs_on_kernels_only(int num_constraints, const std::string& method, const ParameterValues& options) {
   if (const GalerkinRow* row = galerkin_row(method)) return row->applies(num_constraints);
   if (num_constraints > 0) return false;
-  return method == MidpointRule::kName && options.has("compose") && options.choice("compose") != "none";
+  if (method == MidpointRule::kName && options.has("compose") && options.choice("compose") != "none") return true;
+  return (method == MidpointRule::kName || method == TrapezoidRule::kName) && indicators_on(options);
 }
 
 int method_order(const std::string& method, const ParameterValues* options) {
@@ -363,7 +396,7 @@ std::vector<ParameterSpec> kernel_method_options(int num_constraints, const std:
   if (galerkin_row(method)) return galerkin_options();
   if (is_variational(method)) {
     auto options = variational_options();
-    if (auto extra = kernel_extra_option(num_constraints, method)) options.push_back(*extra);
+    for (auto& extra : kernel_extra_options_of(num_constraints, method)) options.push_back(std::move(extra));
     return options;
   }
   if (method == RungeKutta4Method::kName) return RungeKutta4Method::options();
@@ -379,17 +412,28 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
   const KernelModel& model = *problem->model;
   const GalerkinRow* galerkin = galerkin_row(method);
   const bool composed = method == MidpointRule::kName && o.has("compose") && o.choice("compose") != "none";
-  if (galerkin || composed) {
-    if (composed && o.choice("form") == "position")
-      throw InvalidInput("compose runs in momentum form: drop form=position");
-    if (composed && o.choice("init") == "source") throw InvalidInput("compose starts from velocities: drop init=source");
+  // A second-order rule with indicators runs as the Galerkin rule of its discrete Lagrangian, whose
+  // stage equations the tangent map linearises: the midpoint rule is Gauss with s = 1, the
+  // trapezoid rule Lobatto IIIA-IIIB with s = 2 (docs/chaos-indicators.md).
+  const bool second_order_indicators = !galerkin && indicators_on(o);
+  if (galerkin || composed || second_order_indicators) {
+    const char* what = composed ? "compose" : "indicators=on";
+    if (!galerkin && o.choice("form") == "position")
+      throw InvalidInput(std::string(what) + " runs in momentum form: drop form=position");
+    if (!galerkin && o.choice("init") == "source")
+      throw InvalidInput(std::string(what) + " starts from velocities: drop init=source");
+    if (second_order_indicators && method == FirstOrderRule::kName)
+      throw InvalidInput("indicators=on applies to the symmetric rules (vi-midpoint, vi-trapezoid, the Galerkin rules)");
     NewtonOptions newton = read_newton_options(o);
+    const kernel::GalerkinTableau tableau = galerkin                            ? galerkin->tableau()
+                                            : method == TrapezoidRule::kName ? kernel::lobatto_tableau(2)
+                                                                             : kernel::gauss_tableau(1);
     auto vi = std::make_unique<kernel::KernelGalerkinIntegrator>(
-        model, galerkin ? galerkin->tableau() : kernel::gauss_tableau(1), h,
-        composed ? kernel::composition_named(o.choice("compose")) : kernel::Composition{}, newton,
+        model, tableau, h, composed ? kernel::composition_named(o.choice("compose")) : kernel::Composition{}, newton,
         galerkin_step_check(o));
     if (model.num_controls() > 0) vi->set_control_law(control_law(*problem));
     vi->start_from_velocity(problem->q0, problem->qdot0);
+    if (indicators_on(o)) vi->track_deviation(kernel::initial_deviation(2 * model.dim()));
     return erase(problem, std::move(vi), h);
   }
   if (is_variational(method)) {

@@ -40,15 +40,18 @@ struct KernelMethodRow {
   std::vector<ParameterSpec> options;
 };
 std::vector<KernelMethodRow> kernel_only_rows();
-/// The options fixed-size rows have on kernels: (method, option) — `compose` of vi-midpoint.
+/// The options fixed-size rows have on kernels: (method, option) — `compose` of vi-midpoint,
+/// `indicators` of vi-midpoint and vi-trapezoid.
 std::vector<std::pair<std::string, ParameterSpec>> kernel_extra_options();
 
 /// The methods only the kernel boundary offers (the Galerkin rules), for a system whose own rows are
 /// fixed-size (a built-in): it offers these on its kernels (kernel/model_adapter.hpp).
 std::vector<std::string> kernel_only_methods(int num_constraints);
-/// An option a method has on kernels beyond its fixed-size row's (`compose` of vi-midpoint).
-std::optional<ParameterSpec> kernel_extra_option(int num_constraints, const std::string& method);
-/// Whether `method` with these options runs on kernels only (a Galerkin rule, a composed midpoint).
+/// The options a method has on kernels beyond its fixed-size row's (`compose` of vi-midpoint,
+/// `indicators` of vi-midpoint and vi-trapezoid on an unconstrained model).
+std::vector<ParameterSpec> kernel_extra_options_of(int num_constraints, const std::string& method);
+/// Whether `method` with these options runs on kernels only (a Galerkin rule, a composed midpoint,
+/// a second-order rule with `indicators=on`).
 bool runs_on_kernels_only(int num_constraints, const std::string& method, const ParameterValues& options);
 /// The order of a method (with its options, when given: a composition raises it); 0 when unknown.
 int method_order(const std::string& method, const ParameterValues* options = nullptr);

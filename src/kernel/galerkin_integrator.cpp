@@ -147,6 +147,14 @@ KernelGalerkinIntegrator::KernelGalerkinIntegrator(const KernelModel& model, Gal
   dg_stage_.assign(s_, RowMatrix::Zero(k_, n));
   dg_end_.setZero(k_, n), v_end_.setZero(n), p_hat_.setZero(n);
   end_values_ = LagrangianValues(n);
+  deviation_ = initial_deviation(2 * n);
+  for (Vector* v : {&lin_q0_, &lin_p0_, &lin_dq0_, &lin_dp0_, &lin_dq_stage_}) v->setZero(n);
+  for (Vector* v : {&lin_residual_, &lin_rhs_, &lin_dv_, &lin_hdq_}) v->setZero(n * s_);
+  column_.setZero(2 * n);
+  if (k_ == 0) {
+    lin_jacobian_.setZero(n * s_, n * s_);
+    lin_lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n * s_);
+  }
   if (model.forced()) {
     force_.assign(s_, Vector::Zero(n));
     force_q_.assign(s_, RowMatrix::Zero(n, n));
@@ -175,6 +183,7 @@ void KernelGalerkinIntegrator::start_from_velocity(const Vector& q0, const Vecto
   balance_.reset();
   step_index_ = 0;
   work_.setZero();
+  indicators_.restart(t0);
 }
 
 void KernelGalerkinIntegrator::start_from_momentum(const Vector& q0, const Vector& p0, double t0) {
@@ -203,6 +212,18 @@ Eigen::MatrixXd KernelGalerkinIntegrator::step_with_jacobian() {
   return jacobian;
 }
 
+void KernelGalerkinIntegrator::track_deviation(const Vector& delta) {
+  if (k_ > 0)
+    throw InvalidInput("the tangent map (chaos indicators) applies to unconstrained models only: this model has " +
+                       std::to_string(k_) + " constraint(s)");
+  const double norm = delta.norm();
+  if (delta.size() != 2 * n_ || !(norm > 0.0) || !std::isfinite(norm))
+    throw InvalidInput("the deviation must be a non-zero finite vector of 2n = " + std::to_string(2 * n_) + " values");
+  deviation_ = delta / norm;
+  tracking_ = true;
+  indicators_.restart(t_);  // the indicators measure from now on
+}
+
 void KernelGalerkinIntegrator::take_step(Eigen::MatrixXd* jacobian) {
   if (model_->forced()) {
     if (law_)
@@ -220,6 +241,15 @@ void KernelGalerkinIntegrator::take_step(Eigen::MatrixXd* jacobian) {
   ++step_index_;
   t_ = t0_ + static_cast<double>(step_index_) * h_;
   model_->check_step(q_before_, q_, t_);
+  if (tracking_) {
+    const double stretch = deviation_.norm();
+    if (!(stretch > 0.0) || !std::isfinite(stretch))
+      throw NumericalFailure("the deviation of the chaos indicators is not finite at t = " + format_number(t_) +
+                                 " (step " + std::to_string(step_index_) + "); reduce the step size",
+                             FailureLocation{step_index_, t_});
+    indicators_.add_step(t_, std::log(stretch));
+    deviation_ /= stretch;
+  }
 }
 
 /// The first iterate: the previous sub-step's interpolating polynomial extended to this sub-step's
@@ -237,7 +267,8 @@ void KernelGalerkinIntegrator::predict(double h) {
 }
 
 void KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::MatrixXd* jacobian) {
-  const Vector q0 = jacobian ? q_ : Vector(), p0 = jacobian ? p_ : Vector();
+  const bool linearise = jacobian != nullptr || tracking_;
+  if (linearise) lin_q0_ = q_, lin_p0_ = p_;
   predict(h);
   if (options_.variant == NewtonVariant::kSimplified && h != factored_h_) newton_.discard_factorization();
   StageSystem system{*this, h, t_start, stages_};
@@ -280,50 +311,67 @@ void KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::MatrixXd
     project_momentum(h, t_end);
   }
   last_h_ = h;
-  if (jacobian) *jacobian = substep_jacobian(h, t_start, q0, p0) * *jacobian;
+  if (!linearise) return;
+  factor_linearisation(h, t_start);
+  if (tracking_) apply_linearisation(h, deviation_);
+  if (jacobian)
+    for (Eigen::Index c = 0; c < jacobian->cols(); ++c) {
+      column_ = jacobian->col(c);
+      apply_linearisation(h, column_);
+      jacobian->col(c) = column_;
+    }
 }
 
-/// With F(V; q0, p0) the stage residual (StageSystem), dV = −F_V⁻¹ (F_q0 dq0 − dp0) where, with
-/// H_j = L_qq,j + f_q,j and C_j = L_qv,j + f_v,j at the converged stages,
+/// The tangent map of a sub-step by the implicit function theorem. With F(V; q0, p0) the stage
+/// residual (StageSystem), dV = −F_V⁻¹ (F_q0 dq0 − dp0) where, with H_j = L_qq,j + f_q,j and
+/// C_j = L_qv,j + f_v,j at the converged stages,
 ///   (F_q0)_i = L_qv,iᵀ − h Σ_j ā_ij H_j;
 /// then dq1 = dq0 + h Σ_j b_j dV_j and dp1 = dp0 + h Σ_j b_j [H_j dQ_j + C_j dV_j] with
 /// dQ_j = dq0 + h Σ_k a_jk dV_k.
-Eigen::MatrixXd KernelGalerkinIntegrator::substep_jacobian(double h, double t_start, const Vector& q0,
-                                                           const Vector& p0) {
-  const int n = n_, st = s_;
-  // The stage Jacobian F_V and the stage Hessians at the converged stages (of this sub-step, which
-  // started from q0, p0).
-  const Vector q1 = q_, p1 = p_;
-  q_ = q0, p_ = p0;
-  Eigen::VectorXd r(n * st);
-  Eigen::MatrixXd f_v(n * st, n * st);
+///
+/// factor_linearisation assembles F_V and the stage Hessians at the converged stages of the
+/// sub-step just taken from (lin_q0_, lin_p0_) and factors F_V; apply_linearisation maps one vector.
+void KernelGalerkinIntegrator::factor_linearisation(double h, double t_start) {
+  q_.swap(lin_q0_), p_.swap(lin_p0_);  // the stage equations are those of the sub-step's start
   StageSystem system{*this, h, t_start, stages_};
-  system.assemble(r, &f_v);
-  q_ = q1, p_ = p1;
-  std::vector<Eigen::MatrixXd> hq(st), cv(st);
+  system.assemble(lin_residual_, &lin_jacobian_);
+  q_.swap(lin_q0_), p_.swap(lin_p0_);
+  lin_lu_.compute(lin_jacobian_);
+}
+
+void KernelGalerkinIntegrator::apply_linearisation(double h, Vector& delta) {
+  const int n = n_, st = s_;
+  const bool forced = model_->forced();
+  lin_dq0_ = delta.head(n), lin_dp0_ = delta.tail(n);
   for (int j = 0; j < st; ++j) {
-    hq[j] = values_[j].qq;
-    cv[j] = values_[j].qv;
-    if (model_->forced()) hq[j] += force_q_[j], cv[j] += force_v_[j];
+    auto hdq = lin_hdq_.segment(j * n, n);
+    hdq.noalias() = values_[j].qq * lin_dq0_;
+    if (forced) hdq.noalias() += force_q_[j] * lin_dq0_;
   }
-  // dV/d(q0, p0).
-  Eigen::MatrixXd f_z = Eigen::MatrixXd::Zero(n * st, 2 * n);
   for (int i = 0; i < st; ++i) {
-    auto fq = f_z.block(i * n, 0, n, n);
-    fq = values_[i].qv.transpose();
-    for (int j = 0; j < st; ++j) fq -= (h * tableau_.a_bar(i, j)) * hq[j];
-    f_z.block(i * n, n, n, n) = -Eigen::MatrixXd::Identity(n, n);
+    auto rhs = lin_rhs_.segment(i * n, n);
+    rhs = lin_dp0_;
+    rhs.noalias() -= values_[i].qv.transpose() * lin_dq0_;
+    for (int j = 0; j < st; ++j)
+      if (tableau_.a_bar(i, j) != 0.0) rhs.noalias() += (h * tableau_.a_bar(i, j)) * lin_hdq_.segment(j * n, n);
   }
-  const Eigen::MatrixXd dv = -f_v.partialPivLu().solve(f_z);
-  Eigen::MatrixXd m = Eigen::MatrixXd::Identity(2 * n, 2 * n);
+  lin_dv_.noalias() = lin_lu_.solve(lin_rhs_);
+  auto dq1 = delta.head(n);
+  auto dp1 = delta.tail(n);
   for (int j = 0; j < st; ++j) {
-    Eigen::MatrixXd dq_j = Eigen::MatrixXd::Zero(n, 2 * n);
-    dq_j.leftCols(n).setIdentity();
-    for (int k = 0; k < st; ++k) dq_j += (h * tableau_.a(j, k)) * dv.middleRows(k * n, n);
-    m.topRows(n) += (h * tableau_.b[j]) * dv.middleRows(j * n, n);
-    m.bottomRows(n) += (h * tableau_.b[j]) * (hq[j] * dq_j + cv[j] * dv.middleRows(j * n, n));
+    const auto dv_j = lin_dv_.segment(j * n, n);
+    lin_dq_stage_ = lin_dq0_;
+    for (int k = 0; k < st; ++k)
+      if (tableau_.a(j, k) != 0.0) lin_dq_stage_.noalias() += (h * tableau_.a(j, k)) * lin_dv_.segment(k * n, n);
+    const double w = h * tableau_.b[j];
+    dq1.noalias() += w * dv_j;
+    dp1.noalias() += w * (values_[j].qq * lin_dq_stage_);
+    dp1.noalias() += w * (values_[j].qv * dv_j);
+    if (forced) {
+      dp1.noalias() += w * (force_q_[j] * lin_dq_stage_);
+      dp1.noalias() += w * (force_v_[j] * dv_j);
+    }
   }
-  return m;
 }
 
 /// Ē = Σ b_i E(Q_i, V_i) with E = ∂L/∂v·v − L, its size Σ b_i (|∂L/∂v·V_i| + |L_i|), and the forces'

@@ -28,6 +28,9 @@
 
 #include <functional>
 
+#include <Eigen/LU>
+
+#include "kernel/chaos_indicators.hpp"
 #include "kernel/galerkin_tableau.hpp"
 #include "kernel/kernel_model.hpp"
 #include "mechint/integrate/step_check.hpp"
@@ -62,6 +65,17 @@ class KernelGalerkinIntegrator {
   /// Symplectic for an unforced model: MᵀΩM = Ω to round-off. Allocates (a diagnostic).
   Eigen::MatrixXd step_with_jacobian();
 
+  /// Carries the deviation δ = (δq, δp) (2n, scaled to unit length) along the run: every step maps
+  /// it by the exact tangent map (step_with_jacobian's linearisation applied to one vector: the stage
+  /// Jacobian assembled and factored once more at the converged stages of each sub-step; no
+  /// allocation), then renormalises it and adds its stretch to the chaos indicators
+  /// (chaos_indicators.hpp). A later start restarts the indicators. Unconstrained models.
+  void track_deviation(const Vector& delta);
+  bool tracks_deviation() const { return tracking_; }
+  /// δ after the last step (unit length), or as given before the first.
+  const Vector& deviation() const { return deviation_; }
+  const ChaosIndicators& indicators() const { return indicators_; }
+
   // ---- state (the stepper contract, integrate/stepper.hpp) -------------------------------------
   const Vector& q() const { return q_; }
   const Vector& p() const { return p_; }
@@ -90,6 +104,7 @@ class KernelGalerkinIntegrator {
     a(stats_.iterations), a(stats_.converged), a(stats_.residual_norm), a(stats_.jacobian_evaluations);
     newton_.checkpoint_state(a), a(factored_h_);
     balance_.checkpoint_state(a);
+    a(deviation_), indicators_.checkpoint_state(a);
   }
 
  private:
@@ -98,7 +113,8 @@ class KernelGalerkinIntegrator {
 
   void take_step(Eigen::MatrixXd* jacobian);
   void substep(double h, double t_start, Eigen::MatrixXd* jacobian);
-  Eigen::MatrixXd substep_jacobian(double h, double t_start, const Vector& q0, const Vector& p0);
+  void factor_linearisation(double h, double t_start);
+  void apply_linearisation(double h, Vector& delta);
   void predict(double h);
   void accumulate_work(double h);
   void project_momentum(double h, double t_end);
@@ -133,6 +149,13 @@ class KernelGalerkinIntegrator {
   LagrangianValues end_values_;
   std::vector<Vector> force_;
   RowMatrix coupled_;
+  // The tangent map of the last sub-step (factor_linearisation) and the tracked deviation.
+  bool tracking_ = false;
+  Vector deviation_;
+  ChaosIndicators indicators_;
+  Vector lin_q0_, lin_p0_, lin_residual_, lin_rhs_, lin_dv_, lin_hdq_, lin_dq0_, lin_dp0_, lin_dq_stage_, column_;
+  Eigen::MatrixXd lin_jacobian_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lin_lu_;
 };
 
 }  // namespace mechint::kernel

@@ -1,0 +1,86 @@
+// `--set indicators=on` (DESIGN §9, docs/chaos-indicators.md): the columns megno and lyapunov on
+// built-in systems (their kernels by AD) and model files (their generated kernels), for the
+// second-order rules and the Galerkin rules; the trajectory columns are those of the same run
+// without indicators (the midpoint rule as the one-stage Gauss rule: the same discrete Lagrangian);
+// refused with exit 2 and one line where the tangent map does not exist. (A checkpointed run with
+// indicators resumes to the same bytes: test_checkpoint.cpp.)
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "cli_harness.hpp"
+
+namespace mechint {
+namespace {
+
+using testing::CliResult;
+using testing::parse_csv;
+using testing::run_mechint;
+
+TEST(IndicatorsCli, KeplerColumnsTendToTheirRegularValues) {
+  // 200 orbits of the e = 0.5 orbit (period 2π).
+  const CliResult r = run_mechint("run kepler --method vi-gauss4 --set indicators=on --h 0.05 --t-end 1256.6 "
+                                  "--output-every 100");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto t = parse_csv(r.out);
+  ASSERT_TRUE(t.has("megno") && t.has("lyapunov")) << r.out.substr(0, 200);
+  EXPECT_EQ(t["megno"].front(), 0.0);
+  EXPECT_NEAR(t["megno"].back(), 2.0, 0.1);
+  EXPECT_LT(std::abs(t["lyapunov"].back()), 0.01);
+}
+
+TEST(IndicatorsCli, TrajectoryIsTheRunWithoutIndicators) {
+  for (const std::string method : {"vi-midpoint", "vi-trapezoid", "vi-gauss6"}) {
+    const std::string run = "run kepler --method " + method + " --h 0.05 --t-end 20 --output-every 1";
+    const CliResult plain = run_mechint(run), with = run_mechint(run + " --set indicators=on");
+    ASSERT_EQ(plain.status, 0) << plain.err;
+    ASSERT_EQ(with.status, 0) << with.err;
+    auto a = parse_csv(plain.out), b = parse_csv(with.out);
+    // The same discrete Lagrangian solved by another Newton: agreement to Newton's tolerance.
+    for (const char* column : {"x", "y", "energy", "J"}) {
+      ASSERT_EQ(a[column].size(), b[column].size());
+      for (std::size_t i = 0; i < a[column].size(); ++i)
+        EXPECT_NEAR(a[column][i], b[column][i], 1e-9) << method << " " << column << " row " << i;
+    }
+  }
+}
+
+TEST(IndicatorsCli, ModelFileChaoticAboveOneSixth) {
+  // Hénon–Heiles at E = 1/6 from (0, -0.1) (chaotic) against E = 1/12 from the origin (regular).
+  const std::string file = std::string(MECHINT_SOURCE_DIR) + "/examples/models/henon-heiles.toml";
+  const double y = -0.1, potential = 0.5 * y * y - y * y * y / 3.0, x_dot = std::sqrt(2.0 * (1.0 / 6 - potential));
+  std::ostringstream chaotic;
+  chaotic.precision(17);
+  chaotic << "run " << file << " --set indicators=on --set y=" << y << " --set x_dot=" << x_dot
+          << " --set y_dot=0 --h 0.02 --t-end 2000 --output-every 2000";
+  const CliResult c = run_mechint(chaotic.str());
+  std::ostringstream regular;
+  regular.precision(17);
+  regular << "run " << file << " --set indicators=on --set y=0 --set x_dot=" << std::sqrt(1.0 / 6)
+          << " --set y_dot=0 --h 0.02 --t-end 2000 --output-every 2000";
+  const CliResult r = run_mechint(regular.str());
+  ASSERT_EQ(c.status, 0) << c.err;
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto tc = parse_csv(c.out), tr = parse_csv(r.out);
+  EXPECT_GT(tc["megno"].back(), 10.0);
+  EXPECT_NEAR(tr["megno"].back(), 2.0, 0.2);
+}
+
+TEST(IndicatorsCli, RefusedWhereThereIsNoTangentMap) {
+  for (const std::string args : {"run kepler --method rk4 --set indicators=on",
+                                 "run kepler --method vi-first-order --set indicators=on",
+                                 "run spherical-pendulum --method vi-lobatto4 --set indicators=on",
+                                 "run kepler --set indicators=on --set form=position",
+                                 "run kepler --set indicators=maybe"}) {
+    const CliResult r = run_mechint(args + " --t-end 1");
+    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << args;
+  }
+}
+
+}  // namespace
+}  // namespace mechint
