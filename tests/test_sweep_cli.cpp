@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -144,6 +145,51 @@ record = ["final", "energy_error", "steps"]
   EXPECT_EQ(json["sweep"]["members"], 3);
   EXPECT_EQ(json["sweep"]["method"], "vi-trapezoid");
   EXPECT_EQ(json["sweep"]["vary"][0]["values"], (nlohmann::json{"0.5", "1", "2"}));
+}
+
+// A constrained system with a symmetry: each member's largest energy, momentum and constraint
+// errors are those of its own `mechint run` with a row at every step, to the bit; where a system has
+// no constraints the column is empty.
+TEST_F(SweepCli, LargestErrorsAreThoseOfTheMembersRuns) {
+  const fs::path file = write("spherical.toml", R"(system = "spherical-pendulum"
+method = "vi-trapezoid"
+h = 0.02
+t_end = 2.0
+[vary]
+vy = [1.0, 1.7320508075688772]
+[sweep]
+record = ["final", "energy_error", "momentum_error", "constraint_residual", "steps"]
+)");
+  const CliResult r = run_mechint("sweep " + file.string() + " --out " + (dir_ / "out").string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto rows = cells_of(read_file(dir_ / "out" / "summary.csv"));
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"member", "vy", "x_final", "y_final", "z_final", "energy_error",
+                                               "momentum_error", "constraint_residual", "steps", "status", "exit"}));
+  for (int m = 1; m <= 2; ++m) {
+    const auto& row = rows[m];
+    const CliResult run =
+        run_mechint("run spherical-pendulum --method vi-trapezoid --h 0.02 --t-end 2 --set vy=" + row[1]);
+    ASSERT_EQ(run.status, 0) << run.err;
+    const Table t = parse_csv(run.out);
+    const auto largest_change = [&](const std::string& column) {
+      double largest = 0.0;
+      for (const double x : t[column]) largest = std::max(largest, std::abs(x - t[column].front()));
+      return largest;
+    };
+    EXPECT_EQ(std::stod(row[2]), t["x"].back());
+    EXPECT_EQ(std::stod(row[3]), t["y"].back());
+    EXPECT_EQ(std::stod(row[4]), t["z"].back());
+    EXPECT_EQ(std::stod(row[5]), largest_change("energy"));
+    EXPECT_EQ(std::stod(row[6]), largest_change("Jz"));
+    EXPECT_EQ(std::stod(row[7]), *std::max_element(t["constraint_residual"].begin(), t["constraint_residual"].end()));
+    EXPECT_GT(std::stod(row[5]), 0.0);
+    EXPECT_EQ(row[8], "100");
+  }
+  const fs::path free = write("free.toml", "system = \"harmonic-oscillator\"\nt_end = 0.1\n[sweep]\nrecord = "
+                                          "[\"momentum_error\", \"constraint_residual\"]\n");
+  ASSERT_EQ(run_mechint("sweep " + free.string() + " --out " + (dir_ / "free").string()).status, 0);
+  EXPECT_EQ(read_file(dir_ / "free" / "summary.csv"), "member,momentum_error,constraint_residual,status,exit\n0,,,ok,0\n");
 }
 
 // Kepler orbits from random and low-discrepancy starts, zipped: the bytes of summary.csv but cpu_s
