@@ -303,6 +303,11 @@ TEST_F(SweepCli, RefusesToResumeADifferentSweep) {
   EXPECT_EQ(count_lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("different sweep"), std::string::npos) << r.err;
   EXPECT_EQ(read_file(dir_ / "out" / "summary.csv"), summary);
+  // A journal damaged other than at its end (a torn last line is expected) is refused, not trusted.
+  std::ofstream(dir_ / "out" / "journal.csv", std::ios::app) << "garbage line\n1,2,3\n";
+  const CliResult damaged = run_mechint("sweep " + a.string() + " --out " + out);
+  EXPECT_EQ(damaged.status, 2);
+  EXPECT_NE(damaged.err.find("damaged at line 3"), std::string::npos) << damaged.err;
   // A directory with other files in it is not taken either.
   write("other/notes.txt", "");
   fs::create_directories(dir_ / "other");
