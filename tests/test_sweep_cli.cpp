@@ -437,6 +437,29 @@ record = ["steps"]
   EXPECT_FALSE(fs::exists(dir_ / "x.csv"));
 }
 
+// A value the system takes but cannot start from is that member's failure (exit 2, the message of
+// `mechint run`), not a bad sweep file.
+TEST_F(SweepCli, AStartTheSystemRefusesFailsThatMemberOnly) {
+  const fs::path file = write("dsp.toml", R"(system = "double-spherical-pendulum"
+h = 0.01
+t_end = 0.1
+[vary]
+l1 = [4.0, 2.0]
+[sweep]
+record = ["steps"]
+)");
+  const CliResult r = run_mechint("sweep " + file.string() + " --out " + (dir_ / "out").string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto rows = cells_of(read_file(dir_ / "out" / "summary.csv"));
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1][3], "ok");
+  const CliResult run = run_mechint("run double-spherical-pendulum --h 0.01 --t-end 0.1 --set l1=2");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(rows[2][4], "2");
+  EXPECT_EQ("mechint: error: " + rows[2][3] + "\n", run.err);
+  EXPECT_EQ(rows[2][2], "0");
+}
+
 struct BadFile {
   std::string name, text;
   int line, column;

@@ -227,13 +227,48 @@ def optimize(problem, out=None, verbose=False):
     return OptimalControlResult(solved)
 
 
+def _toml_value(value):
+    """A TOML value: a number, a string, a boolean, a list or an inline table, in the dict's order."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(_toml_key(k) + " = " + _toml_value(v) for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, str):
+        return _json.dumps(value, ensure_ascii=False)  # a TOML basic string: the same escapes
+    if hasattr(value, "__index__"):  # int, numpy integers
+        return str(_operator.index(value))
+    return repr(float(value))  # shortest text that reads back exactly; inf and nan are TOML's too
+
+
+def _toml_key(key):
+    key = str(key)
+    bare = key and all(c.isascii() and (c.isalnum() or c in "_-") for c in key)
+    return key if bare else _json.dumps(key, ensure_ascii=False)
+
+
+def _sweep_toml(sweep):
+    """The text of a sweep file from a dict, keys in the dict's order (the order of [vary] is the
+    grid's order and the Sobol dimensions'; mechint._mechint._toml_text would sort them)."""
+    lines, tables = [], []
+    for key, value in sweep.items():
+        (tables if isinstance(value, dict) else lines).append((key, value))
+    text = "".join(_toml_key(k) + " = " + _toml_value(v) + "\n" for k, v in lines)
+    for name, table in tables:
+        text += "[" + _toml_key(name) + "]\n"
+        text += "".join(_toml_key(k) + " = " + _toml_value(v) + "\n" for k, v in table.items())
+    return text
+
+
 def sweep(sweep, threads=None, out=None):
     """Runs a sweep, as ``mechint sweep SWEEP.toml`` (DESIGN §9, docs/sweeps.md), and returns its
     summary.csv as a pandas DataFrame (one row per member).
 
     sweep: the path of a sweep file (TOML), or a dict with the same keys (``{"system": "kepler",
-    "h": 0.01, "t_end": 10.0, "vary": {"vy": {"from": 0.8, "to": 1.2, "count": 5}}}``; a relative
-    model path in a dict is relative to the current directory). threads: how many members run at
+    "h": 0.01, "t_end": 10.0, "vary": {"vy": {"from": 0.8, "to": 1.2, "count": 5}}}``, taken in
+    the dict's order, which is the grid's; a relative model path in a dict is relative to the
+    current directory). threads: how many members run at
     once (None: one per hardware thread). out: the directory for summary.csv, sweep.json and the
     journal (new, empty, or that of the same sweep, which it finishes); None: a temporary one,
     removed after reading. A bad sweep file raises ValueError before any member runs; a member
@@ -250,7 +285,7 @@ def sweep(sweep, threads=None, out=None):
 
     def run(out_dir):
         if isinstance(sweep, dict):
-            _mechint._sweep("", _mechint._toml_text(sweep), "sweep", out_dir, count)
+            _mechint._sweep("", _sweep_toml(sweep), "sweep", out_dir, count)
         else:
             _mechint._sweep(_os.fspath(sweep), "", "", out_dir, count)
         # Text cells stay text (status), empty cells are missing values (a failed member's numbers).

@@ -41,3 +41,16 @@ def test_bad_sweep_is_a_value_error(tmp_path):
     with pytest.raises(ValueError, match="unknown name 'zz'"):
         mechint.sweep(dict(AMPLITUDES, vary={"zz": [1.0]}), out=tmp_path / "out")
     assert not os.path.exists(tmp_path / "out")
+
+
+def test_sobol_points_are_scipys(tmp_path):
+    # Joe & Kuo's direction numbers: the first 2^k points of the unscrambled sequence are the same
+    # set as SciPy's (which takes them in Gray-code order).
+    qmc = pytest.importorskip("scipy.stats.qmc", reason="SciPy's Sobol sequence is the reference")
+    names = ["m", "k", "q", "v"]
+    frame = mechint.sweep({"system": "harmonic-oscillator", "t_end": 0.01,
+                           "vary": {n: {"random": "sobol", "low": 1.0, "high": 2.0, "count": 128} for n in names},
+                           "sweep": {"combine": "zip", "seed": 0, "record": ["steps"]}}, threads=1)
+    mine = set(tuple(row[n] - 1.0 for n in names) for _, row in frame.iterrows())
+    reference = set(tuple(x) for x in qmc.Sobol(d=4, scramble=False).random(128))
+    assert mine == reference

@@ -31,10 +31,14 @@ double thread_cpu_seconds() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
-/// The message of resolve_run's refusal of these values, or "" when it accepts them.
+/// The message of resolve_run's refusal of these values, or "" when it accepts them. A start the
+/// system cannot start from (InvalidStart: off its constraints, out of its reach) is not the file's
+/// fault but that member's: it fails when it runs (exit 2), the others run.
 std::string refusal(const SystemEntry& system, const std::string& method, const Overrides& overrides) {
   try {
     resolve_run(system, method, overrides);
+  } catch (const InvalidStart&) {
+    return "";
   } catch (const InvalidInput& e) {
     return e.what();
   }
