@@ -344,8 +344,11 @@ void define_module(py::module_& m) {
   m.def("_sweep", [](const std::string& path, const std::string& text, const std::string& source,
                      const std::string& out_dir, unsigned threads) {
     const py::gil_scoped_release release;
-    const app::SweepOutcome outcome = path.empty() ? app::sweep_text(text, source, out_dir, threads, false, std::cerr)
-                                                   : app::sweep_command(path, out_dir, threads, false, std::cerr);
+    // Ctrl-C: the members stop between steps; the finished ones stay in out_dir's journal.
+    const auto check = [] { check_python_signals(); };
+    const app::SweepOutcome outcome = path.empty()
+                                          ? app::sweep_text(text, source, out_dir, threads, false, std::cerr, check)
+                                          : app::sweep_command(path, out_dir, threads, false, std::cerr, check);
     return outcome.failed;
   }, py::arg("path"), py::arg("text"), py::arg("source"), py::arg("out_dir"), py::arg("threads"));
 

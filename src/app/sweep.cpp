@@ -54,7 +54,7 @@ void prepare_directory(const fs::path& dir, const nlohmann::json& record) {
 
 /// Runs the sweep of `spec` (read from `file`, a path or a label) into `out_dir`.
 SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::string& out_dir, unsigned threads,
-                       bool progress, std::ostream& err) {
+                       bool progress, std::ostream& err, const std::function<void()>& check_interrupt) {
   const SweepPlan plan(std::move(spec));
   const fs::path dir(out_dir);
   prepare_directory(dir, {{"file", file}, {"sweep", plan.describe()}});
@@ -89,7 +89,7 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
       if (i >= todo.size()) break;
       std::string row;
       try {
-        row = plan.run_member(todo[i]);
+        row = plan.run_member(todo[i], &stop);
       } catch (...) {
         // run_member records the member's own failures: what reaches here stops the sweep.
         const std::lock_guard lock(mutex);
@@ -124,6 +124,16 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
         const double shown = static_cast<double>(done);
         lock.unlock();
         line.update(shown);
+        if (check_interrupt) {
+          try {
+            check_interrupt();
+          } catch (...) {
+            lock.lock();
+            if (!error) error = std::current_exception();
+            stop.store(true);
+            break;
+          }
+        }
         lock.lock();
       }
     }
@@ -148,13 +158,13 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
 }  // namespace
 
 SweepOutcome sweep_command(const std::string& file, const std::string& out_dir, unsigned threads, bool progress,
-                           std::ostream& err) {
-  return run_sweep(read_sweep_file(file), file, out_dir, threads, progress, err);
+                           std::ostream& err, const std::function<void()>& check_interrupt) {
+  return run_sweep(read_sweep_file(file), file, out_dir, threads, progress, err, check_interrupt);
 }
 
 SweepOutcome sweep_text(std::string_view text, const std::string& label, const std::string& out_dir, unsigned threads,
-                        bool progress, std::ostream& err) {
-  return run_sweep(parse_sweep_text(text, label), label, out_dir, threads, progress, err);
+                        bool progress, std::ostream& err, const std::function<void()>& check_interrupt) {
+  return run_sweep(parse_sweep_text(text, label), label, out_dir, threads, progress, err, check_interrupt);
 }
 
 }  // namespace mechint::app

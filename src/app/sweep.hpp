@@ -6,6 +6,7 @@
 /// DIR/journal.csv the finished members, from which a rerun into the same DIR continues.
 
 #include <cstddef>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -22,12 +23,15 @@ struct SweepOutcome {
 /// `progress` shows a progress line on a terminal. Writes one line to `err` when members failed.
 /// Throws InvalidInput (exit 2) for a bad sweep file, before any member runs, or an `out_dir` that
 /// holds something else than this sweep; IoError (exit 4) when the files cannot be written.
+/// `check_interrupt` (may be empty) is called every 100 ms from the calling thread: when it throws
+/// (the Python module's Ctrl-C check, Interrupted), the members running stop between steps, the
+/// finished ones stay in the journal, and the exception propagates.
 SweepOutcome sweep_command(const std::string& file, const std::string& out_dir, unsigned threads, bool progress,
-                           std::ostream& err);
+                           std::ostream& err, const std::function<void()>& check_interrupt = {});
 
 /// The same for the text of a sweep file (the Python module's dict); `label` names it in messages,
 /// and a relative model path in it is relative to the current directory.
 SweepOutcome sweep_text(std::string_view text, const std::string& label, const std::string& out_dir, unsigned threads,
-                        bool progress, std::ostream& err);
+                        bool progress, std::ostream& err, const std::function<void()>& check_interrupt = {});
 
 }  // namespace mechint::app

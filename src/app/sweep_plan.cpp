@@ -258,11 +258,11 @@ void SweepPlan::find_columns() {
   header_ += ",status,exit";
 }
 
-std::string SweepPlan::run_member(std::size_t m) const {
+std::string SweepPlan::run_member(std::size_t m, const std::atomic<bool>* stop) const {
   const double cpu_start = thread_cpu_seconds();
   std::string status = "ok";
   int exit = 0;
-  MemberRows rows;
+  MemberRows rows(stop);
   std::vector<double> derived;
   long steps = 0, failed_at = -1;
   try {
@@ -286,6 +286,8 @@ std::string SweepPlan::run_member(std::size_t m) const {
         exit = static_cast<int>(ExitCode::kBadInput);
       }
     }
+  } catch (const Interrupted&) {
+    throw;  // the sweep stops: not the member's failure
   } catch (const NumericalFailure& e) {
     status = e.what();
     exit = static_cast<int>(e.exit_code());

@@ -10,6 +10,7 @@
 /// summarised as they stream (app/sweep_rows.hpp); run_member may be called from several threads at
 /// once (the system is loaded, a model file compiled, before: by the constructor).
 
+#include <atomic>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -39,8 +40,9 @@ class SweepPlan {
   const std::vector<std::string>& state_names() const { return state_names_; }
 
   /// Runs member `m` and returns its summary row (no newline). A member that fails (exit 2 or 3)
-  /// gives a row with its message and exit code, not an exception.
-  std::string run_member(std::size_t m) const;
+  /// gives a row with its message and exit code, not an exception. When `stop` (may be null) turns
+  /// true, the member stops between steps and Interrupted is thrown: it has no row.
+  std::string run_member(std::size_t m, const std::atomic<bool>* stop = nullptr) const;
 
   /// What sweep.json records of the sweep: the file's content resolved (the method, h, every
   /// member's values), the member count and mechint's version; a rerun into the same directory

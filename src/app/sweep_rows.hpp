@@ -4,11 +4,13 @@
 /// MemberRows, which keeps the last row and the running maxima that summary.csv reports, and no
 /// trajectory.
 
+#include <atomic>
 #include <cstddef>
 #include <string>
 #include <vector>
 
 #include "app/methods.hpp"
+#include "mechint/core/errors.hpp"
 
 namespace mechint::app {
 
@@ -36,8 +38,13 @@ struct RunColumns {
 /// The rows of one member, summarised as they come.
 class MemberRows final : public RowWriter {
  public:
+  /// `stop` (may be null): when it turns true the run stops between steps (Interrupted).
+  explicit MemberRows(const std::atomic<bool>* stop = nullptr) : stop_(stop) {}
   void header(const std::vector<std::string>& columns) override { columns_ = RunColumns::of(columns); }
   void row(const std::vector<double>& values) override;
+  void poll(double) override {
+    if (stop_ && stop_->load(std::memory_order_relaxed)) throw Interrupted("interrupted");
+  }
 
   const RunColumns& columns() const { return columns_; }
   /// Rows seen: with output at every step, the steps taken plus the start.
@@ -51,6 +58,7 @@ class MemberRows final : public RowWriter {
   double constraint_residual() const { return constraint_residual_; }
 
  private:
+  const std::atomic<bool>* stop_;
   RunColumns columns_;
   long rows_ = 0;
   std::vector<double> first_, last_;
