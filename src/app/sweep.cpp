@@ -116,7 +116,13 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
                       "members");
     std::vector<std::thread> pool;
     pool.reserve(workers);
-    for (std::size_t t = 0; t < workers; ++t) pool.emplace_back(work);
+    try {
+      for (std::size_t t = 0; t < workers; ++t) pool.emplace_back(work);
+    } catch (...) {  // no thread left running behind an exception (std::thread's destructor would abort)
+      stop.store(true);
+      for (auto& t : pool) t.join();
+      throw;
+    }
     {
       std::unique_lock lock(mutex);
       while (done < todo.size() && !stop.load()) {
