@@ -113,7 +113,7 @@ record = ["final", "energy_error", "steps"]
   const auto rows = cells_of(read_file(dir_ / "out" / "summary.csv"));
   ASSERT_EQ(rows.size(), 4u);
   EXPECT_EQ(rows[0], (std::vector<std::string>{"member", "q", "q_final", "energy_error", "steps", "status", "exit"}));
-  const double h = 0.05, theta = std::acos(1.0 - h * h / 2.0);
+  const double h = 0.05, theta = 2.0 * std::asin(h / 2.0);  // cos θ = 1 - h²/2, well conditioned
   const double amplitudes[] = {0.5, 1.0, 2.0};
   for (int m = 0; m < 3; ++m) {
     const auto& row = rows[m + 1];
@@ -145,6 +145,41 @@ record = ["final", "energy_error", "steps"]
   EXPECT_EQ(json["sweep"]["members"], 3);
   EXPECT_EQ(json["sweep"]["method"], "vi-trapezoid");
   EXPECT_EQ(json["sweep"]["vary"][0]["values"], (nlohmann::json{"0.5", "1", "2"}));
+}
+
+// The step itself varied: each member's final state is the closed form at its own step, the error
+// against the exact flow falls as h²; a step that does not divide t_end is refused where it is written.
+TEST_F(SweepCli, StepSizesAreMembersToo) {
+  const fs::path file = write("steps.toml", R"(system = "harmonic-oscillator"
+method = "vi-trapezoid"
+t_end = 4.0
+[vary]
+h = [0.1, 0.05, 0.025]
+[sweep]
+record = ["final", "steps"]
+)");
+  const CliResult r = run_mechint("sweep " + file.string() + " --out " + (dir_ / "out").string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto rows = cells_of(read_file(dir_ / "out" / "summary.csv"));
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"member", "h", "q_final", "steps", "status", "exit"}));
+  double previous_error = 0.0;
+  for (int m = 1; m <= 3; ++m) {
+    const double h = std::stod(rows[m][1]);
+    const long n = std::lround(4.0 / h);
+    EXPECT_EQ(rows[m][3], std::to_string(n));
+    const double q_final = std::stod(rows[m][2]);
+    EXPECT_NEAR(q_final, std::cos(n * 2.0 * std::asin(h / 2.0)), 1e-13);
+    const double error = std::abs(q_final - std::cos(4.0));
+    if (m > 1) EXPECT_NEAR(previous_error / error, 4.0, 0.05);  // second order
+    previous_error = error;
+  }
+  const fs::path bad = write("bad-step.toml", "system = \"harmonic-oscillator\"\nt_end = 1.0\n[vary]\nh = [0.1, 0.3]\n");
+  const CliResult refused = run_mechint("sweep " + bad.string() + " --out " + (dir_ / "bad").string());
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_NE(refused.err.find(bad.string() + ":4:11: [vary] h = 0.29999999999999999: t_end = 1 is not a multiple"),
+            std::string::npos) << refused.err;
+  EXPECT_FALSE(fs::exists(dir_ / "bad"));
 }
 
 // A constrained system with a symmetry: each member's largest energy, momentum and constraint

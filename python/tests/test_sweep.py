@@ -24,7 +24,7 @@ def test_dict_sweep_is_the_command_lines_summary(tmp_path):
     frame = mechint.sweep(AMPLITUDES, threads=2)
     assert list(frame.columns) == ["member", "q", "q_final", "energy_error", "steps", "status", "exit"]
     # Störmer–Verlet from rest: q_n = q0 cos(n θ), cos θ = 1 - h²/2, exactly.
-    theta = math.acos(1.0 - 0.05 ** 2 / 2.0)
+    theta = 2.0 * math.asin(0.05 / 2.0)
     for q0, q_final in zip(frame["q"], frame["q_final"]):
         assert q_final == pytest.approx(q0 * math.cos(60 * theta), rel=1e-13)
     assert list(frame["status"]) == ["ok"] * 3
