@@ -533,29 +533,33 @@ TEST_F(SweepCli, BadFilesAreRefusedBeforeAnyMemberRuns) {
 }
 
 // record = ["megno", "lyapunov"] sets indicators=on for every member and reads the last row's
-// columns of that name; the option comes with the tangent map (issue 27).
+// columns of that name; the option comes with the tangent map (issue 27), on the methods that run
+// on a model file's kernels.
 TEST_F(SweepCli, ChaosIndicatorsAreTheLastRowsColumns) {
-  const CliResult probe = run_mechint("run kepler --t-end 0.1 --set indicators=on");
+  const std::string model = std::string(MECHINT_SOURCE_DIR) + "/examples/models/henon-heiles.toml";
+  const CliResult probe = run_mechint("run " + model + " --t-end 0.1 --set indicators=on");
   if (probe.status != 0) GTEST_SKIP() << "the method option indicators does not exist yet: " << probe.err;
-  const fs::path file = write("megno.toml", R"(system = "kepler"
+  const fs::path file = write("megno.toml", "system = \"" + model + R"("
 h = 0.01
-t_end = 2.0
+t_end = 20.0
 [vary]
-vy = [0.9, 1.1]
+y = [0.1, 0.3]
 [sweep]
-record = ["megno", "lyapunov"]
+record = ["megno", "lyapunov", "steps"]
 )");
   const CliResult r = run_mechint("sweep " + file.string() + " --out " + (dir_ / "out").string());
   ASSERT_EQ(r.status, 0) << r.err;
   const auto rows = cells_of(read_file(dir_ / "out" / "summary.csv"));
   ASSERT_EQ(rows.size(), 3u);
-  EXPECT_EQ(rows[0], (std::vector<std::string>{"member", "vy", "megno", "lyapunov", "status", "exit"}));
-  for (int m = 0; m < 2; ++m) {
-    const CliResult run = run_mechint("run kepler --h 0.01 --t-end 2 --set indicators=on --set vy=" + rows[m + 1][1]);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"member", "y", "megno", "lyapunov", "steps", "status", "exit"}));
+  for (int m = 1; m <= 2; ++m) {
+    ASSERT_EQ(rows[m][5], "ok") << rows[m][5];
+    const CliResult run =
+        run_mechint("run " + model + " --h 0.01 --t-end 20 --output-every 20 --set indicators=on --set y=" + rows[m][1]);
     ASSERT_EQ(run.status, 0) << run.err;
     const Table table = parse_csv(run.out);
-    EXPECT_EQ(std::stod(rows[m + 1][2]), table["megno"].back());
-    EXPECT_EQ(std::stod(rows[m + 1][3]), table["lyapunov"].back());
+    EXPECT_EQ(std::stod(rows[m][2]), table["megno"].back());
+    EXPECT_EQ(std::stod(rows[m][3]), table["lyapunov"].back());
   }
 }
 
