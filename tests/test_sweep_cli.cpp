@@ -281,7 +281,7 @@ int lines_in(const fs::path& p) { return count_lines(read_file(p)); }
 TEST_F(SweepCli, KilledSweepResumesToTheSameBytes) {
   const fs::path file = write("chain.toml", R"(system = "pendulum-chain"
 h = 0.01
-t_end = 5.0
+t_end = 15.0
 [set]
 links = 3
 [vary]
