@@ -83,6 +83,9 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
   std::condition_variable finished;
   std::size_t done = 0;
   std::exception_ptr error;
+  // The journal is forced to the disk about once a second (app/sweep_journal.hpp), and at the end.
+  constexpr auto kSyncInterval = std::chrono::seconds(1);
+  auto last_sync = std::chrono::steady_clock::now();
   const auto work = [&] {
     while (!stop.load()) {
       const std::size_t i = next.fetch_add(1);
@@ -97,16 +100,34 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
         stop.store(true);
         break;
       }
-      const std::lock_guard lock(mutex);
-      try {
-        journal.append(row);
-      } catch (...) {
-        if (!error) error = std::current_exception();
-        stop.store(true);
+      bool sync = false;
+      {
+        const std::lock_guard lock(mutex);
+        try {
+          journal.append(row);
+        } catch (...) {
+          if (!error) error = std::current_exception();
+          stop.store(true);
+        }
+        rows[todo[i]] = std::move(row);
+        ++done;
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last_sync >= kSyncInterval) {
+          last_sync = now;
+          sync = true;
+        }
+        finished.notify_one();
       }
-      rows[todo[i]] = std::move(row);
-      ++done;
-      finished.notify_one();
+      if (sync) {
+        // Outside the lock: the other threads append meanwhile.
+        try {
+          journal.sync();
+        } catch (...) {
+          const std::lock_guard lock(mutex);
+          if (!error) error = std::current_exception();
+          stop.store(true);
+        }
+      }
     }
     const std::lock_guard lock(mutex);
     finished.notify_one();
@@ -147,6 +168,7 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
     line.clear();
   }
   if (error) std::rethrow_exception(error);
+  journal.sync();
 
   std::string summary = plan.header_line() + "\n";
   for (const auto& row : rows) {

@@ -64,6 +64,10 @@ void SweepJournal::append(const std::string& row) {
     if (n <= 0) throw IoError("cannot write the sweep's journal " + quote_for_message(path_, 200) + reason());
     written += static_cast<std::size_t>(n);
   }
+}
+
+void SweepJournal::sync() {
+  errno = 0;
   if (::fdatasync(fd_) != 0)
     throw IoError("cannot write the sweep's journal " + quote_for_message(path_, 200) + reason());
 }
