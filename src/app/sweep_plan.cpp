@@ -200,7 +200,15 @@ SweepPlan::MemberSettings SweepPlan::settings_of(std::size_t m) const {
     model_file::SymbolValues<double> values;
     try {
       const ResolvedRun resolved = resolve_run(*system_, method_, s.overrides);
-      for (const auto& name : symbol_names_) values.parameters.push_back(resolved.values.real(name));
+      for (const auto& name : symbol_names_) {
+        // A varied structural choice may leave this member's system without a name of the first's.
+        if (!resolved.values.has(name)) {
+          s.failure = "[derived]: this member's system has no " + quote_for_message(name) +
+                      " (a varied name changes the system's names)";
+          return s;
+        }
+        values.parameters.push_back(resolved.values.real(name));
+      }
     } catch (const InvalidInput& e) {
       s.failure = e.what();
       return s;
