@@ -20,6 +20,7 @@ packages=(
   python3 python3-matplotlib python3-numpy  # figures
   # the Python module (python/, docs/python.md): pybind11, Python's headers, its tests and SymPy models
   python3-dev pybind11-dev python3-pytest python3-sympy
+  python3-pandas  # mechint.sweep returns a DataFrame (docs/sweeps.md)
   # the animated pages' tests (docs/animations.md): headless Chromium driven by Selenium through
   # chromedriver, offline; the pages themselves need no package (they draw on a 2D canvas)
   chromium chromium-driver python3-selenium

@@ -42,7 +42,7 @@ _mechint._register_errors(_errors)
 Integrator = _mechint.Integrator
 
 __all__ = ["System", "Model", "Trajectory", "Animation", "Integrator", "OptimalControlResult", "systems", "methods",
-           "experiments", "optimize", "reproduce", "check", "NumericalFailure", "NewtonFailure",
+           "experiments", "optimize", "sweep", "reproduce", "check", "NumericalFailure", "NewtonFailure",
            "RejectedStep", "ImpactFailure", "DomainError"]
 
 
@@ -225,6 +225,76 @@ def optimize(problem, out=None, verbose=False):
     else:
         solved = _mechint._optimize(_os.fspath(problem), "", "", out_dir, bool(verbose))
     return OptimalControlResult(solved)
+
+
+def _toml_value(value):
+    """A TOML value: a number, a string, a boolean, a list or an inline table, in the dict's order."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(_toml_key(k) + " = " + _toml_value(v) for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, str):
+        return _json.dumps(value, ensure_ascii=False)  # a TOML basic string: the same escapes
+    if hasattr(value, "__index__"):  # int, numpy integers
+        return str(_operator.index(value))
+    return repr(float(value))  # shortest text that reads back exactly; inf and nan are TOML's too
+
+
+def _toml_key(key):
+    key = str(key)
+    bare = key and all(c.isascii() and (c.isalnum() or c in "_-") for c in key)
+    return key if bare else _json.dumps(key, ensure_ascii=False)
+
+
+def _sweep_toml(sweep):
+    """The text of a sweep file from a dict, keys in the dict's order (the order of [vary] is the
+    grid's order and the Sobol dimensions'; mechint._mechint._toml_text would sort them)."""
+    lines, tables = [], []
+    for key, value in sweep.items():
+        (tables if isinstance(value, dict) else lines).append((key, value))
+    text = "".join(_toml_key(k) + " = " + _toml_value(v) + "\n" for k, v in lines)
+    for name, table in tables:
+        text += "[" + _toml_key(name) + "]\n"
+        text += "".join(_toml_key(k) + " = " + _toml_value(v) + "\n" for k, v in table.items())
+    return text
+
+
+def sweep(sweep, threads=None, out=None):
+    """Runs a sweep, as ``mechint sweep SWEEP.toml`` (DESIGN §9, docs/sweeps.md), and returns its
+    summary.csv as a pandas DataFrame (one row per member).
+
+    sweep: the path of a sweep file (TOML), or a dict with the same keys (``{"system": "kepler",
+    "h": 0.01, "t_end": 10.0, "vary": {"vy": {"from": 0.8, "to": 1.2, "count": 5}}}``, taken in
+    the dict's order, which is the grid's; a relative model path in a dict is relative to the
+    current directory). threads: how many members run at
+    once (None: one per hardware thread). out: the directory for summary.csv, sweep.json and the
+    journal (new, empty, or that of the same sweep, which it finishes); None: a temporary one,
+    removed after reading. A bad sweep file raises ValueError before any member runs; a member
+    that fails is a row with its status and exit, not an exception.
+    """
+    try:
+        import pandas as _pandas
+    except ImportError as e:
+        raise ImportError("mechint.sweep returns a pandas DataFrame and needs pandas "
+                          "(Debian: apt-get install python3-pandas)") from e
+    if threads is not None and (int(threads) != threads or threads < 1):
+        raise ValueError("threads must be a whole number of at least 1, got %r" % (threads,))
+    count = 0 if threads is None else int(threads)
+
+    def run(out_dir):
+        if isinstance(sweep, dict):
+            _mechint._sweep("", _sweep_toml(sweep), "sweep", out_dir, count)
+        else:
+            _mechint._sweep(_os.fspath(sweep), "", "", out_dir, count)
+        # Text cells stay text (status), empty cells are missing values (a failed member's numbers).
+        return _pandas.read_csv(_os.path.join(out_dir, "summary.csv"))
+
+    if out is not None:
+        return run(_os.fspath(out))
+    with _tempfile.TemporaryDirectory(prefix="mechint-sweep-") as scratch:
+        return run(_os.path.join(scratch, "out"))
 
 
 def reproduce(name, out):

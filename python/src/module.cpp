@@ -25,6 +25,7 @@
 #include "app/optimize.hpp"
 #include "app/reproduce.hpp"
 #include "app/run_system.hpp"
+#include "app/sweep.hpp"
 #include "app/system_entry.hpp"
 #include "arrays.hpp"
 #include "errors.hpp"
@@ -338,6 +339,18 @@ void define_module(py::module_& m) {
   m.def("_check", [](const std::string& path) { return model_file::describe_model_file(path); });
   m.def("_optimize", &optimize, py::arg("path"), py::arg("text"), py::arg("source"), py::arg("out_dir"),
         py::arg("verbose"));
+  // A sweep (app/sweep.hpp) from a file, or the text of one named `source`, into out_dir; returns
+  // the number of members that failed.
+  m.def("_sweep", [](const std::string& path, const std::string& text, const std::string& source,
+                     const std::string& out_dir, unsigned threads) {
+    const py::gil_scoped_release release;
+    // Ctrl-C: the members stop between steps; the finished ones stay in out_dir's journal.
+    const auto check = [] { check_python_signals(); };
+    const app::SweepOutcome outcome = path.empty()
+                                          ? app::sweep_text(text, source, out_dir, threads, false, std::cerr, check)
+                                          : app::sweep_command(path, out_dir, threads, false, std::cerr, check);
+    return outcome.failed;
+  }, py::arg("path"), py::arg("text"), py::arg("source"), py::arg("out_dir"), py::arg("threads"));
 
   py::class_<PySystem>(m, "_System")
       .def(py::init<const std::string&, Settings>())

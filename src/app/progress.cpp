@@ -52,8 +52,8 @@ std::chrono::milliseconds progress_interval() {
   return std::chrono::milliseconds(250);
 }
 
-ProgressLine::ProgressLine(std::string label, double total, bool enabled)
-    : label_(std::move(label)), total_(total), active_(enabled && total > 0.0 && ::isatty(STDERR_FILENO) == 1),
+ProgressLine::ProgressLine(std::string label, double total, bool enabled, std::string unit)
+    : label_(std::move(label)), unit_(std::move(unit)), total_(total), active_(enabled && total > 0.0 && ::isatty(STDERR_FILENO) == 1),
       interval_(progress_interval()) {
   start_ = std::chrono::steady_clock::now();
   // The first line after one interval: a run that ends sooner shows nothing.
@@ -77,9 +77,12 @@ void ProgressLine::draw(double done, std::chrono::steady_clock::time_point now) 
   char percent[16];
   std::snprintf(percent, sizeof percent, "%.1f%%", 100.0 * fraction);
   line += percent;
-  line += "  t = " + format_number(done, 4) + " of " + format_number(total_, 4);
+  if (unit_.empty())
+    line += "  t = " + format_number(done, 4) + " of " + format_number(total_, 4);
+  else
+    line += "  " + format_number(done, 15) + " of " + format_number(total_, 15) + " " + unit_;
   if (elapsed > 0.0 && done > 0.0) {
-    const double rate = done / elapsed;  // model time per second of wall time
+    const double rate = done / elapsed;  // model time (or units) per second of wall time
     line += "  (" + format_number(rate, 3) + " per s, " + duration_text((total_ - done) / rate) + " left)";
   }
   line += "\033[K";  // erase what a longer previous line left

@@ -13,10 +13,11 @@ namespace mechint::app {
 class ProgressLine {
  public:
   /// A line "LABEL: 42% t = 4.2 of 10 (…/s, 6 s left)" for work from 0 to `total`, drawn on
-  /// stderr when `enabled` and stderr is a terminal. The redraw interval is 250 ms;
+  /// stderr when `enabled` and stderr is a terminal; with a `unit` (counted work, e.g. "members"),
+  /// "LABEL: 42% 42 of 100 members (…/s, 6 s left)". The redraw interval is 250 ms;
   /// MECHINT_PROGRESS_INTERVAL_MS overrides it (0: at every update — for tests, which must not
   /// depend on the machine's speed).
-  ProgressLine(std::string label, double total, bool enabled);
+  ProgressLine(std::string label, double total, bool enabled, std::string unit = "");
   ProgressLine(const ProgressLine&) = delete;
   ProgressLine& operator=(const ProgressLine&) = delete;
   /// Erases the line (also when a failure leaves the run: its message then starts on a clean line).
@@ -40,6 +41,7 @@ class ProgressLine {
   void draw(double done, std::chrono::steady_clock::time_point now);
 
   std::string label_;
+  std::string unit_;  ///< empty: the work is model time t
   double total_;
   bool active_ = false;
   bool drawn_ = false;

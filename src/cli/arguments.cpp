@@ -62,6 +62,16 @@ Command parse_command_line(int argc, const char* const* argv) {
       "output directory (new, empty, or a previous output of optimize; default: results.json on standard output)");
   optimize->add_flag("--verbose", command.optimize.verbose, "show the optimizer's log");
 
+  auto* sweep = app.add_subcommand("sweep", "run the members of a sweep file on every core into one summary (docs/sweeps.md)");
+  sweep->add_option("sweep_file", command.sweep.sweep_file, "sweep file (SWEEP.toml)")->required();
+  sweep->add_option("--out", command.sweep.out_dir,
+                    "output directory (new, empty, or that of the same sweep, which it finishes)")
+      ->capture_default_str();
+  std::string threads;
+  auto* threads_option =
+      sweep->add_option("--threads", threads, "threads running members (default: one per hardware thread)");
+  sweep->add_flag("--quiet", command.sweep.quiet, "no progress line (shown only when stderr is a terminal)");
+
   auto* view = app.add_subcommand("view", "write the animated page of a run's CSV (docs/animations.md)");
   view->add_option("csv", command.view.csv, "CSV written by mechint run")->required();
   view->add_option("--system", command.view.system, "the system of the run (name or model file)")->required();
@@ -93,6 +103,16 @@ Command parse_command_line(int argc, const char* const* argv) {
     if (command.optimize.problem_file.empty()) throw InvalidInput("optimize: the problem file name is empty");
     if (optimize_out->count() > 0 && command.optimize.out_dir.empty())
       throw InvalidInput("optimize --out: the directory name is empty");
+  } else if (app.got_subcommand("sweep")) {
+    command.kind = Command::Kind::kSweep;
+    if (command.sweep.sweep_file.empty()) throw InvalidInput("sweep: the sweep file name is empty");
+    if (command.sweep.out_dir.empty()) throw InvalidInput("sweep --out: the directory name is empty");
+    if (threads_option->count() > 0) {
+      const double n = app::parse_real("--threads", threads);
+      if (!(n >= 1.0 && n <= 4096.0) || n != static_cast<double>(static_cast<unsigned>(n)))
+        throw InvalidInput("--threads must be a whole number from 1 to 4096, got " + quote_for_message(threads));
+      command.sweep.threads = static_cast<unsigned>(n);
+    }
   } else if (app.got_subcommand("view")) {
     command.kind = Command::Kind::kView;
     if (command.view.csv.empty()) throw InvalidInput("view: the CSV file name is empty");

@@ -56,14 +56,23 @@ struct OptimizeCommand {
   bool verbose = false;
 };
 
+/// `mechint sweep SWEEP.toml [--out DIR] [--threads N] [--quiet]`
+struct SweepCommand {
+  std::string sweep_file;
+  std::string out_dir = "out";
+  unsigned threads = 0;  ///< 0: one per hardware thread
+  bool quiet = false;
+};
+
 struct Command {
-  enum class Kind { kList, kRun, kReproduce, kCheck, kOptimize, kView, kHelp };
+  enum class Kind { kList, kRun, kReproduce, kCheck, kOptimize, kView, kSweep, kHelp };
   Kind kind = Kind::kHelp;
   RunCommand run;
   ReproduceCommand reproduce;
   CheckCommand check;
   OptimizeCommand optimize;
   ViewCommand view;
+  SweepCommand sweep;
   std::string help;  ///< for kHelp: the text to print
 };
 

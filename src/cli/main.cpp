@@ -6,6 +6,7 @@
 //   mechint check FILE.toml
 //   mechint optimize PROBLEM.toml [--out DIR] [--verbose]
 //   mechint view RUN.csv --system SYSTEM [--set NAME=VALUE]... --out FILE.html
+//   mechint sweep SWEEP.toml [--out DIR] [--threads N] [--quiet]
 // Exit codes (DESIGN §4, core/errors.hpp): 2 bad input, 3 numerical failure, 4 input/output error,
 // 130/143 SIGINT/SIGTERM, each with one printable line on stderr; 1 is an unexpected exception (a
 // bug). No partial output file is left behind (app/output.hpp, app/temporary_files.hpp).
@@ -33,6 +34,7 @@
 #include "app/output.hpp"
 #include "app/progress.hpp"
 #include "app/run_system.hpp"
+#include "app/sweep.hpp"
 #include "app/temporary_files.hpp"
 #include "app/watched_rows.hpp"
 #include "cli/arguments.hpp"
@@ -101,6 +103,9 @@ int list_everything() {
                "FILE.html: the run drawn moving in one self-contained page (docs/animations.md)\n";
   std::cout << "optimal control:\n  mechint optimize PROBLEM.toml [--out DIR] solves a problem file by DMOC for a system with "
                "controls (docs/optimal-control.md, examples/problems/)\n";
+  std::cout << "sweeps:\n  mechint sweep SWEEP.toml [--out DIR] [--threads N] runs many members of one system (a grid, "
+               "zipped lists or random samples of its values) on every core into DIR/summary.csv (docs/sweeps.md, "
+               "examples/sweeps/)\n";
   return 0;
 }
 
@@ -216,6 +221,10 @@ int run_command(int argc, char** argv) {
         return 0;
       case cli::Command::Kind::kView:
         return view_run(command.view);
+      case cli::Command::Kind::kSweep:
+        app::sweep_command(command.sweep.sweep_file, command.sweep.out_dir, command.sweep.threads,
+                           !command.sweep.quiet, std::cerr);
+        return 0;
       case cli::Command::Kind::kCheck:
         std::cout << model_file::describe_model_file(command.check.model_file);
         return 0;
