@@ -21,6 +21,7 @@ packages=(
   # the Python module (python/, docs/python.md): pybind11, Python's headers, its tests and SymPy models
   python3-dev pybind11-dev python3-pytest python3-sympy
   python3-pandas  # mechint.sweep returns a DataFrame (docs/sweeps.md)
+  python3-scipy   # the reference Sobol sequence of the sweep tests (scipy.stats.qmc)
   # the animated pages' tests (docs/animations.md): headless Chromium driven by Selenium through
   # chromedriver, offline; the pages themselves need no package (they draw on a 2D canvas)
   chromium chromium-driver python3-selenium

@@ -537,8 +537,6 @@ TEST_F(SweepCli, BadFilesAreRefusedBeforeAnyMemberRuns) {
 // on a model file's kernels.
 TEST_F(SweepCli, ChaosIndicatorsAreTheLastRowsColumns) {
   const std::string model = std::string(MECHINT_SOURCE_DIR) + "/examples/models/henon-heiles.toml";
-  const CliResult probe = run_mechint("run " + model + " --t-end 0.1 --set indicators=on");
-  if (probe.status != 0) GTEST_SKIP() << "the method option indicators does not exist yet: " << probe.err;
   const fs::path file = write("megno.toml", "system = \"" + model + R"("
 h = 0.01
 t_end = 20.0

@@ -3,12 +3,12 @@
 import math
 import os
 
+import pandas  # python3-pandas, installed by scripts/install-deps.sh: mechint.sweep returns a DataFrame
 import pytest
+from scipy.stats import qmc  # python3-scipy: the reference Sobol sequence
 
 import mechint
 from conftest import run_cli
-
-pandas = pytest.importorskip("pandas", reason="mechint.sweep returns a pandas DataFrame (python3-pandas)")
 
 AMPLITUDES = {
     "system": "harmonic-oscillator",
@@ -46,7 +46,6 @@ def test_bad_sweep_is_a_value_error(tmp_path):
 def test_sobol_points_are_scipys(tmp_path):
     # Joe & Kuo's direction numbers: the first 2^k points of the unscrambled sequence are the same
     # set as SciPy's (which takes them in Gray-code order).
-    qmc = pytest.importorskip("scipy.stats.qmc", reason="SciPy's Sobol sequence is the reference")
     names = ["m", "k", "q", "v"]
     frame = mechint.sweep({"system": "harmonic-oscillator", "t_end": 0.01,
                            "vary": {n: {"random": "sobol", "low": 1.0, "high": 2.0, "count": 128} for n in names},
