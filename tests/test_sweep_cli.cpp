@@ -264,6 +264,58 @@ record = ["final", "energy_error", "momentum_error", "steps", "cpu_s"]
   EXPECT_NEAR(std::stod(rows[2][1]), 1.0, 1e-15);
 }
 
+int lines_in(const fs::path& p) { return count_lines(read_file(p)); }
+
+/// `mpirun -n <ranks> mechint <args>` (Open MPI; root needs --allow-run-as-root, a machine with
+/// fewer cores than ranks --oversubscribe): its exit status and standard error.
+CliResult run_mpi(int ranks, const std::string& args, const fs::path& scratch) {
+  const std::string command = "mpirun --allow-run-as-root --oversubscribe -n " + std::to_string(ranks) + " " +
+                              MECHINT_EXECUTABLE + " " + args + " >/dev/null 2>" + (scratch / "mpi.err").string();
+  const int raw = std::system(command.c_str());
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, "", read_file(scratch / "mpi.err")};
+}
+
+// The members shared across two MPI ranks (each on one thread, and each on two): the bytes of
+// summary.csv but cpu_s are those of one process; a bad file is refused by rank 0 alone, exit 2.
+TEST_F(SweepCli, SummaryBytesDoNotDependOnRanks) {
+  const fs::path file = write("kepler.toml", R"(system = "kepler"
+h = 0.01
+t_end = 2.0
+[vary]
+vy = { random = "sobol", low = 0.8, high = 1.2, count = 9 }
+x = { random = "uniform", low = 0.9, high = 1.1, count = 3 }
+[sweep]
+combine = "grid"
+seed = 3
+record = ["final", "energy_error", "momentum_error", "steps", "cpu_s"]
+)");
+  const CliResult one = run_mechint("sweep " + file.string() + " --out " + (dir_ / "one").string() + " --threads 1");
+  ASSERT_EQ(one.status, 0) << one.err;
+  const std::string reference = without_cpu(read_file(dir_ / "one" / "summary.csv"));
+  ASSERT_EQ(count_lines(reference), 28);
+  for (const char* threads : {"1", "2"}) {
+    const fs::path out = dir_ / (std::string("ranks-") + threads);
+    const CliResult r = run_mpi(2, "sweep " + file.string() + " --out " + out.string() + " --threads " + threads, dir_);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(without_cpu(read_file(out / "summary.csv")), reference) << threads << " threads per rank";
+    EXPECT_EQ(lines_in(out / "journal.csv"), 27);
+  }
+  const fs::path bad = write("bad.toml", "system = \"kepler\"\nh = 0.01\n[vary]\nzz = [1.0]\n");
+  const CliResult refused = run_mpi(2, "sweep " + bad.string() + " --out " + (dir_ / "bad").string(), dir_);
+  EXPECT_NE(refused.status, 0);
+  EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n') >= 1, true);
+  const std::string mechint_lines = [&] {
+    std::istringstream in(refused.err);
+    std::string line, kept;
+    while (std::getline(in, line))
+      if (line.starts_with("mechint:")) kept += line + "\n";
+    return kept;
+  }();
+  EXPECT_EQ(count_lines(mechint_lines), 1) << refused.err;
+  EXPECT_NE(mechint_lines.find("zz"), std::string::npos) << refused.err;
+  EXPECT_FALSE(fs::exists(dir_ / "bad" / "summary.csv"));
+}
+
 /// Starts `mechint <args>` (output discarded) and returns its pid.
 pid_t spawn_mechint(const std::string& args) {
   const std::string command = "exec " + std::string(MECHINT_EXECUTABLE) + " " + args + " >/dev/null 2>&1";
@@ -273,7 +325,6 @@ pid_t spawn_mechint(const std::string& args) {
   return pid;
 }
 
-int lines_in(const fs::path& p) { return count_lines(read_file(p)); }
 
 // Killed (SIGKILL) once its journal holds a finished member, with a torn line added as a kill in
 // the middle of a write would leave it, and run again into the same directory: the same bytes as

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -52,89 +53,211 @@ void prepare_directory(const fs::path& dir, const nlohmann::json& record) {
   write_text_atomically(json_path.string(), record.dump(2) + "\n");
 }
 
-/// Runs the sweep of `spec` (read from `file`, a path or a label) into `out_dir`.
+/// What rank 0 tells the other ranks before any member runs: "ok" and the members not yet done, or
+/// the refusal it met ("refused <exit code> <message>"), which they raise in turn (silently: rank 0
+/// prints it).
+std::string start_word(const std::vector<std::size_t>& todo) {
+  std::string word = "ok";
+  for (const std::size_t m : todo) word += " " + std::to_string(m);
+  return word;
+}
+
+std::string refusal_word(const Error& e, const char* what) {
+  return "refused " + std::to_string(static_cast<int>(e.exit_code())) + " " + what;
+}
+
+std::vector<std::size_t> read_start_word(const std::string& word) {
+  if (word.starts_with("refused ")) {
+    std::istringstream in(word.substr(8));
+    int code = 0;
+    in >> code;
+    std::string message;
+    std::getline(in >> std::ws, message);
+    if (code == static_cast<int>(ExitCode::kBadInput)) throw InvalidInput(message);
+    throw IoError(message);
+  }
+  std::istringstream in(word.substr(2));
+  std::vector<std::size_t> todo;
+  for (std::size_t m; in >> m;) todo.push_back(m);
+  return todo;
+}
+
+/// The member index a summary row starts with.
+std::size_t member_of(const std::string& row, std::size_t members) {
+  const std::size_t m = std::stoul(row.substr(0, row.find(',')));
+  if (m >= members) throw std::logic_error("a rank sent a row of no member");
+  return m;
+}
+
+SweepOutcome run_members(const SweepPlan& plan, const std::string& file, const fs::path& dir, std::optional<SweepJournal>& journal,
+                         std::vector<std::string>& rows, const std::vector<std::size_t>& todo, SweepOutcome outcome,
+                         unsigned threads, bool progress, std::ostream& err,
+                         const std::function<void()>& check_interrupt, SweepRanks* ranks);
+
+/// Runs the sweep of `spec` (read from `file`, a path or a label) into `out_dir`, on this process's
+/// share of the members when `ranks` shares them across an MPI job.
 SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::string& out_dir, unsigned threads,
-                       bool progress, std::ostream& err, const std::function<void()>& check_interrupt) {
+                       bool progress, std::ostream& err, const std::function<void()>& check_interrupt,
+                       SweepRanks* ranks) {
   const SweepPlan plan(std::move(spec));
   const fs::path dir(out_dir);
-  prepare_directory(dir, {{"file", file}, {"sweep", plan.describe()}});
+  const bool owner = !ranks || ranks->rank() == 0;  // of the directory, the journal and summary.csv
 
-  SweepJournal journal((dir / "journal.csv").string(), plan.members());
+  std::optional<SweepJournal> journal;
   std::vector<std::string> rows(plan.members());
   std::vector<std::size_t> todo;
   SweepOutcome outcome;
   outcome.members = plan.members();
-  for (std::size_t m = 0; m < plan.members(); ++m) {
-    if (journal.rows()[m]) {
-      rows[m] = *journal.rows()[m];
-      ++outcome.resumed;
-    } else {
-      todo.push_back(m);
+  if (owner) {
+    try {
+      prepare_directory(dir, {{"file", file}, {"sweep", plan.describe()}});
+      journal.emplace((dir / "journal.csv").string(), plan.members());
+    } catch (const InvalidInput& e) {
+      if (ranks) ranks->broadcast(refusal_word(e, e.what()));
+      throw;
+    } catch (const IoError& e) {
+      if (ranks) ranks->broadcast(refusal_word(e, e.what()));
+      throw;
     }
+    for (std::size_t m = 0; m < plan.members(); ++m) {
+      if (journal->rows()[m]) {
+        rows[m] = *journal->rows()[m];
+        ++outcome.resumed;
+      } else {
+        todo.push_back(m);
+      }
+    }
+    if (ranks) ranks->broadcast(start_word(todo));
+  } else {
+    todo = read_start_word(ranks->broadcast(""));
   }
+  if (!ranks) return run_members(plan, file, dir, journal, rows, todo, outcome, threads, progress, err, check_interrupt, nullptr);
+  // Past the start every rank runs on its own: an error on one stops the whole job (the others
+  // would wait for its rows), rank 0 saying why.
+  try {
+    return run_members(plan, file, dir, journal, rows, todo, outcome, threads, progress, err, check_interrupt, ranks);
+  } catch (...) {
+    int code = static_cast<int>(ExitCode::kInternalError);
+    std::string message = "internal error (please report)";
+    try {
+      throw;
+    } catch (const Error& e) {
+      code = static_cast<int>(e.exit_code());
+      message = std::string("error: ") + dynamic_cast<const std::exception&>(e).what();
+    } catch (const std::exception& e) {
+      message += std::string(": ") + e.what();
+    } catch (...) {
+    }
+    if (owner) err << "mechint: " << printable_line(message) << " (rank 0; stopping every rank)\n" << std::flush;
+    ranks->abort(code);
+  }
+}
+
+/// This process's share of the members not yet done (`todo`), on its threads; rank 0 (or the process
+/// alone) journals every finished row, its own and those the other ranks send, and writes summary.csv.
+SweepOutcome run_members(const SweepPlan& plan, const std::string& file, const fs::path& dir, std::optional<SweepJournal>& journal,
+                         std::vector<std::string>& rows, const std::vector<std::size_t>& todo, SweepOutcome outcome,
+                         unsigned threads, bool progress, std::ostream& err,
+                         const std::function<void()>& check_interrupt, SweepRanks* ranks) {
+  const int rank = ranks ? ranks->rank() : 0, size = ranks ? ranks->size() : 1;
+  const bool owner = rank == 0;
+  // This process's share: every size-th member not yet done, from its rank on (cyclic, so that
+  // members of similar cost — neighbours on a grid — are spread over the ranks).
+  std::vector<std::size_t> mine;
+  for (std::size_t i = static_cast<std::size_t>(rank); i < todo.size(); i += static_cast<std::size_t>(size))
+    mine.push_back(todo[i]);
+  const std::size_t remote = todo.size() - mine.size();  // rows rank 0 receives from the others
 
   // Members are handed out one at a time from a shared counter: a slow member does not hold up
   // the others' share. No more threads than members left.
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t workers = std::min<std::size_t>(threads, todo.size());
+  const std::size_t workers = std::min<std::size_t>(threads, mine.size());
   std::atomic<std::size_t> next{0};
   std::atomic<bool> stop{false};
   std::mutex mutex;
   std::condition_variable finished;
-  std::size_t done = 0;
+  std::size_t done = 0, received = 0;
+  std::vector<std::string> outbox;  // rows of a rank > 0 waiting for the calling thread to send them
   std::exception_ptr error;
   // The journal is forced to the disk about once a second (app/sweep_journal.hpp), and at the end.
   constexpr auto kSyncInterval = std::chrono::seconds(1);
   auto last_sync = std::chrono::steady_clock::now();
+  const auto fail = [&](std::exception_ptr e) {  // under the lock
+    if (!error) error = e;
+    stop.store(true);
+  };
   const auto work = [&] {
     while (!stop.load()) {
       const std::size_t i = next.fetch_add(1);
-      if (i >= todo.size()) break;
+      if (i >= mine.size()) break;
       std::string row;
       try {
-        row = plan.run_member(todo[i], &stop);
+        row = plan.run_member(mine[i], &stop);
       } catch (...) {
         // run_member records the member's own failures: what reaches here stops the sweep.
         const std::lock_guard lock(mutex);
-        if (!error) error = std::current_exception();
-        stop.store(true);
+        fail(std::current_exception());
         break;
       }
       bool sync = false;
       {
         const std::lock_guard lock(mutex);
-        try {
-          journal.append(row);
-        } catch (...) {
-          if (!error) error = std::current_exception();
-          stop.store(true);
+        if (owner) {
+          try {
+            journal->append(row);
+          } catch (...) {
+            fail(std::current_exception());
+          }
+          rows[mine[i]] = std::move(row);
+          const auto now = std::chrono::steady_clock::now();
+          if (now - last_sync >= kSyncInterval) {
+            last_sync = now;
+            sync = true;
+          }
+        } else {
+          outbox.push_back(std::move(row));
         }
-        rows[todo[i]] = std::move(row);
         ++done;
-        const auto now = std::chrono::steady_clock::now();
-        if (now - last_sync >= kSyncInterval) {
-          last_sync = now;
-          sync = true;
-        }
         finished.notify_one();
       }
       if (sync) {
         // Outside the lock: the other threads append meanwhile.
         try {
-          journal.sync();
+          journal->sync();
         } catch (...) {
           const std::lock_guard lock(mutex);
-          if (!error) error = std::current_exception();
-          stop.store(true);
+          fail(std::current_exception());
         }
       }
     }
     const std::lock_guard lock(mutex);
     finished.notify_one();
   };
+  // The calling thread's share of the work while the members run: the progress line, the Python
+  // module's interrupt check, and the messages between ranks (only this thread calls MPI).
+  const auto exchange = [&](std::unique_lock<std::mutex>& lock) {
+    if (!ranks) return;
+    if (owner) {
+      while (auto row = ranks->receive_row()) {
+        const std::size_t m = member_of(*row, plan.members());
+        journal->append(*row);
+        rows[m] = std::move(*row);
+        ++received;
+      }
+    } else {
+      std::vector<std::string> sending;
+      sending.swap(outbox);
+      lock.unlock();
+      for (const auto& row : sending) ranks->send_row(row);
+      lock.lock();
+    }
+  };
+  const auto busy = [&] {
+    return done < mine.size() || (owner ? received < remote : !outbox.empty());
+  };
   {
-    ProgressLine line("mechint sweep " + printable_line(file, 60), static_cast<double>(todo.size()), progress,
-                      "members");
+    ProgressLine line("mechint sweep " + printable_line(file, 60), static_cast<double>(todo.size()),
+                      progress && owner, "members");
     std::vector<std::thread> pool;
     pool.reserve(workers);
     try {
@@ -146,9 +269,17 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
     }
     {
       std::unique_lock lock(mutex);
-      while (done < todo.size() && !stop.load()) {
-        finished.wait_for(lock, std::chrono::milliseconds(100));
-        const double shown = static_cast<double>(done);
+      // Between ranks the calling thread also waits for messages: it looks more often.
+      const auto interval = std::chrono::milliseconds(ranks ? 5 : 100);
+      while (busy() && !stop.load()) {
+        finished.wait_for(lock, interval);
+        try {
+          exchange(lock);
+        } catch (...) {
+          fail(std::current_exception());
+          break;
+        }
+        const double shown = static_cast<double>(done + received);
         lock.unlock();
         line.update(shown);
         if (check_interrupt) {
@@ -156,8 +287,7 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
             check_interrupt();
           } catch (...) {
             lock.lock();
-            if (!error) error = std::current_exception();
-            stop.store(true);
+            fail(std::current_exception());
             break;
           }
         }
@@ -168,7 +298,8 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
     line.clear();
   }
   if (error) std::rethrow_exception(error);
-  journal.sync();
+  if (!owner) return outcome;  // rank 0 writes the summary
+  journal->sync();
 
   std::string summary = plan.header_line() + "\n";
   for (const auto& row : rows) {
@@ -186,13 +317,13 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
 }  // namespace
 
 SweepOutcome sweep_command(const std::string& file, const std::string& out_dir, unsigned threads, bool progress,
-                           std::ostream& err, const std::function<void()>& check_interrupt) {
-  return run_sweep(read_sweep_file(file), file, out_dir, threads, progress, err, check_interrupt);
+                           std::ostream& err, const std::function<void()>& check_interrupt, SweepRanks* ranks) {
+  return run_sweep(read_sweep_file(file), file, out_dir, threads, progress, err, check_interrupt, ranks);
 }
 
 SweepOutcome sweep_text(std::string_view text, const std::string& label, const std::string& out_dir, unsigned threads,
                         bool progress, std::ostream& err, const std::function<void()>& check_interrupt) {
-  return run_sweep(parse_sweep_text(text, label), label, out_dir, threads, progress, err, check_interrupt);
+  return run_sweep(parse_sweep_text(text, label), label, out_dir, threads, progress, err, check_interrupt, nullptr);
 }
 
 }  // namespace mechint::app

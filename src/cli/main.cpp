@@ -35,6 +35,7 @@
 #include "app/progress.hpp"
 #include "app/run_system.hpp"
 #include "app/sweep.hpp"
+#include "cli/mpi_ranks.hpp"
 #include "app/temporary_files.hpp"
 #include "app/watched_rows.hpp"
 #include "cli/arguments.hpp"
@@ -201,6 +202,21 @@ int main(int argc, char** argv) {
   return finish_output(run_command(argc, argv));
 }
 
+/// `mechint sweep`, alone or as one rank of `mpirun -n K mechint sweep ...` (cli/mpi_ranks.hpp). Of an
+/// MPI job only rank 0 prints: a refusal before the members run is every rank's, and each returns its
+/// exit code (an error while they run stops the whole job: app/sweep.cpp).
+int sweep(const cli::SweepCommand& c) {
+  const std::unique_ptr<app::SweepRanks> ranks = cli::mpi_ranks_if_launched();
+  const unsigned threads = c.threads == 0 && ranks ? cli::default_threads(*ranks) : c.threads;
+  try {
+    app::sweep_command(c.sweep_file, c.out_dir, threads, !c.quiet, std::cerr, {}, ranks.get());
+    return 0;
+  } catch (const mechint::Error& e) {
+    if (!ranks) throw;
+    return ranks->rank() == 0 ? fail(e.exit_code(), e.what()) : static_cast<int>(e.exit_code());
+  }
+}
+
 int run_command(int argc, char** argv) {
   try {
     const cli::Command command = cli::parse_command_line(argc, argv);
@@ -222,9 +238,7 @@ int run_command(int argc, char** argv) {
       case cli::Command::Kind::kView:
         return view_run(command.view);
       case cli::Command::Kind::kSweep:
-        app::sweep_command(command.sweep.sweep_file, command.sweep.out_dir, command.sweep.threads,
-                           !command.sweep.quiet, std::cerr);
-        return 0;
+        return sweep(command.sweep);
       case cli::Command::Kind::kCheck:
         std::cout << model_file::describe_model_file(command.check.model_file);
         return 0;
