@@ -36,6 +36,7 @@ struct KernelGalerkinIntegrator::StageSystem {
 
   void assemble(Eigen::VectorXd& r, Eigen::MatrixXd* jac) {
     const int n = s.n_, st = s.s_, nk = s.k_;
+    s.last_assembled_jacobian_ = jac;
     const GalerkinTableau& tab = s.tableau_;
     const KernelModel& m = *s.model_;
     for (int i = 0; i < st; ++i) {
@@ -329,9 +330,17 @@ void KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::MatrixXd
 /// then dq1 = dq0 + h Σ_j b_j dV_j and dp1 = dp0 + h Σ_j b_j [H_j dQ_j + C_j dV_j] with
 /// dQ_j = dq0 + h Σ_k a_jk dV_k.
 ///
-/// factor_linearisation assembles F_V and the stage Hessians at the converged stages of the
-/// sub-step just taken from (lin_q0_, lin_p0_) and factors F_V; apply_linearisation maps one vector.
+/// factor_linearisation factors F_V with the stage Hessians at the converged stages of the sub-step
+/// just taken from (lin_q0_, lin_p0_); apply_linearisation maps one vector. When Newton's last
+/// evaluation assembled the Jacobian (full Newton always does), F_V and the Hessians of that
+/// evaluation are used: they are those of the last iterate, within one update below Newton's
+/// tolerance of the converged stages — as exact as the step itself — and cost no evaluation of the
+/// model. Otherwise (simplified Newton ending on a kept Jacobian) they are assembled here.
 void KernelGalerkinIntegrator::factor_linearisation(double h, double t_start) {
+  if (last_assembled_jacobian_ != nullptr && last_assembled_jacobian_ != &lin_jacobian_) {
+    lin_lu_.compute(*last_assembled_jacobian_);
+    return;
+  }
   q_.swap(lin_q0_), p_.swap(lin_p0_);  // the stage equations are those of the sub-step's start
   StageSystem system{*this, h, t_start, stages_};
   system.assemble(lin_residual_, &lin_jacobian_);

@@ -155,6 +155,8 @@ class KernelGalerkinIntegrator {
   ChaosIndicators indicators_;
   Vector lin_q0_, lin_p0_, lin_residual_, lin_rhs_, lin_dv_, lin_hdq_, lin_dq0_, lin_dp0_, lin_dq_stage_, column_;
   Eigen::MatrixXd lin_jacobian_;
+  /// Where the last StageSystem::assemble wrote F_V (null: it assembled the residual only).
+  const Eigen::MatrixXd* last_assembled_jacobian_ = nullptr;
   Eigen::PartialPivLU<Eigen::MatrixXd> lin_lu_;
 };
 
