@@ -52,7 +52,7 @@ Vector henon_heiles_velocity(double energy, double y, double y_dot) {
 /// ⟨Y⟩ and the Lyapunov estimate of a run of the Gauss rule with s stages, sampled every `every` steps.
 struct IndicatorRun {
   std::vector<double> t, megno;
-  double lyapunov = 0.0;
+  double lyapunov = 0.0, fli = 0.0;
 };
 
 IndicatorRun run_indicators(const kernel::KernelModel& model, const Vector& q0, const Vector& v0, int stages,
@@ -69,6 +69,7 @@ IndicatorRun run_indicators(const kernel::KernelModel& model, const Vector& q0, 
     }
   }
   run.lyapunov = vi.indicators().lyapunov();
+  run.fli = vi.indicators().fli();
   return run;
 }
 
@@ -82,6 +83,7 @@ TEST(ChaosIndicators, ExponentialGrowthGivesLambdaTauOverTwo) {
   const double tau = 5000 * h;
   EXPECT_NEAR(c.megno(), lambda * tau / 2, 1e-12 * tau);
   EXPECT_NEAR(c.lyapunov(), lambda, 1e-13);
+  EXPECT_NEAR(c.fli(), lambda * tau, 1e-11);  // ℓ grows monotonically: its last value
 }
 
 TEST(ChaosIndicators, LinearGrowthTendsToTwoAndBoundedGrowthToZero) {
@@ -99,6 +101,9 @@ TEST(ChaosIndicators, LinearGrowthTendsToTwoAndBoundedGrowthToZero) {
   const double tau = 1e4;
   EXPECT_NEAR(linear.megno(), 2.0 - (std::log(tau) * std::log(tau) + M_PI * M_PI / 3) / tau, 1e-5);
   EXPECT_NEAR(bounded.megno(), 0.0, 1e-3);
+  // FLI: the largest ℓ, ln(3/2) for |δ| = 2 + sin τ from |δ(0)| = 2; ln(1 + τ) for linear growth.
+  EXPECT_NEAR(bounded.fli(), std::log(1.5), 1e-8);
+  EXPECT_NEAR(linear.fli(), std::log(1.0 + tau), 1e-12);
   EXPECT_EQ(ChaosIndicators{}.megno(), 0.0);
 }
 
@@ -195,6 +200,8 @@ TEST(Megno, ChaoticHenonHeilesGrowsLinearlyWithHalfTheLyapunovExponent) {
   const std::size_t half = run.t.size() / 2;
   const double growth = slope({run.t.begin() + half, run.t.end()}, {run.megno.begin() + half, run.megno.end()});
   EXPECT_NEAR(growth, run.lyapunov / 2, 0.15 * run.lyapunov / 2);
+  // The FLI of a chaotic orbit grows as λτ (it is ℓ's running maximum): at least ℓ = λτ at the end.
+  EXPECT_GE(run.fli, run.lyapunov * t_end * (1 - 1e-12));
 }
 
 TEST(Megno, ConvergesWithTheStepSizeAtSecondOrder) {

@@ -26,7 +26,10 @@ TEST(IndicatorsCli, KeplerColumnsTendToTheirRegularValues) {
                                   "--output-every 100");
   ASSERT_EQ(r.status, 0) << r.err;
   auto t = parse_csv(r.out);
-  ASSERT_TRUE(t.has("megno") && t.has("lyapunov")) << r.out.substr(0, 200);
+  ASSERT_TRUE(t.has("megno") && t.has("lyapunov") && t.has("fli")) << r.out.substr(0, 200);
+  // FLI is the running maximum of ℓ = λτ: never decreasing, at least the last ℓ.
+  for (std::size_t i = 1; i < t["fli"].size(); ++i) EXPECT_GE(t["fli"][i], t["fli"][i - 1]);
+  EXPECT_GE(t["fli"].back(), t["lyapunov"].back() * t["t"].back() - 1e-9);
   EXPECT_EQ(t["megno"].front(), 0.0);
   EXPECT_NEAR(t["megno"].back(), 2.0, 0.1);
   EXPECT_LT(std::abs(t["lyapunov"].back()), 0.01);

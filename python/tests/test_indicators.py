@@ -12,7 +12,7 @@ import mechint
 
 def test_kepler_megno_tends_to_two():
     t = mechint.System("kepler").run(method="vi-gauss4", h=0.05, t_end=1256.6, output_every=100, indicators="on")
-    assert t.columns[-2:] == ("megno", "lyapunov")
+    assert t.columns[-3:] == ("megno", "lyapunov", "fli")
     assert t["megno"][0] == 0.0
     assert abs(t["megno"][-1] - 2.0) < 0.1
     assert abs(t["lyapunov"][-1]) < 0.01

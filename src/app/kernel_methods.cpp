@@ -52,7 +52,7 @@ const GalerkinRow* galerkin_row(const std::string& method) {
 ParameterSpec indicators_option() {
   return ParameterSpec::choice("indicators", {"off", "on"},
                                "on: carry a deviation by the exact tangent map of every step and add the chaos "
-                               "indicators megno and lyapunov as columns (docs/chaos-indicators.md); unconstrained "
+                               "indicators megno, lyapunov and fli as columns (docs/chaos-indicators.md); unconstrained "
                                "models");
 }
 
@@ -123,7 +123,7 @@ class KernelRecorder {
       for (int i = 1; i <= m.num_constraints(); ++i) columns_.push_back("lambda" + std::to_string(i));
     }
     if (m.num_controls() > 0) append(numbered_controls(m.num_controls()));
-    if (indicators_) append({"megno", "lyapunov"});
+    if (indicators_) append({"megno", "lyapunov", "fli"});
     row_.reserve(columns_.size());
   }
 
@@ -167,6 +167,7 @@ class KernelRecorder {
       if (indicators_) {
         row_.push_back(s.indicators().megno());
         row_.push_back(s.indicators().lyapunov());
+        row_.push_back(s.indicators().fli());
       }
     require_finite_row(columns_, row_, s.step_index(), t);
     return row_;

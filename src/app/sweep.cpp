@@ -99,7 +99,18 @@ SweepOutcome run_members(const SweepPlan& plan, const std::string& file, const f
 SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::string& out_dir, unsigned threads,
                        bool progress, std::ostream& err, const std::function<void()>& check_interrupt,
                        SweepRanks* ranks) {
-  const SweepPlan plan(std::move(spec));
+  // Every rank reads the sweep and its system (a model file compiled, or found in the cache); they
+  // agree that all could before going on, so that no rank waits for one that stopped.
+  std::optional<SweepPlan> checked;
+  try {
+    checked.emplace(std::move(spec));
+  } catch (...) {
+    if (ranks) ranks->on_every_rank(false);
+    throw;
+  }
+  if (ranks && !ranks->on_every_rank(true))
+    throw InvalidInput("another rank of the job could not prepare this sweep (run it without mpirun to see why)");
+  const SweepPlan& plan = *checked;
   const fs::path dir(out_dir);
   const bool owner = !ranks || ranks->rank() == 0;  // of the directory, the journal and summary.csv
 

@@ -23,6 +23,8 @@ class SweepRanks {
   virtual ~SweepRanks() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
+  /// Whether `mine` holds on every rank (every rank calls it).
+  virtual bool on_every_rank(bool mine) = 0;
   /// Rank 0's `text` on every rank (the others' argument is ignored).
   virtual std::string broadcast(const std::string& text) = 0;
   /// On a rank > 0: a finished member's row, to rank 0.

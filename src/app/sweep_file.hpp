@@ -47,8 +47,9 @@ struct SweepSetting {
 
 /// The quantities `[sweep] record` may name, in the order of their summary.csv columns.
 inline const std::vector<std::string>& sweep_record_names() {
-  static const std::vector<std::string> names = {"final",  "energy_error", "momentum_error", "constraint_residual",
-                                                 "megno",  "lyapunov",     "steps",          "cpu_s"};
+  static const std::vector<std::string> names = {"final", "energy_error", "momentum_error", "constraint_residual",
+                                                 "megno", "lyapunov",     "fli",            "steps",
+                                                 "cpu_s"};
   return names;
 }
 
@@ -83,6 +84,8 @@ struct SweepSpec {
       if (r == what) return true;
     return false;
   }
+  /// Whether `record` names a chaos indicator (the members then run with indicators=on).
+  bool records_indicators() const { return records("megno") || records("lyapunov") || records("fli"); }
 
   /// The value index of each varied name for member `m` (grid: the last name fastest; zip: m).
   std::vector<std::size_t> value_indices(std::size_t m) const;

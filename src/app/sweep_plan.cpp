@@ -133,11 +133,11 @@ void SweepPlan::check_names() {
         spec_.fail(v.value_where[i], "[vary] " + v.name + " = " + v.texts[i] + ": " + why);
     }
   }
-  if (spec_.records("megno") || spec_.records("lyapunov")) {
+  if (spec_.records_indicators()) {
     Overrides with = fixed;
     with["indicators"] = "on";
     if (const std::string why = refusal(*system_, method_, with); !why.empty())
-      spec_.fail(spec_.record_where, "record megno and lyapunov need the method option indicators=on: " + why);
+      spec_.fail(spec_.record_where, "record megno, lyapunov and fli need the method option indicators=on: " + why);
   }
 }
 
@@ -226,7 +226,7 @@ SweepPlan::MemberSettings SweepPlan::settings_of(std::size_t m) const {
       s.overrides[name] = exact_text(x);
     }
   }
-  if (spec_.records("megno") || spec_.records("lyapunov")) s.overrides["indicators"] = "on";
+  if (spec_.records_indicators()) s.overrides["indicators"] = "on";
   return s;
 }
 
@@ -340,6 +340,8 @@ std::string SweepPlan::run_member(std::size_t m, const std::atomic<bool>* stop) 
       line += "," + column(c.megno);
     } else if (r == "lyapunov") {
       line += "," + column(c.lyapunov);
+    } else if (r == "fli") {
+      line += "," + column(c.fli);
     } else if (r == "steps") {
       // A failed member: the steps before the one that failed (the rows at every step, or where the
       // failure says it happened).

@@ -46,6 +46,7 @@ RunColumns RunColumns::of(const std::vector<std::string>& header) {
     if (header[j] == "constraint_residual") c.constraint_residual = static_cast<std::ptrdiff_t>(j);
     if (header[j] == "megno") c.megno = static_cast<std::ptrdiff_t>(j);
     if (header[j] == "lyapunov") c.lyapunov = static_cast<std::ptrdiff_t>(j);
+    if (header[j] == "fli") c.fli = static_cast<std::ptrdiff_t>(j);
   }
   return c;
 }

@@ -17,7 +17,7 @@ namespace mechint::app {
 /// Where the summary's quantities are among the columns of a run (the recorders' order,
 /// app/recorder.hpp: t, coordinates, [velocities], [canonical momenta], energy, [htilde], Noether
 /// momenta, [their discrete work], [constraint_residual, lambda1..k], [u1..um], then any columns a
-/// method option adds, such as megno and lyapunov).
+/// method option adds, such as megno, lyapunov and fli).
 struct RunColumns {
   std::vector<std::string> names;
   /// The state: every column between t and the energy column (the coordinates, and the velocities
@@ -25,7 +25,7 @@ struct RunColumns {
   std::size_t state_begin = 1, state_end = 1;
   std::ptrdiff_t energy = -1;  ///< `energy`, or `jacobi` (three-body, C = -2E); -1: none
   std::vector<std::size_t> momenta;  ///< the Noether momenta
-  std::ptrdiff_t constraint_residual = -1, megno = -1, lyapunov = -1;
+  std::ptrdiff_t constraint_residual = -1, megno = -1, lyapunov = -1, fli = -1;
 
   /// Finds them in the header of a run.
   static RunColumns of(const std::vector<std::string>& header);

@@ -202,18 +202,29 @@ int main(int argc, char** argv) {
   return finish_output(run_command(argc, argv));
 }
 
-/// `mechint sweep`, alone or as one rank of `mpirun -n K mechint sweep ...` (cli/mpi_ranks.hpp). Of an
-/// MPI job only rank 0 prints: a refusal before the members run is every rank's, and each returns its
-/// exit code (an error while they run stops the whole job: app/sweep.cpp).
+/// `mechint sweep`, alone or as one rank of `mpirun -n K mechint sweep ...` (cli/mpi_ranks.hpp). A
+/// refusal before the members run is every rank's; rank 0 alone prints it and returns its exit code,
+/// the others return 0 (a rank ending non-zero first makes mpirun stop rank 0, perhaps before it has
+/// said why). An error while the members run stops the whole job (app/sweep.cpp).
 int sweep(const cli::SweepCommand& c) {
   const std::unique_ptr<app::SweepRanks> ranks = cli::mpi_ranks_if_launched();
   const unsigned threads = c.threads == 0 && ranks ? cli::default_threads(*ranks) : c.threads;
+  // A rank > 0 that is done holds no file: the SIGTERM mpirun sends it when rank 0 ends with a
+  // refusal is not an interruption to report (it would print a second line after rank 0's).
+  const auto done_on_this_rank = [&] {
+    if (!ranks || ranks->rank() == 0) return;
+    // Ignored rather than blocked: MPI's own threads would take a blocked signal to the handler.
+    std::signal(SIGTERM, SIG_IGN);
+    std::signal(SIGINT, SIG_IGN);
+  };
   try {
     app::sweep_command(c.sweep_file, c.out_dir, threads, !c.quiet, std::cerr, {}, ranks.get());
+    done_on_this_rank();
     return 0;
   } catch (const mechint::Error& e) {
     if (!ranks) throw;
-    return ranks->rank() == 0 ? fail(e.exit_code(), e.what()) : static_cast<int>(e.exit_code());
+    done_on_this_rank();
+    return ranks->rank() == 0 ? fail(e.exit_code(), e.what()) : 0;
   }
 }
 

@@ -42,6 +42,12 @@ class MpiRanks final : public app::SweepRanks {
   int local_size() const { return local_size_; }
   int size() const override { return size_; }
 
+  bool on_every_rank(bool mine) override {
+    int all = mine ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all == 1;
+  }
+
   std::string broadcast(const std::string& text) override {
     unsigned long length = rank_ == 0 ? text.size() : 0;
     MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);

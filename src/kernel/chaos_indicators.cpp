@@ -1,17 +1,19 @@
 #include "kernel/chaos_indicators.hpp"
 
+#include <algorithm>
 #include <random>
 
 namespace mechint::kernel {
 
 void ChaosIndicators::restart(double t0) {
   t0_ = t0;
-  tau_ = ell_ = weighted_ = y_ = y_integral_ = 0.0;
+  tau_ = ell_ = weighted_ = y_ = y_integral_ = fli_ = 0.0;
 }
 
 void ChaosIndicators::add_step(double t, double log_growth) {
   const double tau = t - t0_;
   ell_ += log_growth;
+  fli_ = std::max(fli_, ell_);
   weighted_ += log_growth * 0.5 * (tau_ + tau);
   const double y = tau > 0.0 ? 2.0 * weighted_ / tau : 0.0;
   y_integral_ += 0.5 * (y_ + y) * (tau - tau_);

@@ -1,12 +1,12 @@
 #pragma once
 /// \file
 /// Chaos indicators from a deviation vector carried along a run by the exact tangent map of the
-/// step (DESIGN §9, docs/chaos-indicators.md): MEGNO ⟨Y⟩ (Cincotta & Simó 2000) and the maximal
-/// Lyapunov exponent estimate.
+/// step (DESIGN §9, docs/chaos-indicators.md): MEGNO ⟨Y⟩ (Cincotta & Simó 2000), the maximal
+/// Lyapunov exponent estimate and the fast Lyapunov indicator (Froeschlé, Lega & Gonczi 1997).
 ///
 /// With ℓ(t) = ln(|δ(t)|/|δ(0)|) and τ = t − t0 the time since the start,
 ///
-///     Y(τ) = (2/τ) ∫_0^τ s dℓ(s),      ⟨Y⟩(τ) = (1/τ) ∫_0^τ Y(s) ds,      λ(τ) = ℓ(τ)/τ.
+///     Y(τ) = (2/τ) ∫_0^τ s dℓ(s),   ⟨Y⟩(τ) = (1/τ) ∫_0^τ Y(s) ds,   λ(τ) = ℓ(τ)/τ,   FLI(τ) = sup_{s≤τ} ℓ(s).
 ///
 /// ⟨Y⟩ → 0 for an isochronous linear motion (the harmonic oscillator), → 2 for quasi-periodic
 /// motion (|δ| grows linearly), and ≈ λτ/2 for chaotic motion (|δ| grows as e^{λτ}).
@@ -30,12 +30,14 @@ class ChaosIndicators {
 
   double megno() const;
   double lyapunov() const;
+  /// The fast Lyapunov indicator: the largest ℓ so far (over the steps' ends).
+  double fli() const { return fli_; }
   /// ℓ: the log of the deviation's total growth since the start.
   double log_growth() const { return ell_; }
 
   template <class Archive>
   void checkpoint_state(Archive& a) {
-    a(t0_), a(tau_), a(ell_), a(weighted_), a(y_), a(y_integral_);
+    a(t0_), a(tau_), a(ell_), a(weighted_), a(y_), a(y_integral_), a(fli_);
   }
 
  private:
@@ -44,6 +46,7 @@ class ChaosIndicators {
   double weighted_ = 0.0;    ///< ∫_0^τ s dℓ(s)
   double y_ = 0.0;           ///< Y(τ)
   double y_integral_ = 0.0;  ///< ∫_0^τ Y(s) ds
+  double fli_ = 0.0;         ///< sup ℓ
 };
 
 /// The deviation every run starts its indicators from: a fixed unit vector of `size` components,
