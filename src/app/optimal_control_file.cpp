@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "app/toml_values.hpp"
 #include "mechint/core/format.hpp"
 #include "model_file/model_file.hpp"
 
@@ -32,7 +33,7 @@ SourcePosition position_of(const toml::node& node) {
 
 std::vector<std::string> names_of(auto const& keys) { return {keys.begin(), keys.end()}; }
 
-class Reader {
+class Reader : public TomlValues<Reader> {
  public:
   Reader(const toml::table& root, OptimalControlSpec& spec) : root_(root), spec_(spec) {}
 
@@ -54,6 +55,7 @@ class Reader {
   }
 
  private:
+  friend class TomlValues<Reader>;
   [[noreturn]] void fail(const toml::node& node, const std::string& what) const { spec_.fail(position_of(node), what); }
 
   template <std::size_t N>
@@ -72,32 +74,6 @@ class Reader {
     const toml::node* node = root_.get(key);
     if (!node) spec_.fail({1, 1}, "missing required key '" + std::string(key) + "' (" + std::string(meaning) + ")");
     return *node;
-  }
-
-  std::string string_value(const toml::node& node, const std::string& what) const {
-    const auto* s = node.as_string();
-    if (!s) fail(node, what + " must be a string");
-    return s->get();
-  }
-
-  const toml::table& table_value(const toml::node& node, const std::string& what) const {
-    const auto* t = node.as_table();
-    if (!t) fail(node, what + " must be a table");
-    return *t;
-  }
-
-  double number_value(const toml::node& node, const std::string& what) const {
-    if (const auto* i = node.as_integer()) return static_cast<double>(i->get());
-    const auto* f = node.as_floating_point();
-    if (!f) fail(node, what + " must be a number");
-    if (!std::isfinite(f->get())) fail(node, what + " must be a finite number, not " + format_number(f->get()));
-    return f->get();
-  }
-
-  double positive_number(const toml::node& node, const std::string& what) const {
-    const double x = number_value(node, what);
-    if (!(x > 0.0)) fail(node, what + " must be positive, not " + format_number(x));
-    return x;
   }
 
   void read_model() {

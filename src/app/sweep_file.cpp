@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "app/sweep_samples.hpp"
+#include "app/toml_values.hpp"
 #include "mechint/core/format.hpp"
 #include "model_file/model_file.hpp"
 
@@ -44,7 +45,7 @@ std::vector<std::pair<const toml::key*, const toml::node*>> in_file_order(const 
   return entries;
 }
 
-class Reader {
+class Reader : public TomlValues<Reader> {
  public:
   Reader(const toml::table& root, SweepSpec& spec) : root_(root), spec_(spec) {}
 
@@ -73,6 +74,7 @@ class Reader {
   }
 
  private:
+  friend class TomlValues<Reader>;
   [[noreturn]] void fail(const toml::node& node, const std::string& what) const { spec_.fail(position_of(node), what); }
   [[noreturn]] void fail(const toml::key& key, const std::string& what) const {
     spec_.fail(position_of(key.source()), what);
@@ -89,32 +91,6 @@ class Reader {
     }
   }
 
-  std::string string_value(const toml::node& node, const std::string& what) const {
-    const auto* s = node.as_string();
-    if (!s) fail(node, what + " must be a string");
-    return s->get();
-  }
-
-  const toml::table& table_value(const toml::node& node, const std::string& what) const {
-    const auto* t = node.as_table();
-    if (!t) fail(node, what + " must be a table");
-    return *t;
-  }
-
-  double number_value(const toml::node& node, const std::string& what) const {
-    if (const auto* i = node.as_integer()) return static_cast<double>(i->get());
-    const auto* f = node.as_floating_point();
-    if (!f) fail(node, what + " must be a number");
-    if (!std::isfinite(f->get())) fail(node, what + " must be a finite number, not " + format_number(f->get()));
-    return f->get();
-  }
-
-  double positive_number(const toml::node& node, const std::string& what) const {
-    const double x = number_value(node, what);
-    if (!(x > 0.0)) fail(node, what + " must be positive, not " + format_number(x));
-    return x;
-  }
-
   long count_value(const toml::node& node, const std::string& what) const {
     const auto* i = node.as_integer();
     if (!i) fail(node, what + " must be an integer");
@@ -122,12 +98,6 @@ class Reader {
     if (static_cast<std::uint64_t>(i->get()) > kMaxSweepMembers)
       fail(node, what + " must be at most " + std::to_string(kMaxSweepMembers) + ", not " + std::to_string(i->get()));
     return static_cast<long>(i->get());
-  }
-
-  bool bool_value(const toml::node& node, const std::string& what) const {
-    const auto* b = node.as_boolean();
-    if (!b) fail(node, what + " must be true or false");
-    return b->get();
   }
 
   void read_system() {
