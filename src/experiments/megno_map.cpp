@@ -84,6 +84,7 @@ MegnoMap run_megno_map(const std::string& name, const std::string& sweep_text, c
       // refuses it before the member runs); any other failure happened on the way.
       m.kind = row.exit == 2 && row.status.find("[derived]") != std::string::npos ? MemberKind::kForbidden
                                                                                    : MemberKind::kFailed;
+      if (m.kind == MemberKind::kFailed) m.status = row.status;
     }
     map.members.push_back(m);
   }

@@ -20,6 +20,7 @@ struct MapMember {
   MemberKind kind = MemberKind::kOk;
   double megno = 0.0, lyapunov = 0.0;  ///< of a finished member only
   std::vector<double> extra;           ///< the columns asked for, in that order (0 where empty)
+  std::string status;                  ///< a failed member's one line (`summary.csv`'s cell)
 };
 
 struct MegnoMap {
