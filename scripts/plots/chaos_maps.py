@@ -2,8 +2,8 @@
 """Figures of `mechint reproduce chaos-maps`: the Hénon–Heiles MEGNO maps over the section x = 0 with
 the Poincaré sections at the same energies beneath them (henon_heiles.png), and the MEGNO map of the
 Earth–Moon restricted three-body problem over initial positions (three_body.png). ⟨Y⟩ is clipped to
-[0, 8] with 2 (quasi-periodic) marked on the colour bar; the forbidden region is left blank, failed
-members are drawn in red."""
+[0, 8] with 2 (quasi-periodic) marked on the colour bar; the forbidden region is left blank,
+collisions are drawn in red and other failed members (Newton, a rejected step) in black."""
 import csv
 import json
 import os
@@ -26,18 +26,18 @@ CLIP = (0.0, 8.0)
 
 def grid(name):
     """The map's members as 2-D arrays over its (u, v) grid: ⟨Y⟩ (NaN but where the run finished) and
-    a mask of the failed members; u along the columns, v along the rows."""
+    the kind of each member; u along the columns, v along the rows."""
     sel = [r for r in rows if r["map"] == name]
     us = np.unique([float(r["u"]) for r in sel])
     vs = np.unique([float(r["v"]) for r in sel])
     megno = np.full((len(vs), len(us)), np.nan)
-    failed = np.zeros_like(megno, dtype=bool)
+    kind = np.full(megno.shape, "", dtype=object)
     for r in sel:
         i, j = np.searchsorted(vs, float(r["v"])), np.searchsorted(us, float(r["u"]))
         if r["kind"] == "ok":
             megno[i, j] = float(r["megno"])
-        failed[i, j] = r["kind"] == "failed"
-    return us, vs, megno, failed
+        kind[i, j] = r["kind"]
+    return us, vs, megno, kind
 
 
 def edges(centres):
@@ -47,12 +47,13 @@ def edges(centres):
 
 
 def draw_map(ax, name):
-    us, vs, megno, failed = grid(name)
+    us, vs, megno, kind = grid(name)
     mesh = ax.pcolormesh(edges(us), edges(vs), np.clip(megno, *CLIP), cmap="viridis", vmin=CLIP[0], vmax=CLIP[1],
                          shading="flat")
-    if failed.any():
-        ax.pcolormesh(edges(us), edges(vs), np.where(failed, 1.0, np.nan), cmap=ListedColormap(["tab:red"]),
-                      shading="flat")
+    for k, colour in (("collision", "tab:red"), ("failed", "black")):
+        if (kind == k).any():
+            ax.pcolormesh(edges(us), edges(vs), np.where(kind == k, 1.0, np.nan), cmap=ListedColormap([colour]),
+                          shading="flat")
     return mesh
 
 
@@ -95,7 +96,7 @@ for col, (name, info) in enumerate(hh):
         ax.set_xlabel("y")
         ax.set_ylabel("ẏ")
 colorbar(fig, mesh, axes[0].tolist())
-fig.suptitle("Hénon–Heiles: MEGNO maps (top; red: failed runs, blank: outside the energy surface) "
+fig.suptitle("Hénon–Heiles: MEGNO maps (top; black: failed runs, blank: outside the energy surface) "
              "and Poincaré sections (bottom)")
 save(fig, "henon_heiles.png")
 
@@ -112,7 +113,9 @@ ax.plot([1 - mu], [0], "o", color="lightgrey", markersize=4, markeredgecolor="k"
 ax.set_aspect("equal")
 ax.set_xlabel("x (rotating frame)")
 ax.set_ylabel("y")
-ax.set_title(f"Earth–Moon, C = {c:g}: ⟨Y⟩ > 4 on {100 * tb['chaotic_fraction']:.1f} %, {tb['failed']} failed (red)")
+others = tb["failed"] - tb["collisions"]
+ax.set_title(f"Earth–Moon, C = {c:g}: ⟨Y⟩ > 4 on {100 * tb['chaotic_fraction']:.1f} %\n"
+             f"{tb['collisions']} collisions (red), {others} other failures (black), blank: forbidden")
 ax.legend(loc="lower left", fontsize=8)
 colorbar(fig, mesh, ax)
 save(fig, "three_body.png")

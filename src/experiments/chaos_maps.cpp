@@ -225,13 +225,22 @@ Counts count(const MegnoMap& map) {
   return c;
 }
 
-const char* kind_name(MemberKind k) {
-  return k == MemberKind::kOk ? "ok" : k == MemberKind::kForbidden ? "forbidden" : "failed";
+/// A failed member that came within the collision radius of a primary (the built-in's message; the
+/// cell may be quoted).
+bool collided(const MapMember& m) {
+  return m.kind == MemberKind::kFailed && m.status.find("collision with a primary") != std::string::npos;
+}
+
+/// maps.csv's `kind`: a failed member that collided with a primary is told apart from the others
+/// (Newton, a rejected step), so that the figure can draw them apart.
+const char* kind_name(const MapMember& m) {
+  if (m.kind == MemberKind::kFailed) return collided(m) ? "collision" : "failed";
+  return m.kind == MemberKind::kOk ? "ok" : "forbidden";
 }
 
 void append_rows(std::ostringstream& csv, const std::string& map_name, const MegnoMap& map) {
   for (const MapMember& m : map.members) {
-    csv << map_name << "," << exact_text(m.u) << "," << exact_text(m.v) << "," << kind_name(m.kind) << ",";
+    csv << map_name << "," << exact_text(m.u) << "," << exact_text(m.v) << "," << kind_name(m) << ",";
     if (m.kind == MemberKind::kOk) csv << exact_text(m.megno) << "," << exact_text(m.lyapunov);
     else csv << ",";
     csv << "\n";
@@ -266,7 +275,7 @@ void run(const app::ExperimentContext& ctx) {
           << " members, t_end " << format_number(r.tb_t_end) << std::endl;
   const MegnoMap tb = run_megno_map("three-body", tb_sweep(r), sweeps, "x", "y", {"x_final", "y_final"});
   long collisions = 0;
-  for (const MapMember& m : tb.members) collisions += m.kind == MemberKind::kFailed && m.status.starts_with("collision");
+  for (const MapMember& m : tb.members) collisions += collided(m);
   long escaped = 0, escaped_from_outside = 0;  // outside: beyond the forbidden ring (r > 1.1 at C = 3.1)
   for (const MapMember& m : tb.members)
     if (m.kind == MemberKind::kOk && std::hypot(m.extra[0], m.extra[1]) > kEscapedRadius) {
@@ -295,7 +304,8 @@ void run(const app::ExperimentContext& ctx) {
   }
   const double sections_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - sections_start).count();
 
-  // maps.csv: map,u,v,kind,megno,lyapunov — u, v the varied pair (y, y_dot or x, y).
+  // maps.csv: map,u,v,kind,megno,lyapunov — u, v the varied pair (y, y_dot or x, y); kind ok,
+  // forbidden, collision or failed.
   std::ostringstream maps("map,u,v,kind,megno,lyapunov\n", std::ios::ate);
   nlohmann::json j;
   j["resolution"] = {{"reduced", reduced()}, {"hh_grid", r.hh_grid}, {"hh_t_end", r.hh_t_end}, {"hh_method", kHenonHeilesMethod},
