@@ -44,6 +44,7 @@ const std::vector<ExperimentEntry>& all_experiments() {
       experiments::damped_systems_entry(),
       experiments::optimal_control_entry(),
       experiments::high_order_entry(),
+      experiments::chaos_maps_entry(),
   };
   return entries;
 }

@@ -29,5 +29,7 @@ app::ExperimentEntry damped_systems_entry();
 app::ExperimentEntry optimal_control_entry();
 /// `mechint reproduce high-order` (high_order.cpp).
 app::ExperimentEntry high_order_entry();
+/// `mechint reproduce chaos-maps` (chaos_maps.cpp): MEGNO maps of Hénon–Heiles and the restricted three-body problem.
+app::ExperimentEntry chaos_maps_entry();
 
 }  // namespace mechint::experiments
