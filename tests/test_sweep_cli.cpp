@@ -376,6 +376,22 @@ record = ["final", "energy_error", "steps", "cpu_s"]
   EXPECT_EQ(without_cpu(read_file(resumed / "summary.csv")), without_cpu(read_file(reference / "summary.csv")));
 }
 
+// A link planted at the journal's name (in a directory that holds this sweep) is never followed:
+// the file it points to keeps its bytes, and the sweep stops with exit 4 and one line.
+TEST_F(SweepCli, JournalIsNeverReadOrTruncatedThroughALink) {
+  const fs::path file = write("small.toml", "system = \"kepler\"\nh = 0.01\nt_end = 0.1\n[vary]\nx = [1.0, 1.1]\n");
+  const fs::path out = dir_ / "out";
+  ASSERT_EQ(run_mechint("sweep " + file.string() + " --out " + out.string()).status, 0);
+  const fs::path victim = dir_ / "victim.txt";
+  std::ofstream(victim) << "not a journal, no newline at the end";
+  fs::remove(out / "journal.csv");
+  fs::create_symlink(victim, out / "journal.csv");
+  const CliResult r = run_mechint("sweep " + file.string() + " --out " + out.string());
+  EXPECT_EQ(r.status, 4) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_EQ(read_file(victim), "not a journal, no newline at the end");
+}
+
 TEST_F(SweepCli, RefusesToResumeADifferentSweep) {
   const std::string sweep = "system = \"harmonic-oscillator\"\nh = 0.1\nt_end = 1.0\n[vary]\nq = [1.0, 2.0]\n";
   const fs::path a = write("a.toml", sweep);

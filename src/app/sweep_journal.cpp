@@ -1,6 +1,7 @@
 #include "app/sweep_journal.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -19,8 +20,16 @@ std::string reason() { return errno != 0 ? std::string(": ") + std::strerror(err
 
 SweepJournal::SweepJournal(std::string path, std::size_t members) : path_(std::move(path)), rows_(members) {
   errno = 0;
-  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  // Never through a link planted at its name, and never anything but a regular file (a FIFO would
+  // block the open, a device or another file would be truncated): as checkpoints (app/checkpoint.cpp).
+  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
   if (fd_ < 0) throw IoError("cannot open the sweep's journal " + quote_for_message(path_, 200) + reason());
+  struct stat info {};
+  if (::fstat(fd_, &info) != 0 || !S_ISREG(info.st_mode)) {
+    ::close(fd_);
+    fd_ = -1;
+    throw IoError("the sweep's journal " + quote_for_message(path_, 200) + " is not a regular file");
+  }
   std::string text;
   char buffer[1 << 16];
   for (;;) {
