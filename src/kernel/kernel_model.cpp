@@ -21,6 +21,10 @@ KernelModel::KernelModel(const mechint_model_kernels& kernels, std::shared_ptr<c
   if (kernels.num_symmetries > 0 && kernels.symmetry == nullptr) refuse("symmetries declared, no function");
   if (kernels.has_forces && kernels.forces == nullptr) refuse("forces declared, no function");
   if (!kernels.has_forces && kernels.num_controls > 0) refuse("controls without forces");
+  if (kernels.num_nonholonomic < 0 || kernels.num_nonholonomic + kernels.num_constraints >= kernels.dim)
+    refuse(std::to_string(kernels.num_nonholonomic) + " nonholonomic and " + std::to_string(kernels.num_constraints) +
+           " holonomic constraints on " + std::to_string(kernels.dim) + " coordinates");
+  if (kernels.num_nonholonomic > 0 && kernels.nonholonomic == nullptr) refuse("nonholonomic constraints declared, no function");
 }
 
 bool KernelModel::lagrangian(const Vector& q, const Vector& v, LagrangianValues& out, bool with_value) const {
@@ -47,6 +51,16 @@ bool KernelModel::forces(const Vector& q, const Vector& v, const Vector& u, doub
                          RowMatrix* f_v) const {
   return kernels_.forces(kernels_.context, q.data(), v.data(), u.data(), t, f.data(), f_q ? f_q->data() : nullptr,
                          f_v ? f_v->data() : nullptr) == MECHINT_KERNEL_OK;
+}
+
+bool KernelModel::time_scale(const Vector& q, double& s, Vector* s_q, RowMatrix* s_qq) const {
+  return kernels_.time_scale(kernels_.context, q.data(), &s, s_q ? s_q->data() : nullptr,
+                             s_qq ? s_qq->data() : nullptr) == MECHINT_KERNEL_OK;
+}
+
+bool KernelModel::nonholonomic(const Vector& q, const Vector& w, RowMatrix* a, RowMatrix* aw_q) const {
+  return kernels_.nonholonomic(kernels_.context, q.data(), w.data(), a ? a->data() : nullptr,
+                               aw_q ? aw_q->data() : nullptr) == MECHINT_KERNEL_OK;
 }
 
 }  // namespace mechint::kernel

@@ -44,6 +44,9 @@ class KernelModel {
   int num_symmetries() const { return kernels_.num_symmetries; }
   int num_controls() const { return kernels_.num_controls; }
   bool forced() const { return kernels_.has_forces != 0; }
+  /// Whether the model declares a time scale s(q) (adapt=sundman).
+  bool has_time_scale() const { return kernels_.time_scale != nullptr; }
+  int num_nonholonomic() const { return kernels_.num_nonholonomic; }
 
   /// ∂L/∂q, ∂L/∂v and the three Hessian blocks, and L itself when `with_value` (a Newton iteration
   /// needs only the derivatives; a kernel skips what it is not asked for).
@@ -57,6 +60,12 @@ class KernelModel {
   /// f(q, v, u, t) and its Jacobians (either may be null). Only when forced().
   bool forces(const Vector& q, const Vector& v, const Vector& u, double t, Vector& f, RowMatrix* f_q,
               RowMatrix* f_v) const;
+
+  /// s(q), ∂s/∂q (n) and ∂²s/∂q² (n x n; either may be null). Only when has_time_scale().
+  bool time_scale(const Vector& q, double& s, Vector* s_q, RowMatrix* s_qq) const;
+  /// A(q) (r x n) of the nonholonomic constraints A(q) v = 0 and ∂(A(q) w)/∂q (r x n; either may be
+  /// null). Only when num_nonholonomic() > 0.
+  bool nonholonomic(const Vector& q, const Vector& w, RowMatrix* a, RowMatrix* aw_q) const;
 
   /// The checks of a C++ model's domain that its kernels cannot express (its validate_configuration
   /// and validate_step, integrate/run_loop.hpp: a collision, an encounter a step does not resolve):

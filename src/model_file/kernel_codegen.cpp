@@ -21,7 +21,7 @@ using symbolic::Op;
 
 // The source declares the table itself (below) so that it compiles without mechint's headers.
 // This trips when model_kernels.h grows: append the new members there too.
-static_assert(sizeof(mechint_model_kernels) == 72 && offsetof(mechint_model_kernels, forces) == 64,
+static_assert(sizeof(mechint_model_kernels) == 96 && offsetof(mechint_model_kernels, nonholonomic) == 88,
               "kernel_codegen.cpp writes a copy of mechint_model_kernels: update it");
 
 /// model_kernels.h's declarations, under its include guard (a unit that includes both is fine).
@@ -44,6 +44,9 @@ typedef struct mechint_model_kernels {
   int (*symmetry)(const void* context, int32_t index, const double* q, double* xi);
   int (*forces)(const void* context, const double* q, const double* v, const double* u, double t, double* f,
                 double* f_q, double* f_v);
+  int (*time_scale)(const void* context, const double* q, double* s, double* s_q, double* s_qq);
+  int32_t num_nonholonomic;
+  int (*nonholonomic)(const void* context, const double* q, const double* w, double* a, double* aw_q);
 } mechint_model_kernels;
 #endif
 )";
@@ -509,6 +512,9 @@ std::string generate_kernel_source(const ModelDescription& model) {
   s += std::string("  out->constraints = ") + (model.constraints.empty() ? "NULL" : "mi_constraints") + ";\n";
   s += std::string("  out->symmetry = ") + (model.symmetries.empty() ? "NULL" : "mi_symmetry") + ";\n";
   s += std::string("  out->forces = ") + (model.forces.empty() ? "NULL" : "mi_forces") + ";\n";
+  s += "  out->time_scale = NULL;\n";
+  s += "  out->num_nonholonomic = 0;\n";
+  s += "  out->nonholonomic = NULL;\n";
   s += "  return 0;\n}\n";
   return s;
 }

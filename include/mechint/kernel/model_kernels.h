@@ -59,6 +59,15 @@ typedef struct mechint_model_kernels {
    * its Jacobians f_q (n x n) and f_v (n x n). Required when has_forces. */
   int (*forces)(const void* context, const double* q, const double* v, const double* u, double t, double* f,
                 double* f_q, double* f_v);
+
+  /* The time scale s(q) > 0 of a Sundman transformation dt = h s(q) (DESIGN §10, adapt=sundman), its
+   * gradient s_q (n) and Hessian s_qq (n x n). Optional: NULL when the model declares none. */
+  int (*time_scale)(const void* context, const double* q, double* s, double* s_q, double* s_qq);
+
+  /* r = num_nonholonomic constraints linear in the velocities, A(q) v = 0 (DESIGN §10): A (r x n) and,
+   * for a given w (n), the derivative of A(q) w in q, (A w)_q (r x n). Required when r > 0. */
+  int32_t num_nonholonomic;
+  int (*nonholonomic)(const void* context, const double* q, const double* w, double* a, double* aw_q);
 } mechint_model_kernels;
 
 /* What a model plugin exports: fills `out` for parameter values `parameters` (the plugin's
