@@ -274,6 +274,7 @@ std::string context_name(ExpressionContext context) {
     case ExpressionContext::kDomain: return "the domain";
     case ExpressionContext::kDefinition: return "a definition";
     case ExpressionContext::kDrawing: return "a drawing";
+    case ExpressionContext::kTimeScale: return "the time scale";
   }
   return "an expression";
 }
@@ -286,6 +287,7 @@ std::string coordinates_only(ExpressionContext context) {
     case ExpressionContext::kSymmetry: return "symmetry generators depend on coordinates only";
     case ExpressionContext::kDomain: return "the domain depends on coordinates only";
     case ExpressionContext::kDrawing: return "a drawing places its points by coordinates only";
+    case ExpressionContext::kTimeScale: return "the time scale depends on coordinates only";
     default: return "";
   }
 }
