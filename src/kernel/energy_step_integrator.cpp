@@ -71,6 +71,7 @@ void KernelEnergyStepIntegrator::start_from_velocity(const Vector& q0, const Vec
   steps_ = fallbacks_ = 0;
   started_ = false, showing_aside_ = false;
   previous_q_ = q_, previous_p_ = p_, previous_v_ = v_, previous_t_ = t_;
+  aside_q_ = q_, aside_p_ = p_, aside_v_ = v_, aside_t_ = t_;  // sized as after a landing (checkpoints)
 }
 
 bool KernelEnergyStepIntegrator::solve(const Vector& q0, const Vector& p0, Vector& v, double h) {

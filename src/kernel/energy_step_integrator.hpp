@@ -64,7 +64,7 @@ class KernelEnergyStepIntegrator {
   template <class Archive>
   void checkpoint_state(Archive& a) {
     a(q_), a(p_), a(v_), a(t_), a(h_), a(target_), a(last_energy_), a(steps_), a(fallbacks_), a(started_);
-    a(previous_q_), a(previous_p_), a(previous_v_), a(previous_t_), a(aside_q_), a(aside_p_), a(aside_t_),
+    a(previous_q_), a(previous_p_), a(previous_v_), a(previous_t_), a(aside_q_), a(aside_p_), a(aside_v_), a(aside_t_),
         a(showing_aside_);
   }
 

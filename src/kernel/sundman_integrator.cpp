@@ -36,6 +36,7 @@ void KernelSundmanIntegrator::start_from_velocity(const Vector& q0, const Vector
   if (!std::isfinite(e0)) throw InvalidStart("the energy is not finite at the start");
   transformation_.set_energy_level(e0);
   main_->start_from_velocity(q0, s * qdot0, t0);  // w = dq/dτ = s(q) q̇
+  aside_->start_from_velocity(q0, s * qdot0, t0);  // its state sized as after a landing (checkpoints)
   previous_q_ = main_->q(), previous_p_ = main_->p(), previous_t_ = t0;
   steps_ = 0, last_dt_ = 0.0, showing_aside_ = false;
 }
