@@ -35,7 +35,7 @@ fig, ax = plt.subplots(figsize=(7, 4))
 for method in sorted({r["method"] for r in energy}):
     sel = [r for r in energy if r["method"] == method]
     ax.semilogy([int(r["orbit"]) for r in sel], [max(float(r["energy_error"]), 1e-17) for r in sel], label=method, lw=0.6)
-ax.set_title("Kepler e = 0.99: |E - E0| at the end of each orbit")
+ax.set_title("Kepler e = 0.99: largest |E - E0| of every 10 orbits")
 ax.set_xlabel("orbit")
 ax.grid(True, which="both", alpha=0.3)
 ax.legend(fontsize=7)
