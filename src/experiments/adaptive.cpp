@@ -17,6 +17,7 @@
 #include "app/output.hpp"
 #include "app/plotting.hpp"
 #include "experiments/experiments.hpp"
+#include "kernel/energy_step_integrator.hpp"
 #include "kernel/galerkin_integrator.hpp"
 #include "kernel/kernel_runge_kutta.hpp"
 #include "kernel/model_adapter.hpp"
@@ -68,6 +69,17 @@ Row sundman(const Problem& p, int order, double h) {
   vi.start_from_velocity(p.q0, p.v0);
   advance_to(vi, p.t_end);
   return {p.name, rule_name(order) + " adapt=sundman", h, (vi.q() - p.q_ref).norm(), seconds_since(t0), vi.step_index()};
+}
+
+/// adapt=energy (the midpoint rule's step solved for the discrete energy); `fallbacks` its steps that
+/// could not keep it.
+Row energy_steps(const Problem& p, double h, long& fallbacks) {
+  const auto t0 = std::chrono::steady_clock::now();
+  kernel::KernelEnergyStepIntegrator vi(*p.model, h);
+  vi.start_from_velocity(p.q0, p.v0);
+  advance_to(vi, p.t_end);
+  fallbacks = vi.fallbacks();
+  return {p.name, "vi-midpoint adapt=energy", h, (vi.q() - p.q_ref).norm(), seconds_since(t0), vi.step_index()};
 }
 
 template <class Stepper>
@@ -192,6 +204,23 @@ void run(const app::ExperimentContext& ctx) {
       rows.insert(rows.end(), fixed.begin(), fixed.end());
       rows.insert(rows.end(), adapted.begin(), adapted.end());
     }
+    // adapt=energy from three nominal steps of the fixed-step midpoint rule about its middle: its steps
+    // that could not keep the discrete energy are counted (docs/adaptive-steps.md, "Where it fails";
+    // where they collapse, a run costs up to 64 times the nominal step's, hence not the finest).
+    nlohmann::json energy_fallbacks = nlohmann::json::object();
+    for (std::size_t i = p.fixed_steps.size() / 2 - 1; i < p.fixed_steps.size() / 2 + 2; ++i) {
+      const double h = p.t_end / p.fixed_steps[i];
+      long fallbacks = 0;
+      try {
+        rows.push_back(energy_steps(p, h, fallbacks));
+        energy_fallbacks[format_number(h, 6)] = fallbacks;
+      } catch (const NumericalFailure& e) {
+        energy_fallbacks[format_number(h, 6)] = std::string("failed: ") + e.what();
+      } catch (const DomainError& e) {
+        energy_fallbacks[format_number(h, 6)] = std::string("failed: ") + e.what();
+      }
+    }
+    summary[p.name]["vi-midpoint adapt=energy fallbacks"] = energy_fallbacks;
     for (double tol : {1e-6, 1e-8, 1e-10, 1e-12}) {
       rows.push_back(runge_kutta<kernel::KernelDopri5>(p, "dopri5", tol));
       rows.push_back(runge_kutta<kernel::KernelRk78>(p, "rk78", tol));
@@ -269,6 +298,7 @@ void run(const app::ExperimentContext& ctx) {
             "|---|---|---|---|---|---|\n";
   for (const auto& [problem, by_rule] : summary.items())
     for (const auto& [rule, s] : by_rule.items()) {
+      if (!s.contains("sundman_order")) continue;  // adapt=energy's fallbacks: below
       const std::string bound = s["ratios_are_lower_bounds"].get<bool>() ? "> " : "";
       report << "| " << problem << " | " << rule << " | " << format_number(s["fixed_order"].get<double>(), 3) << " | "
              << format_number(s["sundman_order"].get<double>(), 3) << " | " << bound
@@ -278,6 +308,15 @@ void run(const app::ExperimentContext& ctx) {
   report << "\nThe ratios are the largest over the adapt=sundman points whose error the fixed-step curve "
             "reaches (interpolated log-log between its two bracketing points); where it reaches none, a lower "
             "bound (> : the finest fixed step's cost over the coarsest Sundman run's, whose error is still smaller).\n\n"
+         << "\nadapt=energy (vi-midpoint; the step solved for the discrete energy), steps that fell back to the "
+            "previous size at each nominal h:\n\n| problem | h: fallbacks |\n|---|---|\n";
+  for (const auto& [problem, by_rule] : summary.items()) {
+    report << "| " << problem << " |";
+    for (const auto& [h, fallbacks] : by_rule["vi-midpoint adapt=energy fallbacks"].items())
+      report << " " << h << ": " << (fallbacks.is_string() ? fallbacks.get<std::string>() : std::to_string(fallbacks.get<long>())) << ";";
+    report << " |\n";
+  }
+  report << "\n"
          << table.str()
          << "\n## Energy over 10^4 orbits of e = 0.99\n\n"
             "The largest abs(E - E0) at the steps each method takes, over the first and the last 1000 orbits.\n\n"

@@ -99,7 +99,9 @@ bool KernelEnergyStepIntegrator::energy_step(double& h) {
     if (!solve(q_, p_, v_, std::sqrt(u))) return std::numeric_limits<double>::quiet_NaN();
     return midpoint_energy(q_, v_, std::sqrt(u), &size) - target_;
   };
-  const double u_low = h_ * h_ / 16.0, u_high = 16.0 * h_ * h_;
+  // Within a factor 4 of the previous step, and of kMaxRange of the nominal one.
+  const double low = std::max(h_ / 4.0, nominal_h_ / kMaxRange), high = std::min(4.0 * h_, kMaxRange * nominal_h_);
+  const double u_low = low * low, u_high = high * high;
   double size = 0.0;
   double u0 = h_ * h_, f0 = residual(u0, size);
   double u1 = 1.21 * u0, f1 = residual(u1, size);
@@ -145,7 +147,7 @@ void KernelEnergyStepIntegrator::trajectory_step() {
   } else {
     saved_v_ = v_;
     if (!energy_step(h)) {
-      v_ = saved_v_, h = h_;
+      v_ = saved_v_, h = h_;  // within the range already: every kept step is
       if (!solve(q_, p_, v_, h)) throw NewtonFailure(steps_ + 1, t_ + h, std::nan(""), 0);
       ++fallbacks_;
     }

@@ -18,8 +18,9 @@
 ///
 /// The step size is found by the secant method on u = h² (E(Q, V) − E(q_k, v_k) ≈ c h²: nearly
 /// linear in u), each evaluation the midpoint rule's Newton at that h. Fallback: where the equation
-/// has no root near the previous step (the secant fails, or its h leaves [h_{k−1}/4, 4 h_{k−1}]: a
-/// turning point of E(h), or a far root that is not the continuation of the step sizes), the step is the midpoint rule's at h_{k−1} and is counted (`fallbacks()`, the
+/// has no root near the previous step (the secant fails, or its h leaves [h_{k−1}/4, 4 h_{k−1}] or
+/// [h/64, 64 h] of the nominal h: a turning point of E(h), or a far root that is not the continuation
+/// of the step sizes), the step is the midpoint rule's at h_{k−1} and is counted (`fallbacks()`, the
 /// `energy_fallbacks` column): never silently. Rows at the requested times come from a midpoint step
 /// of the size that ends there, taken aside from the trajectory (as adapt=sundman's land=aside).
 /// Unconstrained models without forces.
@@ -58,6 +59,10 @@ class KernelEnergyStepIntegrator {
   double discrete_energy() const { return target_; }
   double last_discrete_energy() const { return last_energy_; }
   double last_step_size() const { return h_; }
+  /// How far a step may be from the nominal one, either way: bounds the cost of a run to kMaxRange
+  /// times that of the nominal step, whatever the steps do (they collapse where the energy equation
+  /// has no root near them, and a fallback keeps the last size).
+  static constexpr double kMaxRange = 64.0;
   /// Steps that fell back to the previous step size (class comment).
   long fallbacks() const { return fallbacks_; }
 
