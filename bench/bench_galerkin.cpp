@@ -11,7 +11,9 @@
 #include <string>
 
 #include "kernel/chain_kernels.hpp"
+#include "kernel/energy_step_integrator.hpp"
 #include "kernel/galerkin_integrator.hpp"
+#include "kernel/sundman_integrator.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
 #include "kernel/model_adapter.hpp"
 #include "mechint/systems/kepler.hpp"
@@ -91,6 +93,46 @@ void BM_GalerkinTangent(benchmark::State& state) {
 BENCHMARK(BM_GalerkinTangent)
     ->ArgNames({"problem", "method", "tangent"})
     ->ArgsProduct({{0, 1, 2}, {0, 3}, {0, 1}});
+
+/// A step of adapt=sundman against a fixed step of the same rule, on Kepler e = 0.9 (s = r^1.5):
+/// range(1) = 0 gauss4, 1 midpoint; range(2) = 0 fixed step (h = 0.001), 1 Sundman (fictive h = 0.05),
+/// 2 adapt=energy (midpoint only; nominal h = 0.001 from pericentre). The trajectory's own steps, no rows.
+void BM_AdaptiveStep(benchmark::State& state) {
+  VecD<2> q, v;
+  systems::Kepler::pericentre_start(1.0, 1.0, state.range(2) == 2 ? 0.5 : 0.9, q, v);
+  const kernel::Vector q0 = q, v0 = v;
+  const auto model = kernel::ModelAdapter<systems::Kepler>::kernels(systems::Kepler{1.0, 1.5});
+  const int stages = state.range(1) == 0 ? 2 : 1;
+  long steps = 0;
+  const auto count = [&steps](benchmark::State& st) {
+    st.counters["ns_per_step"] =
+        benchmark::Counter(static_cast<double>(steps) * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  };
+  if (state.range(2) == 0) {
+    kernel::KernelGalerkinIntegrator vi(*model, kernel::gauss_tableau(stages), 0.001);
+    vi.start_from_velocity(q0, v0);
+    state.SetLabel(stages == 2 ? "gauss4 fixed" : "midpoint fixed");
+    for (auto _ : state) vi.step(), benchmark::DoNotOptimize(vi.q().data()), ++steps;
+  } else if (state.range(2) == 1) {
+    kernel::KernelSundmanIntegrator vi(model, kernel::gauss_tableau(stages), 0.05);
+    vi.start_from_velocity(q0, v0);
+    state.SetLabel(stages == 2 ? "gauss4 sundman" : "midpoint sundman");
+    for (auto _ : state) vi.step_toward(1e300), benchmark::DoNotOptimize(vi.q().data()), ++steps;
+  } else {
+    kernel::KernelEnergyStepIntegrator vi(*model, 0.001);
+    vi.start_from_velocity(q0, v0);
+    state.SetLabel("midpoint energy (e = 0.5)");
+    for (auto _ : state) vi.step_toward(1e300), benchmark::DoNotOptimize(vi.q().data()), ++steps;
+  }
+  count(state);
+}
+BENCHMARK(BM_AdaptiveStep)
+    ->ArgNames({"problem", "method", "adapt"})
+    ->Args({0, 0, 0})
+    ->Args({0, 0, 1})
+    ->Args({0, 1, 0})
+    ->Args({0, 1, 1})
+    ->Args({0, 1, 2});
 
 /// The midpoint VI of the kernel boundary (step check off), the Galerkin s = 1 rule's twin.
 void BM_KernelMidpointVi(benchmark::State& state) {

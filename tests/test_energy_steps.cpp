@@ -8,12 +8,13 @@
 //     is periodic) over three nominal steps;
 //   - the node energy within O(h²) of the conserved discrete energy, with no drift;
 //   - rows at the requested times exactly;
-//   - a model with constraints or forces refused.
+//   - a model with constraints or forces refused; a step allocates nothing.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
 
+#include "counting_allocator.hpp"
 #include "kernel/energy_step_integrator.hpp"
 #include "kernel/model_adapter.hpp"
 #include "mechint/integrate/run_loop.hpp"
@@ -143,6 +144,18 @@ TEST(EnergySteps, RefusesConstraintsAndForces) {
   EXPECT_THROW(KernelEnergyStepIntegrator(*pendulum, 0.01), InvalidInput);
   const auto spherical = kernel::ModelAdapter<systems::SphericalPendulum>::kernels(systems::SphericalPendulum{});
   EXPECT_THROW(KernelEnergyStepIntegrator(*spherical, 0.01), InvalidInput);
+}
+
+TEST(EnergySteps, AStepAllocatesNothing) {
+  const auto model = kernel::ModelAdapter<Kepler>::kernels(Kepler{1.0});
+  const Start s = kepler_start(0.5);
+  KernelEnergyStepIntegrator vi(*model, 0.01);
+  vi.start_from_velocity(s.q0, s.v0);
+  vi.step_toward(1e300);
+  vi.step_toward(1e300);
+  const long before = g_allocations.load();
+  for (int i = 0; i < 50; ++i) vi.step_toward(1e300);
+  EXPECT_EQ(g_allocations.load(), before);
 }
 
 }  // namespace

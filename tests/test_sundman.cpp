@@ -13,12 +13,14 @@
 //     independent of the machine);
 //   - holonomic constraints (Lobatto IIIA–IIIB) under the transformation, against a fine fixed-step
 //     run of the same model;
-//   - refusals: no time scale, forces, a time scale that turns non-positive during the run.
+//   - refusals: no time scale, forces, a time scale that turns non-positive during the run;
+//   - a step of the trajectory allocates nothing.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
 
+#include "counting_allocator.hpp"
 #include "kernel/galerkin_integrator.hpp"
 #include "kernel/kernel_legendre.hpp"
 #include "kernel/model_adapter.hpp"
@@ -326,6 +328,19 @@ TEST(Sundman, ATimeScaleThatTurnsNonPositiveStopsTheRun) {
   }
   KernelSundmanIntegrator below(model, kernel::gauss_tableau(1), 0.05);
   EXPECT_THROW(below.start_from_velocity(Vector::Constant(1, -1.0), Vector::Constant(1, 0.0)), InvalidStart);
+}
+
+TEST(Sundman, AStepAllocatesNothing) {
+  Vector q0, v0;
+  kepler_start(0.9, q0, v0);
+  for (const auto& tableau : {kernel::gauss_tableau(1), kernel::gauss_tableau(2), kernel::lobatto_tableau(3)}) {
+    KernelSundmanIntegrator s(kepler_model(), tableau, 0.05);
+    s.start_from_velocity(q0, v0);
+    s.step_toward(1e300);
+    const long before = g_allocations.load();
+    for (int i = 0; i < 50; ++i) s.step_toward(1e300);  // the trajectory's own steps
+    EXPECT_EQ(g_allocations.load(), before);
+  }
 }
 
 }  // namespace

@@ -153,10 +153,23 @@ class ModelAdapter {
     }
   }
 
-  /// s(q), its gradient and Hessian by one jet of jets over q.
+  /// s(q), and its gradient (one jet over q) and Hessian (a jet of jets) when asked for: the
+  /// physical clock asks for s alone at every stage.
   static int time_scale(const void* context, const double* q, double* s, double* s_q, double* s_qq) {
     if constexpr (kHasTimeScale) {
       return guarded([&] {
+        if (s_qq == nullptr) {
+          if (s_q == nullptr) {
+            *s = model_of(context).template time_scale<double>(vec(q));
+            return std::isfinite(*s);
+          }
+          Vec<Jet<n>, n> qj;
+          for (int i = 0; i < n; ++i) qj[i] = Jet<n>(q[i], i);
+          const Jet<n> r = model_of(context).template time_scale<Jet<n>>(qj);
+          *s = r.a;
+          Eigen::Map<VecD<n>>{s_q} = r.v;
+          return std::isfinite(*s) && r.v.allFinite();
+        }
         Vec<Jet2<n>, n> qj;
         for (int i = 0; i < n; ++i) qj[i] = Jet2<n>(Jet<n>(q[i], i), i);
         const Jet2<n> r = model_of(context).template time_scale<Jet2<n>>(qj);
