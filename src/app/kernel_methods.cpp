@@ -6,9 +6,11 @@
 #include <Eigen/LU>
 
 #include "app/methods.hpp"
+#include "app/nonholonomic_methods.hpp"
 #include "kernel/galerkin_integrator.hpp"
 #include "kernel/kernel_runge_kutta.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
+#include "kernel/nonholonomic_integrator.hpp"
 
 namespace mechint::app {
 namespace {
@@ -93,8 +95,9 @@ kernel::ControlLaw control_law(const KernelProblem& p) {
 // ---- the recorder (app/recorder.hpp's columns and rows, from runtime counts) -----------------------
 
 template <class S>
-constexpr bool kIsVariational =
-    std::is_same_v<S, kernel::KernelVariationalIntegrator> || std::is_same_v<S, kernel::KernelGalerkinIntegrator>;
+constexpr bool kIsVariational = std::is_same_v<S, kernel::KernelVariationalIntegrator> ||
+                                std::is_same_v<S, kernel::KernelGalerkinIntegrator> ||
+                                std::is_same_v<S, kernel::NonholonomicIntegrator>;
 
 /// t, coordinates, [velocities], [canonical momenta], energy, Noether momenta, [their discrete work],
 /// [constraint_residual, lambda1..k], [u1..um]: Recorder's order (DESIGN §4, §6).
@@ -121,6 +124,10 @@ class KernelRecorder {
     if (m.num_constraints() > 0) {
       columns_.push_back("constraint_residual");
       for (int i = 1; i <= m.num_constraints(); ++i) columns_.push_back("lambda" + std::to_string(i));
+    }
+    if (m.num_nonholonomic() > 0) {  // DESIGN §10
+      columns_.push_back("nonholonomic_residual");
+      for (int i = 1; i <= m.num_nonholonomic(); ++i) columns_.push_back("mu" + std::to_string(i));
     }
     if (m.num_controls() > 0) append(numbered_controls(m.num_controls()));
     if (indicators_) append({"megno", "lyapunov", "fli"});
@@ -150,6 +157,10 @@ class KernelRecorder {
         row_.push_back(s.constraint_residual().template lpNorm<Eigen::Infinity>());
         append_vector(s.lambda());
       }
+    }
+    if constexpr (std::is_same_v<S, kernel::NonholonomicIntegrator>) {
+      row_.push_back(s.nonholonomic_residual());
+      append_vector(s.mu());
     }
     if (m.num_controls() > 0) {
       if constexpr (kIsVariational<S>) {
@@ -333,6 +344,16 @@ std::vector<std::string> kernel_methods(int num_constraints) {
   return names;
 }
 
+std::vector<std::string> kernel_methods(const KernelModel& model) {
+  if (model.num_nonholonomic() > 0) return nonholonomic_methods();
+  return kernel_methods(model.num_constraints());
+}
+
+std::vector<ParameterSpec> kernel_method_options(const KernelModel& model, const std::string& method) {
+  if (model.num_nonholonomic() > 0) return nonholonomic_method_options(method);
+  return kernel_method_options(model.num_constraints(), method);
+}
+
 std::vector<KernelMethodRow> kernel_only_rows() {
   std::vector<KernelMethodRow> rows;
   for (const GalerkinRow& row : kGalerkin)
@@ -411,6 +432,7 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
     throw InvalidInput("method " + quote_for_message(method) + " does not apply here");
   check_kernel_start(*problem);
   const KernelModel& model = *problem->model;
+  if (model.num_nonholonomic() > 0) return erase(problem, start_nonholonomic(*problem, method, o, h), h);
   const GalerkinRow* galerkin = galerkin_row(method);
   const bool composed = method == MidpointRule::kName && o.has("compose") && o.choice("compose") != "none";
   // A second-order rule with indicators runs as the Galerkin rule of its discrete Lagrangian, whose
