@@ -108,7 +108,10 @@ class SymbolTable {
 /// constraints and symmetry generators coordinates and parameters; forces everything, controls and
 /// `t` included. A definition may use everything too: what it uses is checked where it is used.
 /// A drawing (`[draw]`, DESIGN §11) places points by coordinates and parameters only.
-enum class ExpressionContext { kLagrangian, kConstraint, kUnilateral, kSymmetry, kForce, kDomain, kDefinition, kDrawing };
+enum class ExpressionContext {
+  kLagrangian, kConstraint, kUnilateral, kSymmetry, kForce, kDomain, kDefinition, kDrawing,
+  kNonholonomic,  ///< a(q)·q̇ of `nonholonomic` (DESIGN §10): coordinates and velocities, no t or controls
+};
 
 /// An expression's text and where it is in the file.
 struct ExpressionSource {
