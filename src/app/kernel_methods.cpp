@@ -160,7 +160,7 @@ class KernelRecorder {
     }
     if constexpr (std::is_same_v<S, kernel::NonholonomicIntegrator>) {
       row_.push_back(s.nonholonomic_residual());
-      append_vector(s.mu());
+      append_vector(s.multiplier());
     }
     if (m.num_controls() > 0) {
       if constexpr (kIsVariational<S>) {

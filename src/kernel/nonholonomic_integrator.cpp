@@ -219,6 +219,23 @@ Vector NonholonomicIntegrator::velocity() const {
   return problem.v;
 }
 
+Vector NonholonomicIntegrator::multiplier() const {
+  const Vector v = velocity();
+  LagrangianValues l(n_);
+  RowMatrix a(r_, n_), av_q(r_, n_);
+  if (!v.allFinite() || !model_->lagrangian(q_, v, l) || !model_->nonholonomic(q_, v, &a, &av_q))
+    return Vector::Constant(r_, kNaN);
+  // d/dt ∂L/∂q̇ = M v̇ + (∂²L/∂q∂q̇)ᵀ q̇, and d/dt (A(q) q̇) = A v̇ + ∂(A w)/∂q|_{w = q̇} q̇ = 0.
+  Eigen::MatrixXd bordered = Eigen::MatrixXd::Zero(n_ + r_, n_ + r_);
+  bordered.topLeftCorner(n_, n_) = l.vv;
+  bordered.topRightCorner(n_, r_) = -a.transpose();
+  bordered.bottomLeftCorner(r_, n_) = a;
+  Eigen::VectorXd rhs(n_ + r_);
+  rhs.head(n_) = l.q - l.qv.transpose() * v;
+  rhs.tail(r_) = -av_q * v;
+  return Eigen::PartialPivLU<Eigen::MatrixXd>(bordered).solve(rhs).tail(r_);
+}
+
 double NonholonomicIntegrator::energy() const { return kernel_energy(*model_, q_, velocity()); }
 
 double NonholonomicIntegrator::momentum(int i) const {

@@ -53,8 +53,16 @@ class NonholonomicIntegrator {
   // ---- state (the stepper contract, integrate/stepper.hpp) -------------------------------------
   const Vector& q() const { return q_; }
   const Vector& p() const { return p_; }
-  /// μ of the last step (the multipliers of A(q)ᵀμ, force units); 0 before the first step.
+  /// μ_k of the last step (force units); 0 before the first step. The equations fix only the sum of
+  /// the two half impulses at each node, h/2 (A⁺_{k−1}ᵀμ_{k−1} + A⁻_kᵀμ_k): with the midpoint rule the
+  /// sequence μ_k carries a component (−1)^k e of size O(h) set by the start, while the node averages
+  /// (μ_{k−1} + μ_k)/2 approximate μ(t_k) to O(h²); the trapezoid rule's μ_k approximate μ(t_{k+½})
+  /// to O(h²) (measured, tests/test_nonholonomic.cpp).
   const Vector& mu() const { return mu_; }
+  /// The multiplier of the continuous equations at the recorded state (q_k, velocity()): the μ of
+  /// [[M, −Aᵀ], [A, 0]] (v̇, μ) = (∂L/∂q − (∂²L/∂q∂q̇)ᵀ q̇, −∂(A q̇)/∂q q̇), second-order accurate like
+  /// the state, free of the parasitic component of mu(). What the `mu1…` columns report (allocates).
+  Vector multiplier() const;
   /// The discrete constraint of the last step, ‖Ā (q_k − q_{k−1}) / h‖∞ (‖A(q0) q̇0‖∞ at the start).
   double nonholonomic_residual() const { return residual_; }
   double time() const { return t_; }
