@@ -35,7 +35,11 @@ TEST_F(NonholonomicCli, SleighColumnsAndDiscreteConstraint) {
     for (const char* column : {"x", "y", "theta", "x_dot", "y_dot", "theta_dot", "energy", "nonholonomic_residual", "mu1"})
       EXPECT_TRUE(t.has(column)) << column;
     EXPECT_FALSE(t.has("mu2"));
-    for (double c : t["nonholonomic_residual"]) EXPECT_LE(c, 1e-12) << method;
+    // The discrete constraint to round-off: ~1e-16 |q| / h, allowed 100 times that.
+    for (std::size_t i = 0; i < t["t"].size(); ++i) {
+      const double size = 1.0 + std::max({std::abs(t["x"][i]), std::abs(t["y"][i]), std::abs(t["theta"][i])});
+      EXPECT_LE(t["nonholonomic_residual"][i], 1e-14 * size / 0.01) << method;
+    }
     // The velocity columns lie in the distribution: −sin θ ẋ + cos θ ẏ − a θ̇ = 0 (a = 0.5).
     for (std::size_t i = 0; i < t["t"].size(); ++i) {
       const double th = t["theta"][i];
@@ -62,7 +66,7 @@ TEST_F(NonholonomicCli, RollingDiskRunsOnItsCircle) {
     EXPECT_NEAR(t["phi"][i], 2.0 * time, 1e-3);
     EXPECT_NEAR(t["Jtheta"][i], 0.25, 1e-14);  // I θ̇, kept exactly
     EXPECT_NEAR(t["theta_dot"][i], 1.0, 1e-10);
-    EXPECT_LE(t["nonholonomic_residual"][i], 1e-12);
+    EXPECT_LE(t["nonholonomic_residual"][i], 1e-14 * (1.0 + 2.0 * time) / 0.01);  // |q| ≤ 2 t + 4
   }
 }
 
@@ -79,7 +83,7 @@ double knife_edge_error(double h) {
     const double s = t["t"][i];
     worst = std::max({worst, std::abs(t["x"][i] - k * std::sin(s) * std::sin(s)),
                       std::abs(t["y"][i] - k * (s - 0.5 * std::sin(2.0 * s))), std::abs(t["th"][i] - s)});
-    EXPECT_LE(t["nonholonomic_residual"][i], 1e-12);
+    EXPECT_LE(t["nonholonomic_residual"][i], 1e-14 * (1.0 + std::abs(t["y"][i])) / h);
   }
   return worst;
 }
