@@ -35,7 +35,7 @@ struct Sleigh {
   Vector qdot0() const { return Vector(Eigen::Vector3d(v0, a * omega0, omega0)); }
 };
 
-/// The sleigh's motion in body velocities (Bloch, Nonholonomic Mechanics and Control §1.7), derived
+/// The sleigh's motion in body velocities (Bloch, Nonholonomic Mechanics and Control, ch. 1), derived
 /// apart from the integrator: v̇ = a ω², ω̇ = −m a v ω / (I + m a²), and the centre of mass moves
 /// with v along the heading and a ω across it; the constraint force is μ = m (v ω + a ω̇).
 struct SleighReference {
@@ -72,7 +72,7 @@ struct Disk {
   KernelModel model() const { return kernel::rolling_disk_model(m, r, inertia, axle); }
   Vector q0() const { return Vector::Zero(4); }
   Vector qdot0() const { return Vector(Eigen::Vector4d(r * phi_dot, 0.0, theta_dot, phi_dot)); }
-  /// θ̇ and φ̇ are constant (Bloch §1.4): θ = θ̇ t, φ = φ̇ t, and the contact point runs on a circle
+  /// θ̇ and φ̇ are constant (Bloch ch. 1): θ = θ̇ t, φ = φ̇ t, and the contact point runs on a circle
   /// of radius R φ̇ / θ̇: x = R φ̇/θ̇ sin θ, y = R φ̇/θ̇ (1 − cos θ).
   Eigen::Vector4d at(double t) const {
     const double theta = theta_dot * t, radius = r * phi_dot / theta_dot;
@@ -266,7 +266,7 @@ DiskIntegrals disk_integrals(Rule rule, double h) {
 }
 
 TEST(Nonholonomic, RollingDiskFirstIntegrals) {
-  // Continuous (Bloch §1.4): θ̇, φ̇ and E = ½(m R² + J) φ̇² + ½ I θ̇² are constant. Both rules keep the
+  // Continuous (Bloch ch. 1): θ̇, φ̇ and E = ½(m R² + J) φ̇² + ½ I θ̇² are constant. Both rules keep the
   // heading rate exactly: no constraint force acts on θ and L does not depend on θ, so the momentum
   // I Δθ/h is the same at every step (the nonholonomic momentum of ξ = ∂/∂θ, A ξ = 0). The trapezoid
   // rule keeps φ̇ and E to round-off as well; the midpoint rule to O(h⁴) (measured, docs/nonholonomic.md).

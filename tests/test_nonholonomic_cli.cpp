@@ -71,7 +71,7 @@ TEST_F(NonholonomicCli, RollingDiskRunsOnItsCircle) {
 }
 
 /// The knife edge on the incline from rest turning at w = 1 (examples/models/knife-edge.toml): the
-/// largest difference of x, y, th from the closed form (Bloch §1.6) over the rows.
+/// largest difference of x, y, th from the closed form (Bloch ch. 1) over the rows.
 double knife_edge_error(double h) {
   const CliResult r = run_mechint("run " + kKnifeEdge + " --h " + std::to_string(h) + " --t-end 6 --output-every 0.5");
   EXPECT_EQ(r.status, 0) << r.err;

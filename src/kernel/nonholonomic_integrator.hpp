@@ -7,7 +7,7 @@
 ///     d/dt ∂L/∂q̇ − ∂L/∂q = A(q)ᵀ μ,      A(q) q̇ = 0.
 ///
 /// The constraint force A(q)ᵀμ enters the discrete principle as a discrete force (the forced discrete
-/// Lagrange–d'Alembert principle, Marsden & West 2001 §3.2), split in halves over the two ends of the
+/// Lagrange–d'Alembert principle, Marsden & West 2001, part 3), split in halves over the two ends of the
 /// step, and the constraint is imposed on the step's difference quotient (Cortés & Martínez 2001's
 /// discrete constraint space). Momentum form: given (q_k, p_k) solve for (q_{k+1}, μ_k)
 ///
@@ -16,10 +16,10 @@
 ///
 /// with, for the midpoint rule, A⁻ = A⁺ = Ā = A((q_k + q_{k+1})/2), and for the trapezoid rule
 /// A⁻ = A(q_k), A⁺ = A(q_{k+1}), Ā = (A(q_k) + A(q_{k+1}))/2. Placing the force at the node q_k alone
-/// (Cortés & Martínez's DLA) gives a scheme that is not reversible; McLachlan & Perlmutter 2006 trace
-/// the good long-time energy behaviour of nonholonomic integrators to reversibility, so both
-/// placements here are symmetric: for L even in q̇ the step is reversible under (q, p) → (q, −p),
-/// and the method is of order 2.
+/// (Cortés & Martínez's DLA) gives a scheme that is not reversible; McLachlan & Perlmutter 2006 prefer
+/// reversible variants (and Modin & Verdier 2020 trace the good long-time energy behaviour of
+/// nonholonomic integrators to reversibility), so both placements here are symmetric: for L even in
+/// q̇ the step is reversible under (q, p) → (q, −p), and the method is of order 2.
 ///
 /// Newton (solve/newton.hpp) runs on (q_{k+1}, ν) with ν = h²μ/2 and the rows scaled by h, like the
 /// holonomic DEL system (000 eqs. 4.15–4.18):

@@ -8,14 +8,14 @@
 
 namespace mechint::kernel {
 
-/// The Chaplygin sleigh (Bloch, Nonholonomic Mechanics and Control, §1.7; Neimark & Fufaev): q = (x,
+/// The Chaplygin sleigh (Bloch, Nonholonomic Mechanics and Control, ch. 1; Neimark & Fufaev): q = (x,
 /// y, θ), (x, y) the centre of mass, θ the heading; mass m, moment of inertia I about the centre of
 /// mass; a knife edge at distance a behind the centre of mass slides along the heading only:
 ///
 ///     L = m/2 (ẋ² + ẏ²) + I/2 θ̇²,      −sin θ ẋ + cos θ ẏ − a θ̇ = 0.
 KernelModel chaplygin_sleigh_model(double mass, double inertia, double a);
 
-/// The vertical rolling disk (Bloch §1.4): q = (x, y, θ, φ), (x, y) the contact point, θ the heading,
+/// The vertical rolling disk (Bloch ch. 1): q = (x, y, θ, φ), (x, y) the contact point, θ the heading,
 /// φ the rolling angle; radius R, inertia I about the vertical and J about the axle:
 ///
 ///     L = m/2 (ẋ² + ẏ²) + I/2 θ̇² + J/2 φ̇²,      ẋ = R cos θ φ̇,  ẏ = R sin θ φ̇.
