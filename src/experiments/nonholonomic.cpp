@@ -295,6 +295,8 @@ void run(const app::ExperimentContext& ctx) {
     << format_number(kOrderEnd, 3)
     << "\n\n| system | method | h | error of q (max norm) | error of μ |\n|---|---|---|---|---|\n"
     << table.str();
+  r << "\nThe disk's multiplier at the state, m R φ̇ θ̇ (−sin θ, cos θ), is as accurate as φ̇, θ being exact: "
+       "O(h⁴) for vi-midpoint, round-off for vi-trapezoid (its \"order\" above is then noise).\n";
   for (const auto& s : j["summary"])
     if (s.contains("theta_dot_error"))
       r << "\nRolling disk, " << s["method"].get<std::string>() << ": θ̇ kept to "

@@ -113,8 +113,8 @@ void NonholonomicIntegrator::start_from_velocity(const Vector& q0, const Vector&
   for (int i = 0; i < r_; ++i) {
     const double normal = a.row(i).dot(qdot0);
     if (!(std::abs(normal) <= 1e-9 * a.row(i).norm() * speed))
-      throw InvalidStart("initial velocity violates nonholonomic constraint " + std::to_string(i + 1) + ": A(q0) q̇0 = " +
-                         format_number(normal) + ", more than 1e-9 of |A| |q̇0| = " +
+      throw InvalidStart("initial velocity violates nonholonomic constraint " + std::to_string(i + 1) + ": A(q0) qdot0 = " +
+                         format_number(normal) + ", more than 1e-9 of |A| |qdot0| = " +
                          format_number(a.row(i).norm() * speed));
   }
   // The multipliers are defined only when [[M, Aᵀ], [A, 0]] is invertible (A of full rank on M).
