@@ -141,5 +141,13 @@ TEST_F(NonholonomicCli, RefusedWithOneLine) {
   }
 }
 
+TEST_F(NonholonomicCli, AStepNewtonCannotSolveStopsWithExitThree) {
+  // h = 10 at a turning rate of 100: the first step's equations have no root Newton reaches.
+  const CliResult r = run_mechint("run chaplygin-sleigh --h 10 --set omega=100 --t-end 100");
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("Newton did not converge at step 1"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace mechint
