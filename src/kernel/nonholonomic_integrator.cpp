@@ -1,5 +1,6 @@
 #include "kernel/nonholonomic_integrator.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -70,17 +71,20 @@ struct NonholonomicIntegrator::StepSystem {
     j->bottomLeftCorner(m, n) = s.a_bar_ + 0.5 * s.aw_q_;
     j->bottomRightCorner(m, m).setZero();
   }
+  /// The update of q and of ν, each relative to its size: the multipliers must converge too. A test on
+  /// q alone lets simplified Newton, whose kept Jacobian corrects ν slowly, stop with the force balance
+  /// unsolved (measured: 8e-4 off full Newton in y after 2000 steps of the sleigh).
   double update(const Eigen::VectorXd& delta) {
     s.q_next_ -= delta.head(s.n_);
     s.nu_ -= delta.tail(s.r_);
-    return delta.head(s.n_).lpNorm<Eigen::Infinity>();
+    return std::max(delta.head(s.n_).lpNorm<Eigen::Infinity>() / (1.0 + s.q_next_.lpNorm<Eigen::Infinity>()),
+                    delta.tail(s.r_).lpNorm<Eigen::Infinity>() / (1.0 + s.nu_.lpNorm<Eigen::Infinity>()));
   }
   bool converged_on_residual(const NewtonIterate& state) const {
     return state.residual_norm <= s.options_.residual_tolerance * residual_scale;
   }
   bool converged_on_update(const NewtonIterate& state) const {
-    return update_converged(state, s.options_.variant,
-                            s.options_.step_tolerance * (1.0 + s.q_next_.lpNorm<Eigen::Infinity>()));
+    return update_converged(state, s.options_.variant, s.options_.step_tolerance);
   }
 };
 
