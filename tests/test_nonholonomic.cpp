@@ -289,6 +289,34 @@ TEST(Nonholonomic, RollingDiskFirstIntegrals) {
   }
 }
 
+/// Both placements of the constraint force are symmetric: for L even in q̇ a step is reversible under
+/// (q, p) → (q, −p). N steps forward, p reversed, N steps more: back at the start to round-off.
+template <class System>
+void expect_reversible(const System& system, Rule rule) {
+  const KernelModel model = system.model();
+  const double h = 0.05;
+  NonholonomicIntegrator forward(model, rule, h);
+  forward.start_from_velocity(system.q0(), system.qdot0());
+  const Vector p0 = forward.p();
+  for (int k = 0; k < 200; ++k) forward.step();
+  const Vector travelled = forward.q() - system.q0();
+  ASSERT_GT(travelled.norm(), 1.0);  // it went somewhere
+  NonholonomicIntegrator back(model, rule, h);
+  back.start_from_momentum(forward.q(), -forward.p());
+  for (int k = 0; k < 200; ++k) back.step();
+  const Vector q_error = back.q() - system.q0(), p_error = back.p() + p0;
+  EXPECT_LT(q_error.lpNorm<Eigen::Infinity>(), 1e-10);
+  EXPECT_LT(p_error.lpNorm<Eigen::Infinity>(), 1e-10);
+}
+
+TEST(Nonholonomic, StepsAreReversible) {
+  for (Rule rule : {Rule::kMidpoint, Rule::kTrapezoid}) {
+    SCOPED_TRACE(rule == Rule::kMidpoint ? "midpoint" : "trapezoid");
+    expect_reversible(Sleigh{}, rule);
+    expect_reversible(Disk{}, rule);
+  }
+}
+
 TEST(Nonholonomic, RefusesWhatItDoesNotIntegrate) {
   const Sleigh sleigh;
   const KernelModel model = sleigh.model();

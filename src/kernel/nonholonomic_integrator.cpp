@@ -141,6 +141,23 @@ void NonholonomicIntegrator::start_from_velocity(const Vector& q0, const Vector&
   newton_.discard_factorization();
 }
 
+void NonholonomicIntegrator::start_from_momentum(const Vector& q0, const Vector& p0, double t0) {
+  check_finite(q0, "q0");
+  check_finite(p0, "initial momentum");
+  q_ = q_prev_ = q0;
+  p_ = p0;
+  const Vector v = velocity();  // from the guess 0: one Newton step for L quadratic in q̇
+  if (!v.allFinite()) throw InvalidStart("the model is not defined at the start (outside its domain)");
+  q_prev_ = q0 - h_ * v;  // only the first guess of the first step uses it
+  nu_.setZero();
+  mu_.setZero();
+  residual_ = 0.0;
+  t0_ = t_ = t0;
+  step_index_ = 0;
+  stats_ = {};
+  newton_.discard_factorization();
+}
+
 void NonholonomicIntegrator::step() {
   const auto fail = [&] { return NewtonFailure(step_index_ + 1, t_ + h_, stats_.residual_norm, stats_.iterations); };
   if (rule_kind_ == Rule::kTrapezoid && !model_->nonholonomic(q_, w_, &a_minus_, nullptr)) {

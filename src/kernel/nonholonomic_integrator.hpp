@@ -47,6 +47,9 @@ class NonholonomicIntegrator {
   /// p0 = ∂L/∂q̇(q0, q̇0); refuses (InvalidStart) a q̇0 that violates A(q0) q̇0 = 0 beyond 1e-9 of
   /// |A_i| |q̇0| (as holonomic starts, model/start_on_manifold.hpp).
   void start_from_velocity(const Vector& q0, const Vector& qdot0, double t0 = 0.0);
+  /// From the scheme's own state (q_k, p_k), e.g. another run's with p reversed (the reversibility
+  /// test); p0 need not be ∂L/∂q̇ of a velocity in the distribution.
+  void start_from_momentum(const Vector& q0, const Vector& p0, double t0 = 0.0);
 
   void step();
 
