@@ -157,6 +157,14 @@ TEST(Checkpoint, GalerkinRulesResumeByteIdentical) {
                                         "--output-every 0.01", 15);
 }
 
+TEST(Checkpoint, AdaptiveStepsResumeByteIdentical) {
+  // adapt=sundman: the trajectory, its previous node (the next row's adjusted step starts there), the
+  // row shown and the energy level E0 are state; adapt=energy: E_d, the last step size, the fallbacks.
+  expect_resume_identical("sundman", "run kepler --method vi-gauss4 --set adapt=sundman --set x=0.2 "
+                                     "--set vy=3 --h 0.001 --t-end 300 --output-every 0.01", 15);
+  expect_resume_identical("energy", "run kepler --set adapt=energy --h 0.0005 --t-end 300 --output-every 0.01", 15);
+}
+
 TEST(Checkpoint, ForcedRunWithAControlScheduleResumesByteIdentical) {
   // A cart pushed back and forth by a schedule read from a file: the checkpoint records the file's
   // digest and the resumed run samples the same schedule from where it stopped.

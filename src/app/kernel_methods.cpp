@@ -7,10 +7,12 @@
 
 #include "app/methods.hpp"
 #include "app/nonholonomic_methods.hpp"
+#include "kernel/energy_step_integrator.hpp"
 #include "kernel/galerkin_integrator.hpp"
 #include "kernel/kernel_runge_kutta.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
 #include "kernel/nonholonomic_integrator.hpp"
+#include "kernel/sundman_integrator.hpp"
 
 namespace mechint::app {
 namespace {
@@ -60,8 +62,26 @@ ParameterSpec indicators_option() {
 
 bool indicators_on(const ParameterValues& o) { return o.has("indicators") && o.choice("indicators") == "on"; }
 
+/// adapt=sundman|energy and where adapt=sundman's rows come from (kernel/sundman_integrator.hpp,
+/// kernel/energy_step_integrator.hpp).
+std::vector<ParameterSpec> adapt_options() {
+  return {ParameterSpec::choice("adapt", {"off", "sundman", "energy"},
+                                "sundman: physical steps dt = h*s(q) from the model's time scale s (a model file's "
+                                "time_scale; kepler and three-body: a power of the distance), the method applied at "
+                                "the fixed step h in the fictive time, where it stays symplectic; energy (vi-midpoint): "
+                                "each step's size solved for so that the discrete energy is conserved (Kane, Marsden & "
+                                "Ortiz 1999), h the first step's (docs/adaptive-steps.md); models without forces"),
+          ParameterSpec::choice("land", {"aside", "inline"},
+                                "adapt=sundman's rows at the output times: aside, from a step of adjusted size taken "
+                                "off the trajectory (which keeps its fixed fictive step); inline, the trajectory "
+                                "itself takes that step")};
+}
+
+bool sundman_on(const ParameterValues& o) { return o.has("adapt") && o.choice("adapt") == "sundman"; }
+bool energy_steps_on(const ParameterValues& o) { return o.has("adapt") && o.choice("adapt") == "energy"; }
+
 std::vector<ParameterSpec> galerkin_options() {
-  return {ParameterSpec::choice("newton", {"full", "simplified"},
+  std::vector<ParameterSpec> options = {ParameterSpec::choice("newton", {"full", "simplified"},
                                 "full: exact Jacobian at every iterate; simplified: Jacobian kept over "
                                 "iterations and steps, refreshed when convergence slows"),
           ParameterSpec::real("newton_tol", 1e-12, "Newton stops when the update moves q by less than newton_tol*(1+|q|)",
@@ -70,6 +90,8 @@ std::vector<ParameterSpec> galerkin_options() {
                                 "reject a step whose stage energy does not balance with the forces' work "
                                 "(a Newton root that is not the continuation of the motion; docs/methods.md)"),
           indicators_option()};
+  for (auto& spec : adapt_options()) options.push_back(std::move(spec));
+  return options;
 }
 
 /// The step check of a Galerkin row or of a composed midpoint (their energy balance; the
@@ -97,7 +119,11 @@ kernel::ControlLaw control_law(const KernelProblem& p) {
 template <class S>
 constexpr bool kIsVariational = std::is_same_v<S, kernel::KernelVariationalIntegrator> ||
                                 std::is_same_v<S, kernel::KernelGalerkinIntegrator> ||
+                                std::is_same_v<S, kernel::KernelSundmanIntegrator> ||
+                                std::is_same_v<S, kernel::KernelEnergyStepIntegrator> ||
                                 std::is_same_v<S, kernel::NonholonomicIntegrator>;
+template <class S>
+constexpr bool kIsEnergyStep = std::is_same_v<S, kernel::KernelEnergyStepIntegrator>;
 
 /// t, coordinates, [velocities], [canonical momenta], energy, Noether momenta, [their discrete work],
 /// [constraint_residual, lambda1..k], [u1..um]: Recorder's order (DESIGN §4, §6).
@@ -131,6 +157,7 @@ class KernelRecorder {
     }
     if (m.num_controls() > 0) append(numbered_controls(m.num_controls()));
     if (indicators_) append({"megno", "lyapunov", "fli"});
+    if constexpr (kIsEnergyStep<S>) append({"discrete_energy", "energy_fallbacks"});
     row_.reserve(columns_.size());
   }
 
@@ -180,6 +207,10 @@ class KernelRecorder {
         row_.push_back(s.indicators().lyapunov());
         row_.push_back(s.indicators().fli());
       }
+    if constexpr (kIsEnergyStep<S>) {
+      row_.push_back(labels.energy_factor * s.last_discrete_energy());
+      row_.push_back(static_cast<double>(s.fallbacks()));
+    }
     require_finite_row(columns_, row_, s.step_index(), t);
     return row_;
   }
@@ -370,9 +401,13 @@ std::vector<KernelMethodRow> kernel_only_rows() {
 }
 
 std::vector<std::pair<std::string, ParameterSpec>> kernel_extra_options() {
-  return {{std::string(MidpointRule::kName), compose_option()},
-          {std::string(MidpointRule::kName), indicators_option()},
-          {std::string(TrapezoidRule::kName), indicators_option()}};
+  std::vector<std::pair<std::string, ParameterSpec>> options = {
+      {std::string(MidpointRule::kName), compose_option()},
+      {std::string(MidpointRule::kName), indicators_option()},
+      {std::string(TrapezoidRule::kName), indicators_option()}};
+  for (std::string_view method : {MidpointRule::kName, TrapezoidRule::kName})
+    for (auto& spec : adapt_options()) options.emplace_back(std::string(method), std::move(spec));
+  return options;
 }
 
 std::vector<std::string> kernel_only_methods(int num_constraints) {
@@ -394,7 +429,8 @@ bool runs_on_kernels_only(int num_constraints, const std::string& method, const 
   if (const GalerkinRow* row = galerkin_row(method)) return row->applies(num_constraints);
   if (num_constraints > 0) return false;
   if (method == MidpointRule::kName && options.has("compose") && options.choice("compose") != "none") return true;
-  return (method == MidpointRule::kName || method == TrapezoidRule::kName) && indicators_on(options);
+  return (method == MidpointRule::kName || method == TrapezoidRule::kName) &&
+         (indicators_on(options) || sundman_on(options) || energy_steps_on(options));
 }
 
 int method_order(const std::string& method, const ParameterValues* options) {
@@ -438,9 +474,20 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
   // A second-order rule with indicators runs as the Galerkin rule of its discrete Lagrangian, whose
   // stage equations the tangent map linearises: the midpoint rule is Gauss with s = 1, the
   // trapezoid rule Lobatto IIIA-IIIB with s = 2 (docs/chaos-indicators.md).
+  if (energy_steps_on(o)) {
+    if (method != MidpointRule::kName)
+      throw InvalidInput("adapt=energy is the midpoint rule's (Kane, Marsden & Ortiz 1999): use vi-midpoint");
+    if (composed || indicators_on(o) || o.choice("form") == "position" || o.choice("init") == "source")
+      throw InvalidInput("adapt=energy runs the plain midpoint rule in momentum form from velocities: drop compose, "
+                         "indicators, form=position and init=source");
+    auto vi = std::make_unique<kernel::KernelEnergyStepIntegrator>(model, h, read_newton_options(o));
+    vi->start_from_velocity(problem->q0, problem->qdot0);
+    return erase(problem, std::move(vi), h);
+  }
+  const bool sundman = sundman_on(o);
   const bool second_order_indicators = !galerkin && indicators_on(o);
-  if (galerkin || composed || second_order_indicators) {
-    const char* what = composed ? "compose" : "indicators=on";
+  if (galerkin || composed || second_order_indicators || (sundman && method != FirstOrderRule::kName)) {
+    const char* what = composed ? "compose" : sundman ? "adapt=sundman" : "indicators=on";
     if (!galerkin && o.choice("form") == "position")
       throw InvalidInput(std::string(what) + " runs in momentum form: drop form=position");
     if (!galerkin && o.choice("init") == "source")
@@ -451,6 +498,19 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
     const kernel::GalerkinTableau tableau = galerkin                            ? galerkin->tableau()
                                             : method == TrapezoidRule::kName ? kernel::lobatto_tableau(2)
                                                                              : kernel::gauss_tableau(1);
+    if (sundman) {
+      if (indicators_on(o))
+        throw InvalidInput("indicators=on does not combine with adapt=sundman (the indicators are measured in the "
+                           "physical time, the steps are fixed in the fictive one)");
+      auto vi = std::make_unique<kernel::KernelSundmanIntegrator>(
+          problem->model, tableau, h,
+          composed ? kernel::composition_named(o.choice("compose")) : kernel::Composition{}, newton,
+          galerkin_step_check(o),
+          o.choice("land") == "inline" ? kernel::KernelSundmanIntegrator::Landing::kInline
+                                       : kernel::KernelSundmanIntegrator::Landing::kAside);
+      vi->start_from_velocity(problem->q0, problem->qdot0);
+      return erase(problem, std::move(vi), h);
+    }
     auto vi = std::make_unique<kernel::KernelGalerkinIntegrator>(
         model, tableau, h, composed ? kernel::composition_named(o.choice("compose")) : kernel::Composition{}, newton,
         galerkin_step_check(o));
@@ -459,6 +519,8 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
     if (indicators_on(o)) vi->track_deviation(kernel::initial_deviation(2 * model.dim()));
     return erase(problem, std::move(vi), h);
   }
+  if (sundman)
+    throw InvalidInput("adapt=sundman applies to the symmetric rules (vi-midpoint, vi-trapezoid, the Galerkin rules)");
   if (is_variational(method)) {
     const DelForm form = o.choice("form") == "position" ? DelForm::kPosition : DelForm::kMomentum;
     auto vi = std::make_unique<kernel::KernelVariationalIntegrator>(model, kernel::rule_named(method), h,

@@ -31,6 +31,8 @@ app::ExperimentEntry optimal_control_entry();
 app::ExperimentEntry high_order_entry();
 /// `mechint reproduce chaos-maps` (chaos_maps.cpp): MEGNO maps of Hénon–Heiles and the restricted three-body problem.
 app::ExperimentEntry chaos_maps_entry();
+/// `mechint reproduce adaptive` (adaptive.cpp): adapt=sundman against fixed steps and adaptive Runge–Kutta.
+app::ExperimentEntry adaptive_entry();
 /// `mechint reproduce nonholonomic` (nonholonomic.cpp): Chaplygin sleigh and rolling disk against reference motions.
 app::ExperimentEntry nonholonomic_entry();
 

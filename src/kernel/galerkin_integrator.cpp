@@ -206,6 +206,11 @@ void KernelGalerkinIntegrator::set_control_law(ControlLaw law) { law_ = std::mov
 
 void KernelGalerkinIntegrator::step() { take_step(nullptr); }
 
+void KernelGalerkinIntegrator::set_step_size(double h) {
+  if (!(h > 0.0) || !std::isfinite(h)) throw std::logic_error("set_step_size: h must be positive and finite");
+  h_ = h;
+}
+
 Eigen::MatrixXd KernelGalerkinIntegrator::step_with_jacobian() {
   if (k_ > 0) throw std::logic_error("step_with_jacobian: unconstrained models only");
   Eigen::MatrixXd jacobian = Eigen::MatrixXd::Identity(2 * n_, 2 * n_);
@@ -234,13 +239,10 @@ void KernelGalerkinIntegrator::take_step(Eigen::MatrixXd* jacobian) {
   }
   q_before_ = q_;
   double t = t_;
-  for (double gamma : composition_.gammas) {
-    substep(gamma * h_, t, jacobian);
-    t += gamma * h_;
-  }
+  for (double gamma : composition_.gammas) t += substep(gamma * h_, t, jacobian);
   if (model_->forced()) u_previous_ = u_step_;
   ++step_index_;
-  t_ = t0_ + static_cast<double>(step_index_) * h_;
+  t_ = time_scale_ ? t : t0_ + static_cast<double>(step_index_) * h_;
   model_->check_step(q_before_, q_, t_);
   if (tracking_) {
     const double stretch = deviation_.norm();
@@ -267,7 +269,7 @@ void KernelGalerkinIntegrator::predict(double h) {
   }
 }
 
-void KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::MatrixXd* jacobian) {
+double KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::MatrixXd* jacobian) {
   const bool linearise = jacobian != nullptr || tracking_;
   if (linearise) lin_q0_ = q_, lin_p0_ = p_;
   predict(h);
@@ -275,7 +277,9 @@ void KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::MatrixXd
   StageSystem system{*this, h, t_start, stages_};
   stats_ = newton_.solve(system, NewtonPolicy::from(options_));
   factored_h_ = h;
-  const double t_end = t_start + h;
+  // Where a failure is located: the sub-step's end, or its start in a time-scaled run (whose physical
+  // end is known only once the stages are).
+  const double t_end = time_scale_ ? t_start : t_start + h;
   if (!stats_.converged || !stages_.allFinite())
     throw NewtonFailure(step_index_ + 1, t_end, stats_.residual_norm, stats_.iterations);
   // The last iterate's evaluation is of the converged stages up to one update below tolerance:
@@ -301,6 +305,7 @@ void KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::MatrixXd
     }
   }
   if (!defined) throw NewtonFailure(step_index_ + 1, t_end, std::numeric_limits<double>::quiet_NaN(), stats_.iterations);
+  const double duration = time_scale_ ? scaled_duration(h, t_start) : h;
   if (check_.enabled) check_energy_balance(h, t_end);
   if (model_->forced()) accumulate_work(h);
   for (int j = 0; j < s_; ++j) {
@@ -312,7 +317,7 @@ void KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::MatrixXd
     project_momentum(h, t_end);
   }
   last_h_ = h;
-  if (!linearise) return;
+  if (!linearise) return duration;
   factor_linearisation(h, t_start);
   if (tracking_) apply_linearisation(h, deviation_);
   if (jacobian)
@@ -321,6 +326,24 @@ void KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::MatrixXd
       apply_linearisation(h, column_);
       jacobian->col(c) = column_;
     }
+  return duration;
+}
+
+/// h Σ_j b_j s(Q_j) at the converged stages (set_time_scale).
+double KernelGalerkinIntegrator::scaled_duration(double h, double t_start) {
+  double duration = 0.0;
+  for (int j = 0; j < s_; ++j) {
+    predicted_ = q_stages_.segment(j * n_, n_);
+    double scale = std::numeric_limits<double>::quiet_NaN();
+    const bool defined = time_scale_->time_scale(predicted_, scale, nullptr, nullptr);
+    if (!defined || !(scale > 0.0) || !std::isfinite(scale))
+      throw NumericalFailure("the time scale s(q) is " + (defined ? format_number(scale) : std::string("not defined")) +
+                                 " at step " + std::to_string(step_index_ + 1) + " (t = " + format_number(t_start) +
+                                 "): it must stay positive and finite (check time_scale)",
+                             FailureLocation{step_index_ + 1, t_start});
+    duration += h * tableau_.b[j] * scale;
+  }
+  return duration;
 }
 
 /// The tangent map of a sub-step by the implicit function theorem. With F(V; q0, p0) the stage

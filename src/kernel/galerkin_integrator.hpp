@@ -59,6 +59,13 @@ class KernelGalerkinIntegrator {
   void set_control_law(ControlLaw law);
 
   void step();
+  /// The step h of the steps from now on (an output step of adjusted size, adapt=sundman).
+  void set_step_size(double h);
+  /// Runs the model in the fictive time τ of a Sundman transformation (kernel/sundman_transformation.hpp)
+  /// with `base`'s time scale s(q): time() is then the physical time, advanced over each sub-step by
+  /// h Σ b_j s(Q_j) (the method's own quadrature of t' = s(q) on the extended system, so of its
+  /// order). A time scale that is not positive and finite at a stage stops the run (NumericalFailure).
+  void set_time_scale(const KernelModel* base) { time_scale_ = base; }
   /// step(), and the Jacobian ∂(q1, p1)/∂(q0, p0) (2n x 2n) of the step map it took: the exact
   /// linearisation of the discrete flow by the implicit function theorem on the stage equations
   /// (the stage Jacobian at the converged stages), multiplied over the sub-steps of a composition.
@@ -112,7 +119,9 @@ class KernelGalerkinIntegrator {
   struct MomentumProjection;
 
   void take_step(Eigen::MatrixXd* jacobian);
-  void substep(double h, double t_start, Eigen::MatrixXd* jacobian);
+  /// Returns the sub-step's physical duration (h, or its time-scaled duration).
+  double substep(double h, double t_start, Eigen::MatrixXd* jacobian);
+  double scaled_duration(double h, double t_start);
   void factor_linearisation(double h, double t_start);
   void apply_linearisation(double h, Vector& delta);
   void predict(double h);
@@ -121,6 +130,7 @@ class KernelGalerkinIntegrator {
   void check_energy_balance(double h, double t_end);
 
   const KernelModel* model_;
+  const KernelModel* time_scale_ = nullptr;
   GalerkinTableau tableau_;
   Composition composition_;
   int n_, s_, k_;

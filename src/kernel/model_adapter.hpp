@@ -43,6 +43,7 @@ class ModelAdapter {
     if constexpr (k > 0) t.constraints = &constraints;
     if constexpr (M::kNumSymmetries > 0) t.symmetry = &symmetry;
     if constexpr (ForcedModel<M>) t.forces = &forces;
+    if constexpr (kHasTimeScale) t.time_scale = &time_scale;
     auto kernel_model = std::make_shared<KernelModel>(t, owner);
     constexpr bool checks_configurations = requires(const M& x, const VecD<n>& q) { x.validate_configuration(q, 0.0); };
     constexpr bool checks_steps = requires(const M& x, const VecD<n>& q) { x.validate_step(q, q, 0.0); };
@@ -61,6 +62,8 @@ class ModelAdapter {
   /// column-major).
   template <int r, int c>
   using RowMajorMatrix = Eigen::Matrix<double, r, c, (c == 1 && r != 1) ? Eigen::ColMajor : Eigen::RowMajor>;
+
+  static constexpr bool kHasTimeScale = requires(const M& x, const VecD<n>& q) { x.time_scale(q); };
 
   static const M& model_of(const void* context) { return *static_cast<const M*>(context); }
   static VecD<n> vec(const double* x) { return Eigen::Map<const VecD<n>>(x); }
@@ -146,6 +149,29 @@ class ModelAdapter {
       });
     } else {
       (void)context, (void)q, (void)v, (void)u, (void)t, (void)f, (void)f_q, (void)f_v;
+      return MECHINT_KERNEL_OUTSIDE_DOMAIN;
+    }
+  }
+
+  /// s(q), its gradient and Hessian by one jet of jets over q.
+  static int time_scale(const void* context, const double* q, double* s, double* s_q, double* s_qq) {
+    if constexpr (kHasTimeScale) {
+      return guarded([&] {
+        Vec<Jet2<n>, n> qj;
+        for (int i = 0; i < n; ++i) qj[i] = Jet2<n>(Jet<n>(q[i], i), i);
+        const Jet2<n> r = model_of(context).template time_scale<Jet2<n>>(qj);
+        *s = r.a.a;
+        bool finite = std::isfinite(*s);
+        for (int i = 0; i < n; ++i) {
+          if (s_q) s_q[i] = r.a.v[i];
+          finite = finite && std::isfinite(r.a.v[i]) && r.v[i].v.allFinite();
+          if (s_qq)
+            for (int j = 0; j < n; ++j) s_qq[i * n + j] = r.v[i].v[j];
+        }
+        return finite;
+      });
+    } else {
+      (void)context, (void)q, (void)s, (void)s_q, (void)s_qq;
       return MECHINT_KERNEL_OUTSIDE_DOMAIN;
     }
   }

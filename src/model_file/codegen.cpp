@@ -334,6 +334,8 @@ std::string generate_model_source(const ModelDescription& model) {
 
   if (structure.forced) s += force_function(model.forces, n, model.controls.size());
   if (!model.constraints.empty()) s += vector_function("constraints", model.constraints, n);
+  // adapt=sundman's s(q) (DESIGN §10), differentiated by the AD backend (kernel/model_adapter.hpp).
+  if (model.time_scale) s += scalar_function("time_scale(const " + vec("T", n) + "& q)", {"q"}, *model.time_scale);
   if (!model.unilateral.empty()) s += vector_function("unilateral", model.unilateral, n);
   if (!model.domain.empty()) {
     // Where the model is defined (d_i(q) > 0), checked at the end and the midpoint of every step

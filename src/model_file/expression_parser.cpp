@@ -274,6 +274,7 @@ std::string context_name(ExpressionContext context) {
     case ExpressionContext::kDomain: return "the domain";
     case ExpressionContext::kDefinition: return "a definition";
     case ExpressionContext::kDrawing: return "a drawing";
+    case ExpressionContext::kTimeScale: return "the time scale";
     case ExpressionContext::kNonholonomic: return "a nonholonomic constraint";
   }
   return "an expression";
@@ -287,6 +288,7 @@ std::string coordinates_only(ExpressionContext context) {
     case ExpressionContext::kSymmetry: return "symmetry generators depend on coordinates only";
     case ExpressionContext::kDomain: return "the domain depends on coordinates only";
     case ExpressionContext::kDrawing: return "a drawing places its points by coordinates only";
+    case ExpressionContext::kTimeScale: return "the time scale depends on coordinates only";
     case ExpressionContext::kNonholonomic: return "nonholonomic constraints depend on coordinates and velocities only";
     default: return "";
   }

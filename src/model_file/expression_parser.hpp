@@ -108,8 +108,17 @@ class SymbolTable {
 /// constraints and symmetry generators coordinates and parameters; forces everything, controls and
 /// `t` included. A definition may use everything too: what it uses is checked where it is used.
 /// A drawing (`[draw]`, DESIGN §11) places points by coordinates and parameters only.
+/// The time scale s(q) of adapt=sundman (DESIGN §10), coordinates and parameters only.
 enum class ExpressionContext {
-  kLagrangian, kConstraint, kUnilateral, kSymmetry, kForce, kDomain, kDefinition, kDrawing,
+  kLagrangian,
+  kConstraint,
+  kUnilateral,
+  kSymmetry,
+  kForce,
+  kDomain,
+  kDefinition,
+  kDrawing,
+  kTimeScale,
   kNonholonomic,  ///< a(q)·q̇ of `nonholonomic` (DESIGN §10): coordinates and velocities, no t or controls
 };
 

@@ -351,6 +351,29 @@ class KernelModel {
                     uses_integer_power);
   }
 
+  /// s(q), s_q and s_qq (symmetric, from one triangle).
+  std::string time_scale_function(bool& uses_integer_power) {
+    const NodeId scale = g_.import(*m_.time_scale);
+    std::vector<NodeId> gradient(n_);
+    Block root;
+    root.groups.push_back({"", {{"*s", scale}}});
+    Group first{"", {}}, second{"", {}};
+    for (int i = 0; i < n_; ++i) {
+      gradient[i] = g_.derivative(scale, q(i));
+      first.assignments.push_back({"s_q[" + std::to_string(i) + "]", gradient[i]});
+    }
+    for (int i = 0; i < n_; ++i)
+      for (int j = i; j < n_; ++j) {
+        const NodeId h = g_.derivative(gradient[i], q(j));
+        second.assignments.push_back({entry("s_qq", i, j), h});
+        if (j != i) second.assignments.push_back({entry("s_qq", j, i), h});
+      }
+    root.children.push_back({"s_q", {first}, {}});
+    root.children.push_back({"s_qq", {second}, {}});
+    return function("static int mi_time_scale(const void* context, const double* q, double* s, double* s_q, double* s_qq)",
+                    {"q"}, root, uses_integer_power);
+  }
+
   /// One case per generator; an index outside [0, num_symmetries) names no generator, and the
   /// model is not defined there.
   std::string symmetry_function(bool& uses_integer_power) {
@@ -502,6 +525,7 @@ std::string generate_kernel_source(const ModelDescription& model) {
   if (!model.constraints.empty()) functions += "\n" + kernels.constraints_function(uses_integer_power);
   if (!model.symmetries.empty()) functions += "\n" + kernels.symmetry_function(uses_integer_power);
   if (!model.forces.empty()) functions += "\n" + kernels.forces_function(uses_integer_power);
+  if (model.time_scale) functions += "\n" + kernels.time_scale_function(uses_integer_power);
   if (!model.nonholonomic.empty()) functions += "\n" + kernels.nonholonomic_function(uses_integer_power);
 
   std::string s;
@@ -533,7 +557,7 @@ std::string generate_kernel_source(const ModelDescription& model) {
   s += std::string("  out->constraints = ") + (model.constraints.empty() ? "NULL" : "mi_constraints") + ";\n";
   s += std::string("  out->symmetry = ") + (model.symmetries.empty() ? "NULL" : "mi_symmetry") + ";\n";
   s += std::string("  out->forces = ") + (model.forces.empty() ? "NULL" : "mi_forces") + ";\n";
-  s += "  out->time_scale = NULL;\n";
+  s += std::string("  out->time_scale = ") + (model.time_scale ? "mi_time_scale" : "NULL") + ";\n";
   s += "  out->num_nonholonomic = " + std::to_string(model.nonholonomic.size()) + ";\n";
   s += std::string("  out->nonholonomic = ") + (model.nonholonomic.empty() ? "NULL" : "mi_nonholonomic") + ";\n";
   s += "  return 0;\n}\n";

@@ -102,6 +102,8 @@ struct ModelDescription {
   /// Symmetry generators xi(q), each with one component per coordinate.
   std::vector<std::vector<Expression>> symmetries;
   std::vector<Expression> forces;  ///< empty, or one per coordinate: f(q, q_dot, u, t)
+  /// s(q) > 0 of adapt=sundman's time transformation dt = h s(q) (DESIGN §10), when the file has one.
+  std::optional<Expression> time_scale;
   std::vector<std::string> controls;
   std::string method;             ///< default method ("" when absent)
   SourcePosition method_position;  ///< where `method` is, for a message when it does not apply

@@ -27,11 +27,13 @@ namespace {
 
 /// The top-level keys of DESIGN §6, in the order of its example (also the order of "known keys").
 /// `domain` extends DESIGN §6 (docs/model-files.md, "Where the model is defined").
-/// `draw` is DESIGN §11's drawing of the model (docs/animations.md).
-constexpr std::array<std::string_view, 18> kKeys = {
+/// `draw` is DESIGN §11's drawing of the model (docs/animations.md); `time_scale` and `nonholonomic`
+/// DESIGN §10's.
+constexpr std::array<std::string_view, 19> kKeys = {
     "name",       "description", "coordinates", "periodic", "parameters", "lagrangian",
     "constraints", "unilateral", "symmetries",  "forces",   "controls",   "method",
-    "h",          "initial",     "definitions", "domain",   "draw",       "nonholonomic"};
+    "h",          "initial",     "definitions", "domain",   "draw",       "time_scale",
+    "nonholonomic"};
 
 SourcePosition position_of(const toml::source_region& region) {
   const auto clamp = [](std::uint32_t x) { return static_cast<int>(std::min<std::uint32_t>(x, INT_MAX)); };
@@ -545,6 +547,11 @@ class Reader {
         model_.domain_positions.push_back(position_of(element.source()));
       }
     }
+    if (const toml::node* node = find("time_scale")) {
+      model_.time_scale = expression(*node, ExpressionContext::kTimeScale, "time_scale");
+      if (!model_.forces.empty() || find("forces"))
+        fail(*node, "time_scale (adapt=sundman) applies to models without forces: they depend on the physical time");
+    }
     if (const toml::node* node = find("symmetries")) {
       const toml::array& array = array_value(*node, "symmetries", "generators (arrays of expressions)");
       for (std::size_t k = 0; k < array.size(); ++k) {
@@ -596,6 +603,7 @@ class Reader {
     if (!model_.unilateral.empty()) refuse_with("unilateral", "unilateral constraints");
     if (!model_.domain.empty()) refuse_with("domain", "a domain");
     if (!model_.forces.empty()) refuse_with("forces", "forces");
+    if (model_.time_scale) refuse_with("time_scale", "a time scale (adapt=sundman)");
     model_.nonholonomic = expressions(*node, ExpressionContext::kNonholonomic, "nonholonomic");
     for (const Expression& e : model_.nonholonomic)
       if (const auto defect = nonholonomic_defect(e)) fail(defect->where, defect->what);

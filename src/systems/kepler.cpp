@@ -12,13 +12,16 @@ app::SystemEntry kepler_entry() {
         VecD<2> q0, v0;
         Kepler::pericentre_start(1.0, 1.0, 0.5, q0, v0);
         return std::vector<ParameterSpec>{ParameterSpec::real("mu", 1.0, "gravitational parameter", 1e-300),
+                                          ParameterSpec::real("time_scale_power", 1.5,
+                                                              "alpha of adapt=sundman's time scale s = r^alpha",
+                                                              0.0, 3.0),
                                           ParameterSpec::real("x", q0[0], "initial x"),
                                           ParameterSpec::real("y", q0[1], "initial y"),
                                           ParameterSpec::real("vx", v0[0], "initial x velocity"),
                                           ParameterSpec::real("vy", v0[1], "initial y velocity")};
       },
       [](const app::ParameterValues& v, auto&& f) {
-        app::Problem<Kepler> p(Kepler{v.real("mu")});
+        app::Problem<Kepler> p(Kepler{v.real("mu"), v.real("time_scale_power")});
         p.q0 = VecD<2>(v.real("x"), v.real("y"));
         if (p.q0.norm() == 0.0) throw InvalidInput("kepler: the start may not be at the origin");
         p.initial_data = VecD<2>(v.real("vx"), v.real("vy"));

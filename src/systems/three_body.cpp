@@ -16,13 +16,15 @@ app::SystemEntry three_body_entry() {
             ParameterSpec::real("mu", ThreeBody{}.mu, "mass parameter of the second primary", 0.0, 0.5),
             ParameterSpec::real("collision_radius", 1e-6, "a run stops with an error closer than this to a primary",
                                 0.0, 0.5),
+            ParameterSpec::real("time_scale_power", 1.5,
+                                "alpha of adapt=sundman's time scale s = (r1^-2 + r2^-2)^(-alpha/2)", 0.0, 3.0),
             ParameterSpec::real("x", 0.5, "initial x (rotating frame)"),
             ParameterSpec::real("y", 0.0, "initial y"),
             ParameterSpec::real("vx", 0.0, "initial x velocity (rotating frame)"),
             ParameterSpec::real("vy", 0.9, "initial y velocity")};
       },
       [](const app::ParameterValues& v, auto&& f) {
-        app::Problem<ThreeBody> p(ThreeBody{v.real("mu"), v.real("collision_radius")});
+        app::Problem<ThreeBody> p(ThreeBody{v.real("mu"), v.real("collision_radius"), v.real("time_scale_power")});
         p.q0 = VecD<2>(v.real("x"), v.real("y"));
         try {
           p.model.validate_configuration(p.q0, 0.0);

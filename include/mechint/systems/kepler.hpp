@@ -20,11 +20,20 @@ struct Kepler {
   static constexpr int kNumSymmetries = 1;
 
   double mu = 1.0;  ///< gravitational parameter G·M
+  /// α of the Sundman time scale s(q) = |q|^α (adapt=sundman, DESIGN §10). α = 3/2 makes the physical
+  /// step follow the local time scale of the motion, √(r³/μ), the same at every eccentricity.
+  double time_scale_power = 1.5;
 
   template <class T>
   T lagrangian(const Vec<T, 2>& q, const Vec<T, 2>& v) const {
     using std::sqrt;
     return 0.5 * (v[0] * v[0] + v[1] * v[1]) + mu / sqrt(q[0] * q[0] + q[1] * q[1]);
+  }
+
+  template <class T>
+  T time_scale(const Vec<T, 2>& q) const {
+    using std::pow;
+    return pow(q[0] * q[0] + q[1] * q[1], 0.5 * time_scale_power);
   }
 
   VecD<2> symmetry_generator(int, const VecD<2>& q) const { return VecD<2>(-q[1], q[0]); }

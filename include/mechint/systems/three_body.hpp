@@ -29,6 +29,10 @@ struct ThreeBody {
   /// A configuration closer than this to a primary is a collision (an error). Point masses by
   /// default; 0.0166 is the Earth's radius in Earth–Moon units.
   double collision_radius = 1e-6;
+  /// α of the Sundman time scale (adapt=sundman, DESIGN §10): s(q) = (r1⁻² + r2⁻²)^(−α/2), the
+  /// distance to the nearer primary to the power α where one encounter dominates, and smooth (a
+  /// minimum of the two distances would have a kink, and the method would lose its order there).
+  double time_scale_power = 1.5;
 
   template <class T>
   T lagrangian(const Vec<T, 2>& q, const Vec<T, 2>& v) const {
@@ -37,6 +41,14 @@ struct ThreeBody {
     const T dx1 = q[0] + mu, dx2 = q[0] - (1.0 - mu);
     const T r1 = sqrt(dx1 * dx1 + q[1] * q[1]), r2 = sqrt(dx2 * dx2 + q[1] * q[1]);
     return 0.5 * (a * a + b * b) + (1.0 - mu) / r1 + mu / r2;
+  }
+
+  template <class T>
+  T time_scale(const Vec<T, 2>& q) const {
+    using std::pow;
+    const T dx1 = q[0] + mu, dx2 = q[0] - (1.0 - mu);
+    const T inverse_squares = 1.0 / (dx1 * dx1 + q[1] * q[1]) + 1.0 / (dx2 * dx2 + q[1] * q[1]);
+    return pow(inverse_squares, -0.5 * time_scale_power);
   }
 
   /// Distances to the two primaries.

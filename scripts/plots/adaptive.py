@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Figures of `mechint reproduce adaptive`: error at t_end against CPU time per problem and method
+(fixed steps, adapt=sundman, dopri5, rk78), and the energy error over 1e4 orbits of Kepler e = 0.99."""
+import csv
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+out = Path(sys.argv[1])
+rows = list(csv.DictReader(open(out / "work_precision.csv")))
+problems = sorted({r["problem"] for r in rows})
+fig, axes = plt.subplots(1, len(problems), figsize=(5 * len(problems), 4.5), squeeze=False)
+for ax, problem in zip(axes[0], problems):
+    sel = [r for r in rows if r["problem"] == problem]
+    for method in sorted({r["method"] for r in sel}):
+        pts = sorted((float(r["cpu_s"]), float(r["error"])) for r in sel if r["method"] == method and float(r["error"]) > 0)
+        if not pts:
+            continue
+        style = "s--" if method in ("dopri5", "rk78") else ("o-" if "sundman" in method else "^:")
+        ax.loglog([p[0] for p in pts], [p[1] for p in pts], style, label=method, markersize=3)
+    ax.set_title(problem)
+    ax.set_xlabel("CPU s")
+    ax.set_ylabel("error in q at t_end")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=6)
+fig.tight_layout()
+fig.savefig(out / "work_precision.png", dpi=110)
+
+energy = list(csv.DictReader(open(out / "energy.csv")))
+fig, ax = plt.subplots(figsize=(7, 4))
+for method in sorted({r["method"] for r in energy}):
+    sel = [r for r in energy if r["method"] == method]
+    ax.semilogy([int(r["orbit"]) for r in sel], [max(float(r["energy_error"]), 1e-17) for r in sel], label=method, lw=0.6)
+ax.set_title("Kepler e = 0.99: largest |E - E0| of every 10 orbits")
+ax.set_xlabel("orbit")
+ax.grid(True, which="both", alpha=0.3)
+ax.legend(fontsize=7)
+fig.tight_layout()
+fig.savefig(out / "energy.png", dpi=110)
