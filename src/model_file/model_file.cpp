@@ -596,8 +596,9 @@ class Reader {
                       " (they must be fewer than coordinates, or nothing can move)");
     }
     const auto refuse_with = [&](const char* key, const char* what) {
-      fail(*find(key), std::string(what) + " together with nonholonomic constraints are not supported (the "
-                                           "discrete Lagrange-d'Alembert integrator takes neither)");
+      fail(*find(key), std::string(what) + " and nonholonomic constraints in one model are not supported: the "
+                                           "discrete Lagrange-d'Alembert integrator (docs/nonholonomic.md) takes "
+                                           "nonholonomic constraints alone");
     };
     if (!model_.constraints.empty()) refuse_with("constraints", "holonomic constraints");
     if (!model_.unilateral.empty()) refuse_with("unilateral", "unilateral constraints");
