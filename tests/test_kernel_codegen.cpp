@@ -522,4 +522,39 @@ TEST(KernelCodegenTable, RefusesAnotherAbiVersionOrParameterCount) {
   EXPECT_NE(before, after);
 }
 
+TEST(KernelCodegenNonholonomic, KnifeEdgeMatchesItsFormula) {
+  // examples/models/knife-edge.toml: a(q)·v = sin(th) x_dot − cos(th) y_dot, so A = [sin th, −cos th, 0]
+  // and ∂(A w)/∂q = [0, 0, cos th w_x + sin th w_y], written out here apart from the generator.
+  const ModelDescription m = read_model_file(MECHINT_SOURCE_DIR "/examples/models/knife-edge.toml");
+  const CompiledKernels compiled(generate_kernel_source(m));
+  ASSERT_TRUE(compiled.ok());
+  const std::vector<double> p = parameter_values(m);
+  mechint_model_kernels k{};
+  ASSERT_EQ(compiled.fill(MECHINT_KERNEL_ABI_VERSION, p, &k), MECHINT_KERNEL_OK);
+  ASSERT_EQ(k.num_nonholonomic, 1);
+  ASSERT_NE(k.nonholonomic, nullptr);
+  const std::vector<double> q = {0.3, -1.2, 0.7}, w = {0.4, -0.9, 2.5};
+  std::vector<double> a(3, -1.0), aw_q(3, -1.0);
+  ASSERT_EQ(k.nonholonomic(k.context, q.data(), w.data(), a.data(), aw_q.data()), MECHINT_KERNEL_OK);
+  EXPECT_NEAR(a[0], std::sin(0.7), 1e-15);
+  EXPECT_NEAR(a[1], -std::cos(0.7), 1e-15);
+  EXPECT_EQ(a[2], 0.0);
+  EXPECT_EQ(aw_q[0], 0.0);
+  EXPECT_EQ(aw_q[1], 0.0);
+  EXPECT_NEAR(aw_q[2], std::cos(0.7) * 0.4 + std::sin(0.7) * -0.9, 1e-15);
+  // One output alone: the same numbers.
+  std::vector<double> a_only(3, -1.0);
+  ASSERT_EQ(k.nonholonomic(k.context, q.data(), w.data(), a_only.data(), nullptr), MECHINT_KERNEL_OK);
+  EXPECT_EQ(a_only, a);
+  // A model without the field has none.
+  const ModelDescription cart = read_model_file(MECHINT_SOURCE_DIR "/examples/models/cart-pole.toml");
+  const CompiledKernels plain(generate_kernel_source(cart));
+  ASSERT_TRUE(plain.ok());
+  const std::vector<double> pc = parameter_values(cart);
+  mechint_model_kernels kc{};
+  ASSERT_EQ(plain.fill(MECHINT_KERNEL_ABI_VERSION, pc, &kc), MECHINT_KERNEL_OK);
+  EXPECT_EQ(kc.num_nonholonomic, 0);
+  EXPECT_EQ(kc.nonholonomic, nullptr);
+}
+
 }  // namespace

@@ -164,12 +164,40 @@ DrawingText point_mass_wall(const Values&) {
   return d;
 }
 
+/// The Chaplygin sleigh from above: its centre of mass (x, y), the knife edge a behind it along the
+/// heading, and a nose as far ahead.
+DrawingText chaplygin_sleigh(const Values& v) {
+  const std::string a = num(std::max(std::abs(v.real("a")), 0.1));
+  DrawingText d;
+  d.coordinates = {"x", "y", "theta"};
+  d.points.push_back({"knife_edge", {"x - " + a + "*cos(theta)", "y - " + a + "*sin(theta)"}});
+  d.points.push_back({"centre", {"x", "y"}});
+  d.points.push_back({"nose", {"x + " + a + "*cos(theta)", "y + " + a + "*sin(theta)"}});
+  d.links = {{"knife_edge", "centre"}, {"centre", "nose"}};
+  return d;
+}
+
+/// The rolling disk in 3D: the contact point (x, y, 0), the centre R above it, and a point of the
+/// rim at the rolling angle φ in the disk's vertical plane along the heading θ.
+DrawingText rolling_disk(const Values& v) {
+  const std::string r = num(v.real("R"));
+  DrawingText d;
+  d.coordinates = {"x", "y", "theta", "phi"};
+  d.points.push_back({"contact", {"x", "y", "0"}});
+  d.points.push_back({"centre", {"x", "y", r}});
+  d.points.push_back({"rim", {"x + " + r + "*sin(phi)*cos(theta)", "y + " + r + "*sin(phi)*sin(theta)",
+                              r + " + " + r + "*cos(phi)"}});
+  d.links = {{"contact", "centre"}, {"centre", "rim"}};
+  return d;
+}
+
 }  // namespace
 
 std::optional<DrawingText> builtin_drawing(const std::string& system, const ParameterValues& values) {
   static const std::map<std::string, std::function<DrawingText(const Values&)>> kDrawings = {
       {"acrobot", [](const Values& v) { return planar_chain({"th1", "th2"}, {v.real("l1"), v.real("l2")}); }},
       {"cart-pole", cart_pole},
+      {"chaplygin-sleigh", chaplygin_sleigh},
       {"damped-oscillator", oscillator},
       {"damped-pendulum", damped_pendulum},
       {"double-pendulum", double_pendulum},
@@ -179,6 +207,7 @@ std::optional<DrawingText> builtin_drawing(const std::string& system, const Para
       {"low-thrust-spacecraft", orbit},
       {"pendulum-chain", pendulum_chain},
       {"point-mass-wall", point_mass_wall},
+      {"rolling-disk", rolling_disk},
       {"rigid-body", rigid_body},
       {"spherical-pendulum", spherical_pendulum},
       {"three-body", three_body},

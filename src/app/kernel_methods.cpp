@@ -6,10 +6,12 @@
 #include <Eigen/LU>
 
 #include "app/methods.hpp"
+#include "app/nonholonomic_methods.hpp"
 #include "kernel/energy_step_integrator.hpp"
 #include "kernel/galerkin_integrator.hpp"
 #include "kernel/kernel_runge_kutta.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
+#include "kernel/nonholonomic_integrator.hpp"
 #include "kernel/sundman_integrator.hpp"
 
 namespace mechint::app {
@@ -118,7 +120,8 @@ template <class S>
 constexpr bool kIsVariational = std::is_same_v<S, kernel::KernelVariationalIntegrator> ||
                                 std::is_same_v<S, kernel::KernelGalerkinIntegrator> ||
                                 std::is_same_v<S, kernel::KernelSundmanIntegrator> ||
-                                std::is_same_v<S, kernel::KernelEnergyStepIntegrator>;
+                                std::is_same_v<S, kernel::KernelEnergyStepIntegrator> ||
+                                std::is_same_v<S, kernel::NonholonomicIntegrator>;
 template <class S>
 constexpr bool kIsEnergyStep = std::is_same_v<S, kernel::KernelEnergyStepIntegrator>;
 
@@ -147,6 +150,10 @@ class KernelRecorder {
     if (m.num_constraints() > 0) {
       columns_.push_back("constraint_residual");
       for (int i = 1; i <= m.num_constraints(); ++i) columns_.push_back("lambda" + std::to_string(i));
+    }
+    if (m.num_nonholonomic() > 0) {  // DESIGN §10
+      columns_.push_back("nonholonomic_residual");
+      for (int i = 1; i <= m.num_nonholonomic(); ++i) columns_.push_back("mu" + std::to_string(i));
     }
     if (m.num_controls() > 0) append(numbered_controls(m.num_controls()));
     if (indicators_) append({"megno", "lyapunov", "fli"});
@@ -177,6 +184,10 @@ class KernelRecorder {
         row_.push_back(s.constraint_residual().template lpNorm<Eigen::Infinity>());
         append_vector(s.lambda());
       }
+    }
+    if constexpr (std::is_same_v<S, kernel::NonholonomicIntegrator>) {
+      row_.push_back(s.nonholonomic_residual());
+      append_vector(s.multiplier());
     }
     if (m.num_controls() > 0) {
       if constexpr (kIsVariational<S>) {
@@ -364,6 +375,16 @@ std::vector<std::string> kernel_methods(int num_constraints) {
   return names;
 }
 
+std::vector<std::string> kernel_methods(const KernelModel& model) {
+  if (model.num_nonholonomic() > 0) return nonholonomic_methods();
+  return kernel_methods(model.num_constraints());
+}
+
+std::vector<ParameterSpec> kernel_method_options(const KernelModel& model, const std::string& method) {
+  if (model.num_nonholonomic() > 0) return nonholonomic_method_options(method);
+  return kernel_method_options(model.num_constraints(), method);
+}
+
 std::vector<KernelMethodRow> kernel_only_rows() {
   std::vector<KernelMethodRow> rows;
   for (const GalerkinRow& row : kGalerkin)
@@ -447,6 +468,7 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
     throw InvalidInput("method " + quote_for_message(method) + " does not apply here");
   check_kernel_start(*problem);
   const KernelModel& model = *problem->model;
+  if (model.num_nonholonomic() > 0) return erase(problem, start_nonholonomic(*problem, method, o, h), h);
   const GalerkinRow* galerkin = galerkin_row(method);
   const bool composed = method == MidpointRule::kName && o.has("compose") && o.choice("compose") != "none";
   // A second-order rule with indicators runs as the Galerkin rule of its discrete Lagrangian, whose

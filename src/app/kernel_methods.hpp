@@ -31,9 +31,8 @@ struct KernelProblem {
 /// The methods that apply to a kernel model with `num_constraints` constraints, in `mechint list`'s
 /// order: the variational rules, and the Runge–Kutta baselines when it is unconstrained.
 std::vector<std::string> kernel_methods(int num_constraints);
-inline std::vector<std::string> kernel_methods(const kernel::KernelModel& model) {
-  return kernel_methods(model.num_constraints());
-}
+/// A model with nonholonomic constraints takes the rules of app/nonholonomic_methods.hpp instead.
+std::vector<std::string> kernel_methods(const kernel::KernelModel& model);
 /// A method only the kernel boundary offers, as `mechint list` shows it.
 struct KernelMethodRow {
   std::string name, summary;
@@ -58,9 +57,7 @@ int method_order(const std::string& method, const ParameterValues* options = nul
 
 /// The options of `method`; throws InvalidInput when it does not apply.
 std::vector<ParameterSpec> kernel_method_options(int num_constraints, const std::string& method);
-inline std::vector<ParameterSpec> kernel_method_options(const kernel::KernelModel& model, const std::string& method) {
-  return kernel_method_options(model.num_constraints(), method);
-}
+std::vector<ParameterSpec> kernel_method_options(const kernel::KernelModel& model, const std::string& method);
 
 /// The started stepper of `method` (options resolved) for *problem, after the start checks.
 std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<KernelProblem>& problem,

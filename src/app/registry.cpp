@@ -46,6 +46,7 @@ const std::vector<ExperimentEntry>& all_experiments() {
       experiments::high_order_entry(),
       experiments::chaos_maps_entry(),
       experiments::adaptive_entry(),
+      experiments::nonholonomic_entry(),
   };
   return entries;
 }

@@ -33,5 +33,7 @@ app::ExperimentEntry high_order_entry();
 app::ExperimentEntry chaos_maps_entry();
 /// `mechint reproduce adaptive` (adaptive.cpp): adapt=sundman against fixed steps and adaptive Runge–Kutta.
 app::ExperimentEntry adaptive_entry();
+/// `mechint reproduce nonholonomic` (nonholonomic.cpp): Chaplygin sleigh and rolling disk against reference motions.
+app::ExperimentEntry nonholonomic_entry();
 
 }  // namespace mechint::experiments

@@ -275,6 +275,7 @@ std::string context_name(ExpressionContext context) {
     case ExpressionContext::kDefinition: return "a definition";
     case ExpressionContext::kDrawing: return "a drawing";
     case ExpressionContext::kTimeScale: return "the time scale";
+    case ExpressionContext::kNonholonomic: return "a nonholonomic constraint";
   }
   return "an expression";
 }
@@ -288,6 +289,7 @@ std::string coordinates_only(ExpressionContext context) {
     case ExpressionContext::kDomain: return "the domain depends on coordinates only";
     case ExpressionContext::kDrawing: return "a drawing places its points by coordinates only";
     case ExpressionContext::kTimeScale: return "the time scale depends on coordinates only";
+    case ExpressionContext::kNonholonomic: return "nonholonomic constraints depend on coordinates and velocities only";
     default: return "";
   }
 }
@@ -548,7 +550,7 @@ class Parser {
 
   bool velocities_allowed() const {
     return context_ == ExpressionContext::kLagrangian || context_ == ExpressionContext::kForce ||
-           context_ == ExpressionContext::kDefinition;
+           context_ == ExpressionContext::kDefinition || context_ == ExpressionContext::kNonholonomic;
   }
   /// Controls and t: in forces, and in definitions (checked again where those are used).
   bool inputs_allowed() const {

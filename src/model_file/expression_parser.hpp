@@ -118,7 +118,8 @@ enum class ExpressionContext {
   kDomain,
   kDefinition,
   kDrawing,
-  kTimeScale
+  kTimeScale,
+  kNonholonomic,  ///< a(q)·q̇ of `nonholonomic` (DESIGN §10): coordinates and velocities, no t or controls
 };
 
 /// An expression's text and where it is in the file.

@@ -92,6 +92,8 @@ struct ModelDescription {
   Expression lagrangian;                 ///< L(q, q_dot; parameters)
   std::vector<Expression> constraints;   ///< g_i(q) = 0
   std::vector<Expression> unilateral;    ///< phi_i(q) >= 0
+  /// a_i(q)·q_dot = 0, each linear in the velocities (DESIGN §10, model_file/nonholonomic_checks.hpp)
+  std::vector<Expression> nonholonomic;
   /// d_i(q) > 0: where the model is defined (a singular potential excluded); every step's end and
   /// midpoint must keep them (docs/model-files.md). The texts and positions are for messages.
   std::vector<Expression> domain;

@@ -19,6 +19,7 @@
 #include "mechint/core/format.hpp"
 #include "model_file/diagnostics.hpp"
 #include "model_file/expression_parser.hpp"
+#include "model_file/nonholonomic_checks.hpp"
 
 namespace mechint::model_file {
 
@@ -26,11 +27,13 @@ namespace {
 
 /// The top-level keys of DESIGN §6, in the order of its example (also the order of "known keys").
 /// `domain` extends DESIGN §6 (docs/model-files.md, "Where the model is defined").
-/// `draw` is DESIGN §11's drawing of the model (docs/animations.md); `time_scale` DESIGN §10's.
-constexpr std::array<std::string_view, 18> kKeys = {
+/// `draw` is DESIGN §11's drawing of the model (docs/animations.md); `time_scale` and `nonholonomic`
+/// DESIGN §10's.
+constexpr std::array<std::string_view, 19> kKeys = {
     "name",       "description", "coordinates", "periodic", "parameters", "lagrangian",
     "constraints", "unilateral", "symmetries",  "forces",   "controls",   "method",
-    "h",          "initial",     "definitions", "domain",   "draw",       "time_scale"};
+    "h",          "initial",     "definitions", "domain",   "draw",       "time_scale",
+    "nonholonomic"};
 
 SourcePosition position_of(const toml::source_region& region) {
   const auto clamp = [](std::uint32_t x) { return static_cast<int>(std::min<std::uint32_t>(x, INT_MAX)); };
@@ -578,6 +581,33 @@ class Reader {
     if (model_.forces.empty() && !model_.controls.empty())
       fail(*find("controls"), "controls are declared but there are no forces to use them (forces = [...], one per "
                               "coordinate)");
+    read_nonholonomic();
+  }
+
+  /// `nonholonomic` (DESIGN §10): a_i(q)·q_dot = 0, each linear in the velocities; with the integrator
+  /// of kernel/nonholonomic_integrator.hpp, which takes no holonomic constraints, walls, domain or forces.
+  void read_nonholonomic() {
+    const toml::node* node = find("nonholonomic");
+    if (!node) return;
+    const toml::array& array = array_value(*node, "nonholonomic", "expressions (strings) linear in the velocities");
+    const std::size_t n = model_.coordinates.size();
+    if (array.size() >= n) {
+      fail(*node, count_of(array.size(), "nonholonomic constraint") + " for " + coordinate_list() +
+                      " (they must be fewer than coordinates, or nothing can move)");
+    }
+    const auto refuse_with = [&](const char* key, const char* what) {
+      fail(*find(key), std::string(what) + " and nonholonomic constraints in one model are not supported: the "
+                                           "discrete Lagrange-d'Alembert integrator (docs/nonholonomic.md) takes "
+                                           "nonholonomic constraints alone");
+    };
+    if (!model_.constraints.empty()) refuse_with("constraints", "holonomic constraints");
+    if (!model_.unilateral.empty()) refuse_with("unilateral", "unilateral constraints");
+    if (!model_.domain.empty()) refuse_with("domain", "a domain");
+    if (!model_.forces.empty()) refuse_with("forces", "forces");
+    if (model_.time_scale) refuse_with("time_scale", "a time scale (adapt=sundman)");
+    model_.nonholonomic = expressions(*node, ExpressionContext::kNonholonomic, "nonholonomic");
+    for (const Expression& e : model_.nonholonomic)
+      if (const auto defect = nonholonomic_defect(e)) fail(defect->where, defect->what);
   }
 
   SourceText source_;

@@ -14,6 +14,7 @@
 
 #include <ceres/jet.h>
 
+#include "app/nonholonomic_methods.hpp"
 #include "app/system_entry.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
@@ -48,7 +49,9 @@ class LoadedModel {
   /// `method` runs on the kernels (no C++ of the model is compiled for it).
   bool on_kernels(const std::string& method) const {
     if (!runs_on_kernels(description_)) return false;
-    const auto names = app::kernel_methods(static_cast<int>(description_.constraints.size()));
+    const auto names = description_.nonholonomic.empty()
+                           ? app::kernel_methods(static_cast<int>(description_.constraints.size()))
+                           : app::nonholonomic_methods();
     return std::find(names.begin(), names.end(), method) != names.end();
   }
 
@@ -224,6 +227,7 @@ app::SystemEntry model_file_system(const std::string& path) {
     e.methods = [model](const app::ParameterValues& v) { return model->system().methods(v); };
   }
   e.method_options = [model](const app::ParameterValues& v, const std::string& method) {
+    if (!model->description().nonholonomic.empty()) return app::nonholonomic_method_options(method);
     if (model->on_kernels(method))
       return app::kernel_method_options(static_cast<int>(model->description().constraints.size()), method);
     return model->system().method_options(v, method);
@@ -262,7 +266,10 @@ std::string describe_model_file(const std::string& path) {
   out << "  parameters:";
   for (const auto& p : d.parameters) out << " " << p.name << "=" << format_number(p.value);
   if (d.parameters.empty()) out << " none";
-  out << "\n  holonomic constraints: " << d.constraints.size() << "\n  unilateral constraints (impacts): "
+  out << "\n  holonomic constraints: " << d.constraints.size();
+  if (!d.nonholonomic.empty())
+    out << "\n  nonholonomic constraints (A(q) q_dot = 0, columns nonholonomic_residual, mu1...): " << d.nonholonomic.size();
+  out << "\n  unilateral constraints (impacts): "
       << d.unilateral.size() << "\n  symmetries (Noether momenta J1...): " << d.symmetries.size();
   if (!d.symmetries.empty()) {
     const SymmetryCheck symmetry = check_symmetries(d);
@@ -282,7 +289,8 @@ std::string describe_model_file(const std::string& path) {
   if (!d.constraints.empty())
     out << "  constraints: " << (s.quadratic_constraints ? "quadratic in q" : "not quadratic in q") << "\n";
   out << "  energy-momentum method: "
-      << (s.energy_momentum_applies() && d.unilateral.empty() ? "applies"
+      << (!d.nonholonomic.empty()                              ? "does not apply (nonholonomic constraints)"
+          : s.energy_momentum_applies() && d.unilateral.empty() ? "applies"
           : s.forced                                          ? "does not apply (forces)"
                                                               : "does not apply")
       << "\n";
@@ -311,6 +319,12 @@ std::string describe_model_file(const std::string& path) {
     require_finite(d, value, "a constraint");
     residual = std::max(residual, std::abs(value));
   }
+  double nonholonomic_residual = 0.0;
+  for (const auto& a : d.nonholonomic) {
+    const double value = evaluate(a, plain);
+    require_finite(d, value, "a nonholonomic constraint");
+    nonholonomic_residual = std::max(nonholonomic_residual, std::abs(value));
+  }
   for (const auto& phi : d.unilateral) require_finite(d, evaluate(phi, plain), "a unilateral constraint");
   for (const auto& domain : d.domain) require_finite(d, evaluate(domain, plain), "a domain inequality");
   // Full precision: the energy of the start is compared with the compiled model's (tests).
@@ -318,6 +332,7 @@ std::string describe_model_file(const std::string& path) {
   std::snprintf(energy_text, sizeof energy_text, "%.17g", energy);
   out << "  start: energy " << energy_text;
   if (!d.constraints.empty()) out << ", constraint residual " << format_number(residual);
+  if (!d.nonholonomic.empty()) out << ", nonholonomic residual " << format_number(nonholonomic_residual);
   for (std::size_t c = 0; c < d.unilateral.size(); ++c)
     out << ", phi" << c + 1 << " = " << format_number(evaluate(d.unilateral[c], plain));
   for (std::size_t c = 0; c < d.domain.size(); ++c)

@@ -1,6 +1,7 @@
 #include "model_file/model_kernels_plugin.hpp"
 
 #include "app/kernel_methods.hpp"
+#include "app/nonholonomic_methods.hpp"
 
 #include <dlfcn.h>
 
@@ -35,6 +36,7 @@ Toolchain kernel_toolchain(const Toolchain& cxx) {
 bool runs_on_kernels(const ModelDescription& d) { return d.unilateral.empty() && d.domain.empty(); }
 
 std::vector<std::string> kernel_model_methods(const ModelDescription& d) {
+  if (!d.nonholonomic.empty()) return app::nonholonomic_methods();  // DESIGN §10
   std::vector<std::string> names = app::kernel_methods(static_cast<int>(d.constraints.size()));
   const ModelStructure s = analyse_structure(d);
   if (s.energy_momentum_applies()) names.emplace_back("energy-momentum");
