@@ -7,12 +7,12 @@
 namespace mechint::kernel {
 namespace {
 
-/// [∂L/∂v − p + Dgᵀμ ; Dg v] = 0 in (v, μ), Jacobian [[L_vv, Dgᵀ], [Dg, 0]].
+/// [∂L/∂v − p + Aᵀμ ; A v] = 0 in (v, μ), Jacobian [[L_vv, Aᵀ], [A, 0]].
 struct TangentVelocity {
   const KernelModel& model;
   const Vector& q;
   const Vector& p;
-  RowMatrix dg;
+  const RowMatrix& dg;
   LagrangianValues l;
   Vector v;
   void assemble(Eigen::VectorXd& r, Eigen::MatrixXd* a) {
@@ -43,8 +43,15 @@ struct TangentVelocity {
 
 Vector tangent_velocity(const KernelModel& model, const Vector& q, const Vector& p, const Vector& guess) {
   const int n = model.dim(), k = model.num_constraints();
-  TangentVelocity problem{model, q, p, RowMatrix::Zero(k, n), LagrangianValues(n), guess};
-  if (k > 0 && !model.constraints(q, nullptr, &problem.dg)) problem.dg.setConstant(std::numeric_limits<double>::quiet_NaN());
+  RowMatrix dg = RowMatrix::Zero(k, n);
+  if (k > 0 && !model.constraints(q, nullptr, &dg)) dg.setConstant(std::numeric_limits<double>::quiet_NaN());
+  return velocity_in_kernel_of(model, q, p, dg, guess);
+}
+
+Vector velocity_in_kernel_of(const KernelModel& model, const Vector& q, const Vector& p, const RowMatrix& a,
+                             const Vector& guess) {
+  const int n = model.dim(), k = static_cast<int>(a.rows());
+  TangentVelocity problem{model, q, p, a, LagrangianValues(n), guess};
   NewtonSolver<Eigen::Dynamic> newton(n + k);
   newton.solve(problem, {.max_iterations = 20});
   if (newton.last_stop() == NewtonStop::kNonFinite) problem.v.setConstant(std::numeric_limits<double>::quiet_NaN());

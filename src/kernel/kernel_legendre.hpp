@@ -12,6 +12,12 @@ namespace mechint::kernel {
 /// Newton from `guess`; a vector of NaN when the model is not defined on the way.
 Vector tangent_velocity(const KernelModel& model, const Vector& q, const Vector& p, const Vector& guess);
 
+/// The same transform onto the velocities v with A v = 0 for a given constraint matrix A (k x n):
+/// ∂L/∂v(q, v) + Aᵀμ = p. tangent_velocity is it with A = Dg(q); a nonholonomic model's A(q) gives
+/// the velocity in its distribution.
+Vector velocity_in_kernel_of(const KernelModel& model, const Vector& q, const Vector& p, const RowMatrix& a,
+                             const Vector& guess);
+
 /// E = ∂L/∂v·v − L at (q, v); NaN outside the model's domain.
 double kernel_energy(const KernelModel& model, const Vector& q, const Vector& v);
 

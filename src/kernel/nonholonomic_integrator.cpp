@@ -195,49 +195,10 @@ void NonholonomicIntegrator::step() {
 
 // ---- diagnostics ----------------------------------------------------------------------------------
 
-namespace {
-
-/// [∂L/∂v − p + Aᵀζ ; A v] = 0 in (v, ζ), Jacobian [[L_vv, Aᵀ], [A, 0]] (kernel_legendre.cpp's, with
-/// the nonholonomic A in place of Dg).
-struct DistributionVelocity {
-  const KernelModel& model;
-  const Vector& q;
-  const Vector& p;
-  const RowMatrix& a;
-  LagrangianValues l;
-  Vector v;
-  void assemble(Eigen::VectorXd& r, Eigen::MatrixXd* j) {
-    const int n = static_cast<int>(v.size()), m = static_cast<int>(a.rows());
-    if (!model.lagrangian(q, v, l)) {
-      r.setConstant(kNaN);
-      return;
-    }
-    r.head(n) = l.v - p;
-    r.tail(m) = a * v;
-    j->topLeftCorner(n, n) = l.vv;
-    j->topRightCorner(n, m) = a.transpose();
-    j->bottomLeftCorner(m, n) = a;
-    j->bottomRightCorner(m, m).setZero();
-  }
-  double update(const Eigen::VectorXd& delta) {
-    v -= delta.head(v.size());
-    return delta.head(v.size()).lpNorm<Eigen::Infinity>();
-  }
-  bool converged_on_update(const NewtonIterate& state) const {
-    return update_below(state, 1e-14, v.lpNorm<Eigen::Infinity>());
-  }
-};
-
-}  // namespace
-
 Vector NonholonomicIntegrator::velocity() const {
   RowMatrix a(r_, n_);
   if (!model_->nonholonomic(q_, q_, &a, nullptr)) return Vector::Constant(n_, kNaN);
-  DistributionVelocity problem{*model_, q_, p_, a, LagrangianValues(n_), (q_ - q_prev_) / h_};
-  NewtonSolver<Eigen::Dynamic> newton(n_ + r_);
-  newton.solve(problem, {.max_iterations = 20});
-  if (newton.last_stop() == NewtonStop::kNonFinite) return Vector::Constant(n_, kNaN);
-  return problem.v;
+  return velocity_in_kernel_of(*model_, q_, p_, a, (q_ - q_prev_) / h_);
 }
 
 Vector NonholonomicIntegrator::multiplier() const {
