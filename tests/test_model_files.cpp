@@ -211,13 +211,13 @@ TEST_F(ModelFiles, AnEditedFileIsRecompiledOnceEvenWhenTwoProcessesAskAtOnce) {
   const std::string a = read_file(dir / "a.csv"), b = read_file(dir / "b.csv");
   EXPECT_EQ(a, b);
   EXPECT_NE(a.find("zzqqcart,zzqqangle"), std::string::npos) << a.substr(0, 200);
-  const int announced = (read_file(dir / "a.err").find("compiling model") != std::string::npos) +
-                        (read_file(dir / "b.err").find("compiling model") != std::string::npos);
+  const int announced = (read_file(dir / "a.err").find("compiled model") != std::string::npos) +
+                        (read_file(dir / "b.err").find("compiled model") != std::string::npos);
   EXPECT_LE(announced, 1) << read_file(dir / "a.err") << read_file(dir / "b.err");
   // Cached now: no compile line; the generated source carries none of the file's names.
   const CliResult again = mechint::testing::run_mechint("run " + file.string() + " --t-end 1");
   EXPECT_EQ(again.status, 0);
-  EXPECT_EQ(again.err.find("compiling model"), std::string::npos) << again.err;
+  EXPECT_EQ(again.err.find("compiled model"), std::string::npos) << again.err;
   int sources = 0;
   for (const auto& entry : fs::directory_iterator(MECHINT_TEST_MODEL_CACHE))
     if (entry.path().extension() == ".cpp") {
@@ -231,7 +231,7 @@ TEST_F(ModelFiles, AnEditedFileIsRecompiledOnceEvenWhenTwoProcessesAskAtOnce) {
   std::ofstream(file) << text;
   const CliResult edited = mechint::testing::run_mechint("run " + file.string() + " --t-end 1");
   EXPECT_EQ(edited.status, 0) << edited.err;
-  EXPECT_NE(edited.err.find("compiling model"), std::string::npos) << edited.err;
+  EXPECT_NE(edited.err.find("compiled model"), std::string::npos) << edited.err;
   fs::remove_all(dir);
 }
 

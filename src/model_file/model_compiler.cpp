@@ -4,12 +4,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -19,6 +21,7 @@
 #include "app/installation.hpp"
 #include "app/temporary_files.hpp"
 #include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
 
 namespace mechint::model_file {
 namespace fs = std::filesystem;
@@ -149,7 +152,7 @@ std::string cache_key(const std::string& source, const std::string& model_text, 
 }
 
 CachedLibrary compiled_library(const ModelCache& cache, const std::string& source, const std::string& key,
-                               const Toolchain& toolchain, const std::function<void()>& announce) {
+                               const Toolchain& toolchain, const std::string& model) {
   const std::string library = key + ".so";
   if (const int fd = cache.open_trusted(library); fd >= 0) return {fd, cache.path() / library};
 
@@ -159,8 +162,8 @@ CachedLibrary compiled_library(const ModelCache& cache, const std::string& sourc
   if (app::find_program(toolchain.compiler).empty())
     throw IoError("model files need the C++ compiler " + toolchain.compiler + ", which is not installed (apt-get install g++)"
                   " or not executable; the settings are in " + toolchain_file().string());
-  announce();
   cache.remove_stale_builds();
+  const auto started = std::chrono::steady_clock::now();
 
   const BuildDirectory build(cache);
   const fs::path source_path = build / "model.cpp", log_path = build / "compile.log", output = build / "model.so";
@@ -203,6 +206,11 @@ CachedLibrary compiled_library(const ModelCache& cache, const std::string& sourc
     throw IoError("the C++ compiler failed (check the compiler installation and PATH): " + first_error_line(log) +
                   where);
   }
+  // A compiler that reports success without writing the library (a wrong compiler in the settings).
+  struct stat written {};
+  if (::lstat(output.c_str(), &written) != 0 || !S_ISREG(written.st_mode))
+    throw IoError("the C++ compiler " + toolchain.compiler + " reported success but wrote no library: check the compiler "
+                  "settings in " + toolchain_file().string());
   // Not group- or world-writable whatever the umask: open_trusted would refuse it.
   if (::chmod(output.c_str(), 0700) != 0)
     throw IoError("cannot set the mode of " + output.string() + ": " + std::strerror(errno));
@@ -211,6 +219,9 @@ CachedLibrary compiled_library(const ModelCache& cache, const std::string& sourc
   cache.place(output, library);  // last: a library in the cache always has its source beside it
   const int fd = cache.open_trusted(library);
   if (fd < 0) throw IoError("the compiled model " + (cache.path() / library).string() + " disappeared from the cache");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::cerr << "mechint: compiled " << model << " in " << format_number(seconds, 2) << " s, once; later runs load it from "
+            << cache.path().string() << std::endl;
   return {fd, cache.path() / library};
 }
 

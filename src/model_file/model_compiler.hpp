@@ -45,13 +45,14 @@ struct CachedLibrary {
 };
 
 /// The shared library compiled from `source` under `key`: taken from the cache, or compiled there
-/// first (after calling `announce`, once) in a private build directory and renamed into place
-/// (model_file/model_cache.hpp). Safe when several processes compile the same model at once (a lock
+/// first in a private build directory and renamed into place (model_file/model_cache.hpp). A
+/// compile that succeeded prints one line on stderr naming `model` (e.g. "model 'cart-pole'
+/// ('cart-pole.toml')"), its time and the cache; a failure prints nothing but its one error line. Safe when several processes compile the same model at once (a lock
 /// per key). Throws IoError (exit 4, one line) when the compiler is missing, cannot run or fails for
 /// a reason of its environment (no assembler, a full disk), and std::runtime_error (a bug of
 /// mechint, exit 1) when it reports an error in the generated source; both name the source and the
 /// compiler's messages, which stay in the cache.
 CachedLibrary compiled_library(const ModelCache& cache, const std::string& source, const std::string& key,
-                               const Toolchain& toolchain, const std::function<void()>& announce);
+                               const Toolchain& toolchain, const std::string& model);
 
 }  // namespace mechint::model_file

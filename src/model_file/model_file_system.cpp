@@ -67,10 +67,8 @@ class LoadedModel {
     const Toolchain toolchain = find_toolchain();
     const ModelCache cache = ModelCache::open_default();
     const std::string key = cache_key(source, text_, toolchain);
-    const CachedLibrary library = compiled_library(cache, source, key, toolchain, [&] {
-      std::cerr << "mechint: compiling model '" << description_.name << "' (" << quote_for_message(description_.file, 200)
-                << ") once; later runs load it from " << cache.path().string() << std::endl;
-    });
+    const CachedLibrary library = compiled_library(cache, source, key, toolchain,
+      "model '" + description_.name + "' (" + quote_for_message(description_.file, 200) + ")");
     // Loaded through the descriptor whose file was checked (model_file/model_cache.hpp), not by its
     // name. Never closed, like the handle: the system's functions live in the library for the rest
     // of the process, and a descriptor number never reused keeps this /proc name unique, which the

@@ -52,10 +52,8 @@ void ModelKernelsPlugin::load() {
   const Toolchain toolchain = kernel_toolchain(find_toolchain());
   const ModelCache cache = ModelCache::open_default();
   const std::string key = cache_key(source, text_, toolchain);
-  const CachedLibrary library = compiled_library(cache, source, key, toolchain, [&] {
-    std::cerr << "mechint: compiling model '" << model_->name << "' (" << quote_for_message(model_->file, 200)
-              << ") once; later runs load it from " << cache.path().string() << std::endl;
-  });
+  const CachedLibrary library = compiled_library(cache, source, key, toolchain,
+      "model '" + model_->name + "' (" + quote_for_message(model_->file, 200) + ")");
   // Through the checked descriptor, never closed (model_file_system.cpp says why).
   const std::string loaded_path = "/proc/self/fd/" + std::to_string(library.fd);
   void* handle = ::dlopen(loaded_path.c_str(), RTLD_NOW | RTLD_LOCAL);
