@@ -100,6 +100,7 @@ class Reader : public TomlValues<Reader> {
   void read_parameters(const toml::table& table) {
     for (const auto& [key, value] : table) {
       const std::string name(key.str());
+      spec_.parameter_where[name] = position_of(value);
       if (const auto* s = value.as_string()) {
         spec_.parameters[name] = s->get();
       } else if (const auto* integer = value.as_integer()) {

@@ -33,6 +33,7 @@ struct OptimalControlSpec {
   model_file::SourcePosition model_where;
   /// `[parameters]`: the system's parameters by name, as `--set` would give them.
   std::map<std::string, std::string> parameters;
+  std::map<std::string, model_file::SourcePosition> parameter_where;
   double horizon = 0.0;
   int steps = 0;
   /// `[start]` and `[goal]`: coordinates by name, velocities as NAME_dot. A name left out of [start]

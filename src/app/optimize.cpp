@@ -134,6 +134,17 @@ const SystemEntry& problem_system(const OptimalControlSpec& spec, std::optional<
       spec.fail(spec.model_where, e.what());
     }
   }
+  // An initial value set in [parameters] would be ignored: an optimal control problem starts where
+  // [start] says. Initial values are the parameters described as "initial ..." (every system's
+  // convention, tests/test_systems_conventions.cpp) and `start`, the choice of a named start.
+  for (const auto& spec_of : found->parameters(spec.parameters))
+    if (spec.parameters.count(spec_of.name) &&
+        (spec_of.name == "start" || spec_of.description.rfind("initial", 0) == 0)) {
+      const auto where = spec.parameter_where.find(spec_of.name);
+      spec.fail(where == spec.parameter_where.end() ? spec.model_where : where->second,
+                quote_for_message(spec_of.name) + " in [parameters] sets the start of a run (" + spec_of.description +
+                    "): an optimal control problem starts where [start] says (its coordinates and NAME_dot)");
+    }
   try {
     values = ParameterValues::resolve(found->parameters(spec.parameters), spec.parameters, found->name);
   } catch (const std::invalid_argument& e) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "app/methods.hpp"
 #include "app/optimal_control_spec.hpp"
 #include "app/problem.hpp"
 #include "mechint/core/errors.hpp"
@@ -73,6 +74,25 @@ std::vector<VecD<System::kDim>> simulate(const System& system, const VecD<System
   return q;
 }
 
+/// Refuses (InvalidInput naming `table`) a state (q, v) of the problem's model where its
+/// Lagrangian, energy or their derivatives are not finite or its kinetic energy is degenerate.
+template <class P, class Vector>
+void check_state(const P& problem_data, const Vector& q, const Vector& v, const OptimalControlSpec& spec,
+                 const std::string& table) {
+  P state = problem_data;
+  state.q0 = q;
+  state.initial = InitialData::kVelocity;
+  state.initial_data = v;
+  try {
+    check_start(state);
+  } catch (const InvalidStart& e) {
+    std::string what = e.what();
+    const std::string at_start = " at the start";
+    if (const auto at = what.find(at_start); at != std::string::npos) what.replace(at, at_start.size(), " there");
+    throw InvalidInput(spec.file + ": " + table + ": " + what);
+  }
+}
+
 template <class Rule, class P>
 OptimizeOutcome solve(const P& problem_data, const OptimalControlSpec& spec, const std::vector<std::string>& controls) {
   using Model = typename P::Model;
@@ -124,6 +144,17 @@ OptimizeOutcome solve(const P& problem_data, const OptimalControlSpec& spec, con
     if (problem.q_goal_given[qi] && (problem.q_goal[qi] < bounds.lower || problem.q_goal[qi] > bounds.upper))
       spec.fail(bounds.where, "the goal " + name + " = " + format_number(problem.q_goal[qi]) +
                                   " is outside its bounds");
+  }
+
+  // The start — and a goal that names every coordinate — must be states the model is defined at,
+  // as `run` requires of its start (check_start, app/methods.hpp): bad input (exit 2), not a failure
+  // of the optimizer that meets it (Ipopt stops at an invalid number, exit 3).
+  check_state(problem_data, problem.q_start, problem.v_start, spec, "[start]");
+  if (problem.q_goal_given.all()) {
+    VecD<n> v_goal = VecD<n>::Zero();
+    for (int i = 0; i < n; ++i)
+      if (problem.v_goal_given[i]) v_goal[i] = problem.v_goal[i];
+    check_state(problem_data, problem.q_goal, v_goal, spec, "[goal]");
   }
 
   const System system(problem_data.model);
