@@ -523,9 +523,10 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
     throw InvalidInput("adapt=sundman applies to the symmetric rules (vi-midpoint, vi-trapezoid, the Galerkin rules)");
   if (is_variational(method)) {
     const DelForm form = o.choice("form") == "position" ? DelForm::kPosition : DelForm::kMomentum;
+    StepCheckOptions check = read_step_check_options(o);
+    check.angles = problem->labels.periodic;
     auto vi = std::make_unique<kernel::KernelVariationalIntegrator>(model, kernel::rule_named(method), h,
-                                                                    read_newton_options(o), form,
-                                                                    read_step_check_options(o));
+                                                                    read_newton_options(o), form, check);
     if (model.num_controls() > 0) vi->set_control_law(control_law(*problem));
     if (o.choice("init") == "source")
       vi->start_source_procedure(problem->q0, problem->qdot0, o.real("fine_h"));

@@ -129,7 +129,9 @@ struct VariationalMethod {
   template <class P, class F>
   static void with_stepper(const P& p, const ParameterValues& o, double h, F&& use) {
     const DelForm form = o.choice("form") == "position" ? DelForm::kPosition : DelForm::kMomentum;
-    VariationalIntegrator vi(discrete_system(p), h, read_newton_options(o), form, read_step_check_options(o));
+    StepCheckOptions check = read_step_check_options(o);
+    check.angles = p.labels.periodic;
+    VariationalIntegrator vi(discrete_system(p), h, read_newton_options(o), form, check);
     // Before the start: a start in position form takes the control of the step before it.
     if constexpr (P::kControlled) vi.set_control_law(control_law(p));
     if (o.choice("init") == "source") {

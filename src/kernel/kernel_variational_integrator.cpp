@@ -177,6 +177,7 @@ void KernelVariationalIntegrator::step() {
   if (model_->forced() && !rule_.forces(q_, q_next_, *forcing.u, forcing.t, h_, step_f_minus_, step_f_plus_, nullptr))
     step_f_minus_.setConstant(std::numeric_limits<double>::quiet_NaN());
   if (check_.enabled) {
+    check_turns();
     const double energy_off = update_energy_balance();
     if (energy_off > check_.trigger_energy || should_confirm()) confirm_step(forcing);
     if (!(energy_off <= check_.reject_energy)) balance_.reject(step_index_ + 1, t0_ + (step_index_ + 1) * h_, energy_off);
@@ -360,6 +361,20 @@ void KernelVariationalIntegrator::confirm_step(Forcing forcing) {
                                                      options_.step_tolerance);
   const double ratio = (q_two_ - q_next_).lpNorm<Eigen::Infinity>() / motion;
   judge_confirmation(converged, ratio, check_.max_ratio, step_index_ + 1, t0_ + (step_index_ + 1) * h_);
+}
+
+/// Rejects the step q_ → q_next_ when it turns an angle L depends on by more than half a turn
+/// (turns_more_than_half in integrate/step_check.hpp); L's gradient only when one turns so far.
+void KernelVariationalIntegrator::check_turns() {
+  for (int i = 0; i < n_; ++i) {
+    const double change = q_next_[i] - q_[i];
+    if (!turns_more_than_half(check_, i, change)) continue;
+    mid_ = 0.5 * (q_ + q_next_);
+    vel_ = (q_next_ - q_) / h_;
+    double value = 0.0;
+    if (model_->gradient(mid_, vel_, &value, &energy_gradient_, nullptr) && energy_gradient_[i] != 0.0)
+      reject_turn(step_index_ + 1, t0_ + (step_index_ + 1) * h_, i, change);
+  }
 }
 
 /// The energy balance of the step just solved (q_ to q_next_, its discrete forces) against the

@@ -94,6 +94,7 @@ class KernelVariationalIntegrator {
   Vector project_to_manifold(Vector x) const;
   bool should_confirm() const;
   void confirm_step(Forcing forcing);
+  void check_turns();
   double update_energy_balance();
   void accumulate_work();
   Vector noether_momenta(const Vector& q, const Vector& p) const;

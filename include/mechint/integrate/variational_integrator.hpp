@@ -163,6 +163,7 @@ class VariationalIntegrator {
     Config f_minus = Config::Zero(), f_plus = Config::Zero();
     if constexpr (kForced) discrete_forces(system_, q_, q_next_, forcing, h_, f_minus, f_plus);
     if (check_.enabled) {
+      check_turns();
       const double energy_off = update_energy_balance(f_minus, f_plus);
       if (energy_off > check_.trigger_energy || should_confirm()) confirm_step(forcing);
       if (!(energy_off <= check_.reject_energy)) balance_.reject(step_index_ + 1, t0_ + (step_index_ + 1) * h_, energy_off);
@@ -429,6 +430,18 @@ class VariationalIntegrator {
     // F·Δq over the step: (f⁻ + f⁺)·Δq / h for the discrete forces (0 for an unforced system).
     const double work = kForced ? (f_minus + f_plus).dot(q_next_ - q_) / h_ : 0.0;
     return balance_.update(energy, size, work, check_);
+  }
+
+  /// Rejects the step q_ → q_next_ when it turns an angle L depends on by more than half a turn
+  /// (turns_more_than_half in integrate/step_check.hpp); L's gradient only when one turns so far.
+  void check_turns() const {
+    for (int i = 0; i < n; ++i) {
+      const double change = q_next_[i] - q_[i];
+      if (!turns_more_than_half(check_, i, change)) continue;
+      const Config q_mid = 0.5 * (q_ + q_next_), v_mid = (q_next_ - q_) / h_;
+      if (lagrangian_second_derivatives(model(), q_mid, v_mid).q[i] != 0.0)
+        reject_turn(step_index_ + 1, t0_ + (step_index_ + 1) * h_, i, change);
+    }
   }
 
   /// Forced Noether theorem: J_i(k+1) − J_i(k) = ⟨f⁻_k, ξ_i(q_k)⟩ + ⟨f⁺_k, ξ_i(q_{k+1})⟩ (the
