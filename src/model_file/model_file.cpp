@@ -279,11 +279,16 @@ class Reader {
 
   // --- names -------------------------------------------------------------------------------------
 
-  /// A column that `run` writes besides the coordinates (DESIGN §6): energy, constraint_residual, and
-  /// J<k>, lambda<k>, u<k> for k = 1, 2, ...
+  /// A column that `run` writes besides the coordinates (DESIGN §4, §6, §9, §10): energy,
+  /// constraint_residual, nonholonomic_residual, the chaos indicators, adapt=energy's and the impact
+  /// driver's columns, J<k>_work, and J<k>, lambda<k>, mu<k>, u<k> for k = 1, 2, ...
   static bool is_output_column(const std::string& name) {
-    if (name == "energy" || name == "constraint_residual") return true;
-    for (const std::string prefix : {"J", "lambda", "u"}) {
+    for (const char* column : {"energy", "constraint_residual", "nonholonomic_residual", "megno", "lyapunov", "fli",
+                               "discrete_energy", "energy_fallbacks", "impacts", "htilde"})
+      if (name == column) return true;
+    if (name.size() > 5 && name.compare(name.size() - 5, 5, "_work") == 0 && is_output_column(name.substr(0, name.size() - 5)))
+      return true;
+    for (const std::string prefix : {"J", "lambda", "mu", "u"}) {
       if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
       const std::string digits = name.substr(prefix.size());
       if (digits[0] != '0' && digits.find_first_not_of("0123456789") == std::string::npos) return true;
@@ -305,8 +310,9 @@ class Reader {
     if (name == "pi") fail(where, kind + " name 'pi' shadows the constant pi");
     if (name == "t") fail(where, kind + " name 't' shadows the time t");
     if (is_output_column(name))
-      fail(where, kind + " name " + quoted + " is the name of an output column (t, energy, J1..., " +
-                      "constraint_residual, lambda1..., u1...): the CSV would have two columns of that name");
+      fail(where, kind + " name " + quoted + " is the name of an output column (t, energy, J1..., J1_work..., " +
+                      "constraint_residual, lambda1..., nonholonomic_residual, mu1..., u1..., megno, lyapunov, fli, " +
+                      "discrete_energy, energy_fallbacks, impacts, htilde): the CSV would have two columns of that name");
     if (const auto taken = taken_.find(name); taken != taken_.end()) {
       fail(where, kind + " name " + quoted + " is already " + taken->second);
     }
