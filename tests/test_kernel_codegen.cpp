@@ -502,6 +502,23 @@ TEST(KernelCodegenSource, HessianOperationsAreComputedOnlyWhenAHessianIsAsked) {
   EXPECT_GT(after, before) << "the Hessian blocks of a chain hold most of the work";
 }
 
+TEST(KernelCodegenSource, AChainsKernelsGrowAsTheSquareOfItsLinks) {
+  // A chain written with definitions has O(n) nodes; its gradient by reverse accumulation has O(n)
+  // and its Hessian O(n²) (one suffix sum per mass, differentiated once per variable). Forward
+  // derivatives of the Lagrangian's n terms gave O(n²) and O(n³): 37 000 temporaries at 30 links.
+  const auto temporaries = [](int links) {
+    const std::string source = generate_kernel_source(parse_model_text(chain_text(links), "chain.toml"));
+    const std::size_t begin = source.find("static int mi_lagrangian("), end = source.find("\n}\n", begin);
+    std::size_t count = 0;
+    for (std::size_t at = source.find("const double t", begin); at < end; at = source.find("const double t", at + 1)) ++count;
+    return static_cast<double>(count);
+  };
+  const double t10 = temporaries(10), t20 = temporaries(20), t30 = temporaries(30);
+  // From 10 to 20 links 4x for O(n²), 8x for O(n³); from 20 to 30, 2.25x and 3.4x.
+  EXPECT_LT(t20 / t10, 4.6) << t10 << " " << t20;
+  EXPECT_LT(t30 / t20, 2.6) << t20 << " " << t30;
+}
+
 TEST(KernelCodegenTable, RefusesAnotherAbiVersionOrParameterCount) {
   const ModelDescription m = read_model_file(MECHINT_SOURCE_DIR "/examples/models/cart-pole.toml");
   const CompiledKernels compiled(generate_kernel_source(m));

@@ -302,11 +302,14 @@ class KernelModel {
 
   std::string lagrangian_function(bool& uses_integer_power) {
     const NodeId L = g_.import(m_.lagrangian);
-    std::vector<NodeId> lq(n_), lv(n_);
-    for (int i = 0; i < n_; ++i) {
-      lq[i] = g_.derivative(L, q(i));
-      lv[i] = g_.derivative(L, v(i));
-    }
+    // The gradient by reverse accumulation, the Hessian by forward derivatives of it
+    // (symbolic::Graph::gradient: O(n²) nodes for a chain written with definitions, not O(n³)).
+    std::vector<symbolic::Variable> variables;
+    for (int i = 0; i < n_; ++i) variables.push_back(q(i));
+    for (int i = 0; i < n_; ++i) variables.push_back(v(i));
+    const std::vector<NodeId> gradient_of_l = g_.gradient(L, variables);
+    const std::vector<NodeId> lq(gradient_of_l.begin(), gradient_of_l.begin() + n_);
+    const std::vector<NodeId> lv(gradient_of_l.begin() + n_, gradient_of_l.end());
     Block root;
     root.groups.push_back({"value", {{"*value", L}}});
     Block gradient{"l_q || l_v || l_qq || l_qv || l_vv", {vector("l_q", lq), vector("l_v", lv)}, {}};

@@ -326,6 +326,79 @@ NodeId Graph::derivative_rule(NodeId e, Variable x) {
   throw std::logic_error("symbolic: no derivative rule");
 }
 
+// ---- gradients by reverse accumulation ---------------------------------------------------------
+
+NodeId Graph::local_partial(NodeId e, int i) {
+  const Node n = nodes_[e];  // a copy: the rules below add nodes
+  const NodeId a = n.args[0], b = n.args[1];
+  const auto square = [this](NodeId y) { return power(y, number(2.0)); };
+  switch (n.op) {
+    case Op::kNumber:
+    case Op::kSymbol:
+    case Op::kStep:
+      return zero_;
+    case Op::kNegate: return number(-1.0);
+    case Op::kAdd: return one_;
+    case Op::kSubtract: return i == 0 ? one_ : number(-1.0);
+    case Op::kMultiply: return i == 0 ? b : a;
+    // a/b: 1/b and −(a/b)/b, reusing the quotient itself.
+    case Op::kDivide: return i == 0 ? divide(one_, b) : negate(divide(e, b));
+    // x^c: c·x^(c−1) (c constant: no partial in c).
+    case Op::kConstantPower: return i == 0 ? multiply(b, power(a, subtract(b, one_))) : zero_;
+    case Op::kCall:
+      break;
+  }
+  switch (n.function) {
+    case Function::kSin: return call(Function::kCos, a);
+    case Function::kCos: return negate(call(Function::kSin, a));
+    case Function::kTan: return add(one_, square(e));
+    case Function::kAsin: return divide(one_, call(Function::kSqrt, subtract(one_, square(a))));
+    case Function::kAcos: return negate(divide(one_, call(Function::kSqrt, subtract(one_, square(a)))));
+    case Function::kAtan: return divide(one_, add(one_, square(a)));
+    // atan2(y, x): x/(x² + y²) and −y/(x² + y²).
+    case Function::kAtan2: return divide(i == 0 ? b : negate(a), add(square(b), square(a)));
+    case Function::kSinh: return call(Function::kCosh, a);
+    case Function::kCosh: return call(Function::kSinh, a);
+    case Function::kTanh: return subtract(one_, square(e));
+    case Function::kExp: return e;
+    case Function::kLog: return divide(one_, a);
+    case Function::kSqrt: return divide(one_, multiply(number(2.0), e));
+    // The branch taken, as derivative_rule: x < 0 ? −1 : 1; min: b < a ? b : a; max: a < b ? b : a.
+    case Function::kAbs: return subtract(one_, multiply(number(2.0), step(negate(a))));
+    case Function::kMin: return i == 0 ? subtract(one_, step(subtract(a, b))) : step(subtract(a, b));
+    case Function::kMax: return i == 0 ? subtract(one_, step(subtract(b, a))) : step(subtract(b, a));
+    case Function::kPow:
+      break;  // rewritten by power()
+  }
+  throw std::logic_error("symbolic: no derivative rule");
+}
+
+std::vector<NodeId> Graph::gradient(NodeId root, const std::vector<Variable>& xs) {
+  // adjoint[id]: ∂root/∂(node id) accumulated from the nodes that use it; a node's users have
+  // larger ids, so one sweep in decreasing id order completes each adjoint before it is passed on.
+  std::vector<NodeId> adjoint(root + 1, kNone);
+  adjoint[root] = one_;
+  for (NodeId id = root + 1; id-- > 0;) {
+    const NodeId bar = adjoint[id];
+    if (bar == kNone || nodes_[id].op == Op::kStep) continue;
+    const Node n = nodes_[id];
+    for (int i = 0; i < n.arity; ++i) {
+      const NodeId arg = n.args[i];
+      if (is_constant(arg)) continue;
+      const NodeId contribution = multiply(bar, local_partial(id, i));
+      adjoint[arg] = adjoint[arg] == kNone ? contribution : add(adjoint[arg], contribution);
+    }
+  }
+  std::vector<NodeId> out;
+  out.reserve(xs.size());
+  for (const Variable& x : xs) {
+    if (x.kind == SymbolKind::kParameter) throw std::logic_error("symbolic: parameters are not variables");
+    const NodeId s = symbol(x.kind, x.index);
+    out.push_back(s <= root && adjoint[s] != kNone ? adjoint[s] : zero_);
+  }
+  return out;
+}
+
 // ---- back to trees -----------------------------------------------------------------------------
 
 TreeSize Graph::tree_size(NodeId root, std::size_t limit) const {

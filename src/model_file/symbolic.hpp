@@ -100,6 +100,13 @@ class Graph {
   NodeId import(const Expression& e);
   /// ∂e/∂x, simplified; computed once per (node, variable) and without recursion.
   NodeId derivative(NodeId e, Variable x);
+  /// ∂e/∂x for every x of `xs` by reverse accumulation: one sweep over e's nodes, whatever the number
+  /// of variables. Each node's adjoint is the sum over its users of their adjoints times their local
+  /// partials, so a quantity that feeds many others (the velocity of mass i inside that of every
+  /// mass beyond it) gets one adjoint — a suffix sum — instead of one term per use in every
+  /// derivative: the gradient of a chain's Lagrangian has O(n) nodes (O(n²) by derivative()), and its
+  /// Hessian, by derivative() of these, O(n²) (O(n³)). Same values and branch rules as derivative().
+  std::vector<NodeId> gradient(NodeId e, const std::vector<Variable>& xs);
 
   const Node& node(NodeId id) const { return nodes_[id]; }
   std::size_t size() const { return nodes_.size(); }
@@ -139,6 +146,8 @@ class Graph {
 
   NodeId intern(Node n);
   NodeId derivative_rule(NodeId e, Variable x);
+  /// ∂e/∂(operand i of e).
+  NodeId local_partial(NodeId e, int i);
   NodeId known_derivative(NodeId e, Variable x) const;
   static std::uint64_t memo_key(NodeId e, Variable x);
 
