@@ -526,6 +526,10 @@ const std::vector<Case> kModelFiles = {
     {"name_output_column_J1", {"check", "m.toml"}, 2, {{"m.toml", model("lagrangian = \"0.5*J1_dot^2 + 0.5*x_dot^2\"\nsymmetries = [[\"1\", \"0\"]]", "[\"J1\", \"x\"]")}}, -1, {}, {}, Cache::kNone, "", "output column"},
     {"name_output_column_lambda1", {"check", "m.toml"}, 2, {{"m.toml", model("parameters = { lambda1 = 1.0 }\nlagrangian = \"x_dot^2 + y_dot^2\"\nconstraints = [\"x - lambda1\"]\n[initial]\nx = 1")}}, -1, {}, {}, Cache::kNone, "", "output column"},
     {"name_output_column_u1", {"check", "m.toml"}, 2, {{"m.toml", model("lagrangian = \"u1_dot^2 + x_dot^2\"\nforces = [\"v\", \"0\"]\ncontrols = [\"v\"]", "[\"u1\", \"x\"]")}}, -1, {}, {}, Cache::kNone, "", "output column"},
+    {"name_output_column_megno", {"check", "m.toml"}, 2, {{"m.toml", model("lagrangian = \"megno_dot^2 + x_dot^2\"", "[\"megno\", \"x\"]")}}, -1, {}, {}, Cache::kNone, "", "output column"},
+    {"name_output_column_impacts", {"check", "m.toml"}, 2, {{"m.toml", model("parameters = { impacts = 1.0 }\nlagrangian = \"impacts*(x_dot^2 + y_dot^2)\"")}}, -1, {}, {}, Cache::kNone, "", "output column"},
+    {"name_output_column_mu1", {"check", "m.toml"}, 2, {{"m.toml", model("parameters = { mu1 = 1.0 }\nlagrangian = \"mu1*(x_dot^2 + y_dot^2)\"")}}, -1, {}, {}, Cache::kNone, "", "output column"},
+    {"name_output_column_J1_work", {"check", "m.toml"}, 2, {{"m.toml", model("parameters = { J1_work = 1.0 }\nlagrangian = \"J1_work*(x_dot^2 + y_dot^2)\"")}}, -1, {}, {}, Cache::kNone, "", "output column"},
     {"name_output_column_constraint_residual", {"check", "m.toml"}, 2, {{"m.toml", model("lagrangian = \"constraint_residual_dot^2 + x_dot^2\"\nconstraints = [\"x - 1\"]\n[initial]\nx = 1", "[\"constraint_residual\", \"x\"]")}}, -1, {}, {}, Cache::kNone, "", "output column"},
     {"name_output_column_J12_parameter", {"check", "m.toml"}, 2, {{"m.toml", model(kLagrangian + "\nparameters = { J12 = 1.0 }")}}, -1, {}, {}, Cache::kNone, "", "output column"},
     // declared symmetries and the domain
@@ -907,8 +911,7 @@ const std::vector<Case> kCompiled = {
 };
 
 // --- Violations: found by this suite, `now` says what happened when it was found ------------------
-// Those fixed since run as ordinary cases (FixedViolations); those still open (kStillOpen) run in
-// Adversarial.DISABLED_KnownViolations (--gtest_also_run_disabled_tests).
+// All fixed since; they run as ordinary cases (FixedViolations, at the end of this file).
 
 const std::vector<Case> kKnownViolations = {
     // `check` reports a start whose energy is not finite with exit 0 ("start: energy -nan"); a run of
@@ -1383,29 +1386,8 @@ TEST(Adversarial, InterruptedRunsLeaveNoPartialFile) {
   }
 }
 
-// --- Known violations ---------------------------------------------------------------------------
+// --- Violations found by this suite: all fixed, each runs as an ordinary case --------------------
 
-/// The violations mechint still has: `optimize` classifies a start the model is not defined at as a
-/// failure of the optimizer (exit 3) rather than bad input (exit 2), and ignores an initial value
-/// given in [parameters]; a model's first compile prints its notice before the error line.
-const std::set<std::string> kStillOpen = {
-    "optimize_start_at_the_singularity", "optimize_start_energy_overflows",
-    "optimize_initial_value_in_parameters_ignored", "compiler_fails_two_lines", "compiler_writes_nothing_two_lines"};
-
-std::vector<Case> violations(bool still_open) {
-  std::vector<Case> out;
-  for (const auto& c : kKnownViolations)
-    if (kStillOpen.count(c.label) == static_cast<std::size_t>(still_open)) out.push_back(c);
-  return out;
-}
-
-INSTANTIATE_TEST_SUITE_P(FixedViolations, AdversarialCase, ::testing::ValuesIn(violations(false)), name_of);
-
-TEST(Adversarial, DISABLED_KnownViolations) {
-  for (const auto& c : violations(true)) {
-    SCOPED_TRACE(c.label + " — today: " + c.now);
-    run_case(c);
-  }
-}
+INSTANTIATE_TEST_SUITE_P(FixedViolations, AdversarialCase, ::testing::ValuesIn(kKnownViolations), name_of);
 
 }  // namespace
