@@ -41,8 +41,8 @@ fs::path scratch(const std::string& name) {
 }
 
 /// Starts `mechint <args>` (output discarded) and returns its pid.
-pid_t spawn_mechint(const std::string& args) {
-  const std::string command = "exec " + std::string(MECHINT_EXECUTABLE) + " " + args + " >/dev/null 2>&1";
+pid_t spawn_mechint(const std::string& args, const std::string& err = "/dev/null") {
+  const std::string command = "exec " + std::string(MECHINT_EXECUTABLE) + " " + args + " >/dev/null 2>" + err;
   const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
   pid_t pid = 0;
   if (posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char* const*>(argv), environ) != 0) return -1;
@@ -74,7 +74,8 @@ void expect_resume_identical(const std::string& name, const std::string& run, do
   };
   for (int attempt = 0; attempt < 30 && !finished; ++attempt) {
     long long last = written_at();
-    const pid_t pid = spawn_mechint(checkpointed + resume_flag);
+    const std::string err = (dir / ("attempt-" + std::to_string(attempt) + ".err")).string();
+    const pid_t pid = spawn_mechint(checkpointed + resume_flag, err);
     ASSERT_GT(pid, 0);
     const int wanted = std::uniform_int_distribution<int>(1, 3)(random);
     int seen = 0, status = 0;
@@ -92,7 +93,8 @@ void expect_resume_identical(const std::string& name, const std::string& run, do
       }
     }
     if (exited) {
-      ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the checkpointed run failed";
+      ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+          << "the checkpointed run failed (attempt " << attempt << ", " << kills << " kills): " << read_file(err);
       finished = true;
       break;
     }
