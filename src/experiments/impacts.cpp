@@ -107,6 +107,7 @@ struct Variant {
 
 struct Trajectory {
   std::vector<double> t, energy, htilde;
+  std::vector<long> impacts_so_far;  // the driver's count at each sample (full series), the page marks them
   std::vector<VecD<2>> q;  // at the sample times k·kH
   std::vector<ImpactRecord<2>> impacts;
   double cpu_s = 0;
@@ -133,6 +134,7 @@ Trajectory impact_run(const Variant& v, double h, bool full_series) {
       tr.t.push_back(d.time());
       tr.energy.push_back(d.energy());
       tr.htilde.push_back(d.htilde());
+      tr.impacts_so_far.push_back(d.impact_count());
     }
   };
   integrate(d, OutputSchedule{h, static_cast<double>(steps) * h, static_cast<double>(stride) * h}, sample);
@@ -155,8 +157,10 @@ void write_animation(const app::ExperimentContext& ctx, const Trajectory& tr) {
   const app::Overrides wall{{"wall", "1"}};
   const auto values = app::ParameterValues::resolve(system.parameters(wall), wall, system.name);
   app::AnimationFrames frames(tr.t.size());
-  frames.header({"t", "th1", "th2", "energy", "htilde"});
-  for (std::size_t i = 0; i < tr.t.size(); ++i) frames.row({tr.t[i], tr.q[i][0], tr.q[i][1], tr.energy[i], tr.htilde[i]});
+  // The columns of `mechint run double-pendulum --set wall=1` that the page reads, `impacts` among them.
+  frames.header({"t", "th1", "th2", "energy", "htilde", "impacts"});
+  for (std::size_t i = 0; i < tr.t.size(); ++i)
+    frames.row({tr.t[i], tr.q[i][0], tr.q[i][1], tr.energy[i], tr.htilde[i], static_cast<double>(tr.impacts_so_far[i])});
   frames.finish();
   app::write_animation_page((ctx.out_dir / kAnimation).string(), app::system_drawing("double-pendulum", values), frames,
                             "004 Fig. 2 left: the double pendulum with its wall, vi-trapezoid with MHC, h = 5.8e-2");
