@@ -3,7 +3,9 @@
 /// One updating progress line on a terminal (docs/trustworthy-runs.md, "Progress"): what fraction of
 /// a long run is done, how fast it goes and how long it has left, redrawn in place with '\r' at most
 /// a few times a second and erased at the end. Nothing at all when stderr is not a terminal (a log
-/// file, a pipe, a test), so that scripts see stderr empty on success.
+/// file, a pipe, a test), so that scripts see stderr empty on success. The one line of `run`,
+/// `sweep`, `optimize` (Ipopt's iterations, open-ended) and `reproduce` (app/experiment_progress.hpp);
+/// a log sharing the terminal with it writes through app/progress_log.hpp.
 
 #include <chrono>
 #include <string>
