@@ -197,6 +197,29 @@ TEST(Frames, ADrawingOfManyPointsIsThinnedToABoundedPage) {
   EXPECT_NE(page.find("199.99"), std::string::npos) << "the last row is kept";
 }
 
+TEST(Frames, ImpactsAreMarkedFromTheRunsCountThroughAnyThinning) {
+  // A point on a line; the column `impacts` counts 1 at row 5 and 2 at row 16: with every 3rd row kept
+  // (rows 0, 3, ..., 18, and the last, 19), the frames holding them are those of rows 6 and 18.
+  mechint::app::DrawingText text;
+  text.coordinates = {"q"};
+  text.points.push_back({"p", {"q", "0"}});
+  const Drawing d = Drawing::from_text(text, "test");
+  AnimationFrames counted(3 * AnimationFrames::kMaxFrames - 1), bare(20);
+  counted.header({"t", "q", "energy", "impacts"});
+  bare.header({"t", "q", "energy"});
+  for (int i = 0; i < 20; ++i) {
+    const double impacts = i >= 16 ? 2.0 : i >= 5 ? 1.0 : 0.0;
+    counted.row({0.1 * i, 0.0, 1.0, impacts});
+    bare.row({0.1 * i, 0.0, 1.0});
+  }
+  counted.finish();
+  bare.finish();
+  ASSERT_EQ(counted.stride(), 3u);
+  EXPECT_NE(mechint::app::animation_page(d, counted, "thinned").find("\"impact_frames\":[2,6]"), std::string::npos);
+  // Without the column the page guesses from positions.
+  EXPECT_NE(mechint::app::animation_page(d, bare, "bare").find("\"impact_frames\":null"), std::string::npos);
+}
+
 TEST(Frames, ASmallRunKeepsEveryRow) {
   AnimationFrames frames(100);
   frames.header({"t"});
@@ -275,6 +298,9 @@ TEST(Page, TheImpactsExperimentLinksAnAnimationOfItsRunWithTheWall) {
   const std::string page = read_file(dir / "fig2_left_mhc.html");
   EXPECT_NE(page.find("\"walls\":[["), std::string::npos);
   EXPECT_NE(page.find("\"name\":\"htilde\""), std::string::npos);
+  // Its impacts from the driver's count, not guessed from positions (the browser test checks the frames).
+  EXPECT_EQ(page.find("\"impact_frames\":null"), std::string::npos);
+  EXPECT_NE(page.find("\"impact_frames\":["), std::string::npos);
   EXPECT_NE(read_file(dir / "report.md").find("](fig2_left_mhc.html)"), std::string::npos);
 }
 

@@ -51,16 +51,28 @@ TEST(ImpactsCli, DoublePendulumWithWallWritesTheDocumentedColumns) {
       ASSERT_EQ(r.status, 0) << r.err;
       const auto rows = read_csv(out);
       ASSERT_EQ(rows.size(), 132u);  // header + 131 rows
-      EXPECT_EQ(rows[0], (std::vector<std::string>{"t", "th1", "th2", "p1", "p2", "energy", "htilde"}));
+      EXPECT_EQ(rows[0], (std::vector<std::string>{"t", "th1", "th2", "p1", "p2", "energy", "htilde", "impacts"}));
+      double impacts = 0.0;  // the count of impacts so far never decreases
       for (std::size_t i = 1; i < rows.size(); ++i) {
-        ASSERT_EQ(rows[i].size(), 7u);
+        ASSERT_EQ(rows[i].size(), 8u);
+        EXPECT_GE(std::stod(rows[i][7]), impacts);
+        impacts = std::stod(rows[i][7]);
         for (const auto& c : rows[i]) ASSERT_TRUE(std::isfinite(std::stod(c))) << c;
         const double th1 = std::stod(rows[i][1]), th2 = std::stod(rows[i][2]);
         EXPECT_GE(std::sin(th1) + std::sin(th1 + th2) + 0.25, -1e-12);  // never behind the wall
       }
+      EXPECT_GT(impacts, 0.0);
       fs::remove(out);
     }
   }
+}
+
+TEST(ImpactsCli, WithoutAWallNoImpactsAreCounted) {
+  const fs::path out = temp_csv("nowall");
+  const Result r = mechint("run double-pendulum --method vi-trapezoid --h 0.05 --t-end 1 --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_csv(out)[0], (std::vector<std::string>{"t", "th1", "th2", "p1", "p2", "energy", "htilde"}));
+  fs::remove(out);
 }
 
 TEST(ImpactsCli, PointMassWallColumns) {
@@ -68,7 +80,7 @@ TEST(ImpactsCli, PointMassWallColumns) {
   const Result r = mechint("run point-mass-wall --method vi-trapezoid --h 0.1 --t-end 5 --set impact=ctec --out " + out.string());
   ASSERT_EQ(r.status, 0) << r.err;
   const auto rows = read_csv(out);
-  EXPECT_EQ(rows[0], (std::vector<std::string>{"t", "q", "p", "energy"}));
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"t", "q", "p", "energy", "impacts"}));
   for (std::size_t i = 1; i < rows.size(); ++i) {
     EXPECT_GE(std::stod(rows[i][1]), 0.0);
     EXPECT_NEAR(std::stod(rows[i][3]), 1.0, 1e-12);  // CTEC keeps H exactly for this system

@@ -24,6 +24,12 @@ TEST(SweepRows, ColumnsOfEveryKindOfHeader) {
   c = RunColumns::of({"t", "th1", "th2", "p1", "p2", "energy", "htilde"});
   EXPECT_EQ(c.state_names(), (Names{"th1", "th2", "p1", "p2"}));
   EXPECT_TRUE(c.momenta.empty());
+  // With its wall: the impacts counted so far are no momentum.
+  c = RunColumns::of({"t", "th1", "th2", "p1", "p2", "energy", "htilde", "impacts"});
+  EXPECT_EQ(c.state_names(), (Names{"th1", "th2", "p1", "p2"}));
+  EXPECT_TRUE(c.momenta.empty());
+  c = RunColumns::of({"t", "q", "p", "energy", "impacts"});
+  EXPECT_TRUE(c.momenta.empty());
   // Three-body: velocities in the state, the Jacobi constant as the energy column.
   c = RunColumns::of({"t", "x", "y", "vx", "vy", "jacobi"});
   EXPECT_EQ(c.state_names(), (Names{"x", "y", "vx", "vy"}));

@@ -116,6 +116,24 @@ std::string animation_page(const Drawing& drawing, const AnimationFrames& frames
     data += (i ? ",[" : "[") + std::to_string(w[0]) + "," + std::to_string(w[1]) + "," + std::to_string(w[2]) + "]";
   }
   data += ']';
+  // The impacts from the run's own count (the column `impacts`, cumulative, so that thinning keeps
+  // every one): the frames whose interval (previous frame, this one] holds one. null without the
+  // column: the page then guesses from positions.
+  data += ",\"impact_frames\":";
+  const auto counted = std::find(columns.begin(), columns.end(), "impacts");
+  if (counted == columns.end()) {
+    data += "null";
+  } else {
+    const auto c = static_cast<std::size_t>(counted - columns.begin());
+    data += '[';
+    bool first = true;
+    for (std::size_t f = 1; f < rows.size(); ++f)
+      if (rows[f][c] > rows[f - 1][c]) {
+        data += (first ? "" : ",") + std::to_string(f);
+        first = false;
+      }
+    data += ']';
+  }
   data += ",\"t\":[";
   for (std::size_t f = 0; f < rows.size(); ++f) {
     if (f) data += ',';

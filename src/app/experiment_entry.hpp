@@ -8,12 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "app/experiment_progress.hpp"
+
 namespace mechint::app {
 
-/// Where an experiment writes and reports progress.
+/// Where an experiment writes and reports progress: its stages as lines of `log`, and where it can
+/// count its work, runs done of runs planned through `progress`.
 struct ExperimentContext {
   std::filesystem::path out_dir;
   std::ostream& log;
+  ExperimentProgress& progress;
 };
 
 struct ExperimentEntry {

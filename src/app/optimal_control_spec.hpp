@@ -4,6 +4,7 @@
 /// before a system gives the names a meaning; and what solving it produced, by names again. The typed
 /// step between the two is app/optimize_problem.hpp.
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -56,6 +57,8 @@ struct OptimalControlSpec {
   /// controls, relative to the size of the motion, max(1, max_k |q_k|) (see OptimizeOutcome).
   double resimulation_tolerance = 1e-4;
   int print_level = 0;  ///< Ipopt's log (mechint optimize --verbose: 5)
+  /// After each of Ipopt's iterations: mechint optimize's progress line; empty: nothing.
+  std::function<void(const optimal::IpoptIteration&)> on_iteration;
 
   /// Throws InvalidInput `FILE:LINE:COLUMN: what`.
   [[noreturn]] void fail(model_file::SourcePosition where, const std::string& what) const {

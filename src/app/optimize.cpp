@@ -18,6 +18,8 @@
 #include "app/optimal_control_file.hpp"
 #include "app/output.hpp"
 #include "app/plotting.hpp"
+#include "app/progress.hpp"
+#include "app/progress_log.hpp"
 #include "app/system_entry.hpp"
 #include "app/temporary_files.hpp"
 #include "mechint/core/errors.hpp"
@@ -206,10 +208,22 @@ void write_optimize_files(const fs::path& dir, const OptimalControlSpec& spec, c
   write_text_atomically((dir / "report.md").string(), report_md(spec, outcome, figure, page));
 }
 
-void optimize_command(const std::string& problem_file, const std::string& out_dir, bool verbose, std::ostream& log) {
+void optimize_command(const std::string& problem_file, const std::string& out_dir, bool verbose, bool progress,
+                      std::ostream& log) {
   OptimalControlSpec spec = read_optimal_control_file(problem_file);
   if (verbose) spec.print_level = 5;
-  const OptimizeOutcome outcome = optimize_into(spec, out_dir, log);
+  // Ipopt's iterations on one line; --verbose prints Ipopt's own log instead, a line per iteration.
+  ProgressLine line("mechint optimize " + printable_line(problem_file, 60), ProgressLine::OpenEnded{},
+                    progress && !verbose, "iterations");
+  spec.on_iteration = [&line, limit = spec.max_iterations](const optimal::IpoptIteration& at) {
+    line.update(at.iteration, [&] {
+      return "cost " + format_number(at.objective, 4) + ", violation " + format_number(at.infeasibility, 2) +
+             " (at most " + std::to_string(limit) + " iterations)";
+    });
+  };
+  ProgressLog shared(log);
+  const OptimizeOutcome outcome = optimize_into(spec, out_dir, shared);
+  line.clear();
   if (out_dir.empty()) std::cout << optimize_results_json(spec, outcome);
 }
 

@@ -29,7 +29,10 @@ void write_optimize_files(const std::filesystem::path& dir, const OptimalControl
 /// a staging directory that replaces out_dir once complete). Returns the outcome.
 OptimizeOutcome optimize_into(const OptimalControlSpec& spec, const std::string& out_dir, std::ostream& log);
 
-/// The whole command; `verbose` shows Ipopt's log on standard output. Progress lines go to `log`.
-void optimize_command(const std::string& problem_file, const std::string& out_dir, bool verbose, std::ostream& log);
+/// The whole command; `verbose` shows Ipopt's log on standard output. What it reports goes to `log`;
+/// with `progress` (and not `verbose`), Ipopt's iterations are counted on a progress line when stderr
+/// is a terminal (app/progress.hpp).
+void optimize_command(const std::string& problem_file, const std::string& out_dir, bool verbose, bool progress,
+                      std::ostream& log);
 
 }  // namespace mechint::app

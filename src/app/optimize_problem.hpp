@@ -180,7 +180,7 @@ OptimizeOutcome solve(const P& problem_data, const OptimalControlSpec& spec, con
   const auto started = std::chrono::steady_clock::now();
   optimal::NlpSolution solution = optimal::solve_with_ipopt(
       *program, {.hessian = spec.hessian, .tolerance = spec.tolerance, .max_iterations = spec.max_iterations,
-                 .print_level = spec.print_level});
+                 .print_level = spec.print_level, .on_iteration = spec.on_iteration});
   const double cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!solution.converged) {
     if (solution.infeasible)

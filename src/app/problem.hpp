@@ -34,6 +34,9 @@ struct OutputLabels {
   double energy_factor = 1.0;
   /// Adds the column `htilde` (the integrator's truncated modified Hamiltonian) where the stepper has it.
   bool modified_energy = false;
+  /// Adds the column `impacts` (how many impacts the run has resolved so far) where the stepper counts
+  /// them (HasImpactCount): set from Problem::walls when the recorder is made (app/started_stepper.hpp).
+  bool impacts = false;
   /// If not empty: per coordinate, whether it is an angle written wrapped to (-pi, pi] (the
   /// integrator itself runs on the unwrapped value).
   std::vector<bool> periodic = {};

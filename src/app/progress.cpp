@@ -43,6 +43,10 @@ std::string duration_text(double seconds) {
 
 bool progress_line_shown() noexcept { return line_shown.load(); }
 
+void erase_progress_line() {
+  if (line_shown.exchange(false)) write_stderr("\r\033[K");  // carriage return, erase to the end of the line
+}
+
 std::chrono::milliseconds progress_interval() {
   if (const char* text = std::getenv("MECHINT_PROGRESS_INTERVAL_MS")) {
     char* end = nullptr;
@@ -60,31 +64,40 @@ ProgressLine::ProgressLine(std::string label, double total, bool enabled, std::s
   next_draw_ = start_ + interval_;
 }
 
+ProgressLine::ProgressLine(std::string label, OpenEnded, bool enabled, std::string unit)
+    : ProgressLine(std::move(label), 1.0, enabled, std::move(unit)) {
+  total_ = 0.0;
+  open_ended_ = true;
+}
+
 ProgressLine::~ProgressLine() { clear(); }
 
 void ProgressLine::clear() {
   if (!drawn_) return;
   drawn_ = false;
-  line_shown.store(false);
-  write_stderr("\r\033[K");  // carriage return, erase to the end of the line
+  erase_progress_line();  // nothing when a log line (app/progress_log.hpp) has erased it already
 }
 
-void ProgressLine::draw(double done, std::chrono::steady_clock::time_point now) {
+void ProgressLine::draw(double done, std::chrono::steady_clock::time_point now, const std::string& detail) {
   next_draw_ = now + interval_;
-  const double fraction = std::clamp(done / total_, 0.0, 1.0);
   const double elapsed = std::chrono::duration<double>(now - start_).count();
+  const double rate = elapsed > 0.0 && done > 0.0 ? done / elapsed : 0.0;  // model time (or units) per second
   std::string line = "\r" + label_ + ": ";
-  char percent[16];
-  std::snprintf(percent, sizeof percent, "%.1f%%", 100.0 * fraction);
-  line += percent;
-  if (unit_.empty())
-    line += "  t = " + format_number(done, 4) + " of " + format_number(total_, 4);
-  else
-    line += "  " + format_number(done, 15) + " of " + format_number(total_, 15) + " " + unit_;
-  if (elapsed > 0.0 && done > 0.0) {
-    const double rate = done / elapsed;  // model time (or units) per second of wall time
-    line += "  (" + format_number(rate, 3) + " per s, " + duration_text((total_ - done) / rate) + " left)";
+  if (open_ended_) {
+    line += format_number(done, 15) + " " + unit_;
+    if (rate > 0.0) line += "  (" + format_number(rate, 3) + " per s)";
+  } else {
+    char percent[16];
+    std::snprintf(percent, sizeof percent, "%.1f%%", 100.0 * std::clamp(done / total_, 0.0, 1.0));
+    line += percent;
+    if (unit_.empty())
+      line += "  t = " + format_number(done, 4) + " of " + format_number(total_, 4);
+    else
+      line += "  " + format_number(done, 15) + " of " + format_number(total_, 15) + " " + unit_;
+    if (rate > 0.0)
+      line += "  (" + format_number(rate, 3) + " per s, " + duration_text(std::max(0.0, total_ - done) / rate) + " left)";
   }
+  if (!detail.empty()) line += "  " + detail;
   line += "\033[K";  // erase what a longer previous line left
   line_shown.store(true);
   write_stderr(line);

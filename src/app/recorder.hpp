@@ -4,7 +4,8 @@
 /// stepper (integrate/stepper.hpp) and the system's output names. Column order (DESIGN §4):
 /// t, coordinates, [velocities], [canonical momenta], energy, [htilde], Noether momenta,
 /// [their discrete work, e.g. Jz_work], [constraint_residual, lambda1..k], [controls u1..um]
-/// (DESIGN §6; the forced columns are docs/forces.md's).
+/// (DESIGN §6; the forced columns are docs/forces.md's), [impacts] (a run with walls: the impacts
+/// resolved so far, docs/impacts.md).
 
 #include <cmath>
 #include <stdexcept>
@@ -72,6 +73,8 @@ class Recorder {
       if (!HasControls<S> && controls_ == nullptr)
         throw std::logic_error("the recorder of a controlled run needs its controls");
     }
+    if constexpr (HasImpactCount<S>)
+      if (labels.impacts) columns_.push_back("impacts");
     row_.reserve(columns_.size());
   }
 
@@ -109,6 +112,8 @@ class Recorder {
         append_vector(s.step_index() == 0 ? controls_->template at<kControls>(t)
                                           : controls_->template before<kControls>(t));
     }
+    if constexpr (HasImpactCount<S>)
+      if (labels_.impacts) row_.push_back(static_cast<double>(s.impact_count()));
     require_finite_row(columns_, row_, s.step_index(), t);
     return row_;
   }

@@ -6,6 +6,7 @@
 
 #include "app/experiment_entry.hpp"
 #include "app/output.hpp"
+#include "app/progress_log.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 
@@ -39,7 +40,7 @@ void claim_output_directory(const std::filesystem::path& dir, const std::string&
 
 }  // namespace
 
-void reproduce_experiments(const std::string& name, const std::string& out_dir, std::ostream& log) {
+void reproduce_experiments(const std::string& name, const std::string& out_dir, std::ostream& log, bool progress) {
   std::vector<const ExperimentEntry*> chosen;
   const bool all = name == "all";
   if (all) {
@@ -49,13 +50,17 @@ void reproduce_experiments(const std::string& name, const std::string& out_dir, 
   }
   const std::filesystem::path root(out_dir);
   claim_output_directory(root, name);
+  // The log's lines go above the progress line, which each of them erases first.
+  ProgressLog shared(log);
   std::size_t index = 0;
   for (const auto* e : chosen) {
     ++index;
     const auto dir = all ? root / e->name : root;
     if (all) claim_output_directory(dir, e->name);
-    log << "[" << index << "/" << chosen.size() << "] " << e->name << " -> " << dir.string() << std::endl;
-    ExperimentContext context{dir, log};
+    const std::string which = "[" + std::to_string(index) + "/" + std::to_string(chosen.size()) + "] " + e->name;
+    shared << which << " -> " << dir.string() << std::endl;
+    ExperimentProgress line("mechint reproduce " + which, progress);
+    ExperimentContext context{dir, shared, line};
     e->run(context);
   }
 }

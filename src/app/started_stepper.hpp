@@ -161,10 +161,12 @@ class ErasedStepper final : public StartedStepper {
 
  private:
   static Recorder<S> make_recorder(const P& p) {
+    OutputLabels labels = p.labels;
+    labels.impacts = p.walls;  // the impact driver of a run without walls has nothing to count
     if constexpr (P::kControlled)
-      return Recorder<S>(p.labels, &p.controls);
+      return Recorder<S>(labels, &p.controls);
     else
-      return Recorder<S>(p.labels);
+      return Recorder<S>(labels);
   }
 
   std::shared_ptr<P> problem_;  ///< the stepper's control law refers to its controls

@@ -22,7 +22,7 @@ bool after_momenta(const std::string& name) {
   };
   return ends_with("_work") || name == "constraint_residual" || name == "nonholonomic_residual" ||
          numbered(name, "lambda") || numbered(name, "mu") || numbered(name, "u") || name == "megno" ||
-         name == "lyapunov" || name == "fli";
+         name == "lyapunov" || name == "fli" || name == "impacts";
 }
 
 }  // namespace

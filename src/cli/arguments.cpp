@@ -50,6 +50,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   reproduce->add_option("--out", command.reproduce.out_dir, "output directory (new, empty, or a previous output of "
                                                             "the same experiment)")
       ->capture_default_str();
+  reproduce->add_flag("--quiet", command.reproduce.quiet, "no progress line (shown only when stderr is a terminal)");
 
   auto* check = app.add_subcommand("check", "check a model file and print what mechint derives from it");
   check->add_option("model_file", command.check.model_file, "model file (FILE.toml, docs/model-files.md)")
@@ -60,7 +61,9 @@ Command parse_command_line(int argc, const char* const* argv) {
   auto* optimize_out = optimize->add_option(
       "--out", command.optimize.out_dir,
       "output directory (new, empty, or a previous output of optimize; default: results.json on standard output)");
-  optimize->add_flag("--verbose", command.optimize.verbose, "show the optimizer's log");
+  optimize->add_flag("--verbose", command.optimize.verbose, "show the optimizer's log (instead of the progress line)");
+  optimize->add_flag("--quiet", command.optimize.quiet,
+                     "no progress line of the optimizer's iterations (shown only when stderr is a terminal)");
 
   auto* sweep = app.add_subcommand("sweep", "run the members of a sweep file on every core into one summary (docs/sweeps.md)");
   sweep->add_option("sweep_file", command.sweep.sweep_file, "sweep file (SWEEP.toml)")->required();

@@ -38,10 +38,11 @@ struct ViewCommand {
   std::string out;
 };
 
-/// `mechint reproduce EXPERIMENT [--out DIR]`
+/// `mechint reproduce EXPERIMENT [--out DIR] [--quiet]`
 struct ReproduceCommand {
   std::string experiment;
   std::string out_dir = "out";
+  bool quiet = false;  ///< no progress line on a terminal (app/experiment_progress.hpp)
 };
 
 /// `mechint check FILE.toml`
@@ -49,11 +50,12 @@ struct CheckCommand {
   std::string model_file;
 };
 
-/// `mechint optimize PROBLEM.toml [--out DIR] [--verbose]`
+/// `mechint optimize PROBLEM.toml [--out DIR] [--verbose] [--quiet]`
 struct OptimizeCommand {
   std::string problem_file;
   std::string out_dir;  ///< empty: results.json on standard output, no files
   bool verbose = false;
+  bool quiet = false;  ///< no progress line of Ipopt's iterations on a terminal
 };
 
 /// `mechint sweep SWEEP.toml [--out DIR] [--threads N] [--quiet]`

@@ -2,9 +2,9 @@
 //   mechint list
 //   mechint run SYSTEM [--method M] [--h H] [--t-end T] [--output-every DT] [--set NAME=VALUE]... [--out FILE.csv]
 //               [--controls FILE.csv] [--quiet] [--animate FILE.html]
-//   mechint reproduce EXPERIMENT [--out DIR]
+//   mechint reproduce EXPERIMENT [--out DIR] [--quiet]
 //   mechint check FILE.toml
-//   mechint optimize PROBLEM.toml [--out DIR] [--verbose]
+//   mechint optimize PROBLEM.toml [--out DIR] [--verbose] [--quiet]
 //   mechint view RUN.csv --system SYSTEM [--set NAME=VALUE]... --out FILE.html
 //   mechint sweep SWEEP.toml [--out DIR] [--threads N] [--quiet]
 // Exit codes (DESIGN §4, core/errors.hpp): 2 bad input, 3 numerical failure, 4 input/output error,
@@ -240,11 +240,12 @@ int run_command(int argc, char** argv) {
       case cli::Command::Kind::kRun:
         return run_system(command.run);
       case cli::Command::Kind::kReproduce:
-        app::reproduce_experiments(command.reproduce.experiment, command.reproduce.out_dir, std::cerr);
+        app::reproduce_experiments(command.reproduce.experiment, command.reproduce.out_dir, std::cerr,
+                                   !command.reproduce.quiet);
         return 0;
       case cli::Command::Kind::kOptimize:
         app::optimize_command(command.optimize.problem_file, command.optimize.out_dir, command.optimize.verbose,
-                              std::cerr);
+                              !command.optimize.quiet, std::cerr);
         return 0;
       case cli::Command::Kind::kView:
         return view_run(command.view);

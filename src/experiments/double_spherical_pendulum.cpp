@@ -7,6 +7,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <iterator>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -108,11 +109,15 @@ void run(const app::ExperimentContext& ctx) {
   const double e0 = energy(model, st.q, st.v);
   const double j0 = lagrangian_dv(model, st.q, st.v).dot(model.symmetry_generator(0, st.q));
   std::vector<Run> runs;
+  ctx.progress.plan(2.0 * static_cast<double>(std::size(kSteps)), "runs");  // the VI and energy-momentum per h
   for (double h : kSteps) {
     ctx.log << "  h = " << h << std::endl;
     runs.push_back(run_vi(st, h));
+    ctx.progress.advance();
     runs.push_back(run_em(st, h));
+    ctx.progress.advance();
   }
+  ctx.progress.clear();
   const Run& standard = runs[1];  // energy-momentum at 1e-4
 
   nlohmann::json j;

@@ -5,6 +5,7 @@
 //  * Fig. 2 left: H against time with the wall, the three impact laws, h = 5.8e-2, impact times.
 //  * Fig. 2 right: L² trajectory error against h for the three laws, against a benchmark at
 //    h = 1e-4 (CTEC, as 004), and against an adaptive hybrid reference with exact resets.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -106,6 +107,7 @@ struct Variant {
 
 struct Trajectory {
   std::vector<double> t, energy, htilde;
+  std::vector<long> impacts_so_far;  // the driver's count at each sample (full series), the page marks them
   std::vector<VecD<2>> q;  // at the sample times k·kH
   std::vector<ImpactRecord<2>> impacts;
   double cpu_s = 0;
@@ -132,6 +134,7 @@ Trajectory impact_run(const Variant& v, double h, bool full_series) {
       tr.t.push_back(d.time());
       tr.energy.push_back(d.energy());
       tr.htilde.push_back(d.htilde());
+      tr.impacts_so_far.push_back(d.impact_count());
     }
   };
   integrate(d, OutputSchedule{h, static_cast<double>(steps) * h, static_cast<double>(stride) * h}, sample);
@@ -154,8 +157,10 @@ void write_animation(const app::ExperimentContext& ctx, const Trajectory& tr) {
   const app::Overrides wall{{"wall", "1"}};
   const auto values = app::ParameterValues::resolve(system.parameters(wall), wall, system.name);
   app::AnimationFrames frames(tr.t.size());
-  frames.header({"t", "th1", "th2", "energy", "htilde"});
-  for (std::size_t i = 0; i < tr.t.size(); ++i) frames.row({tr.t[i], tr.q[i][0], tr.q[i][1], tr.energy[i], tr.htilde[i]});
+  // The columns of `mechint run double-pendulum --set wall=1` that the page reads, `impacts` among them.
+  frames.header({"t", "th1", "th2", "energy", "htilde", "impacts"});
+  for (std::size_t i = 0; i < tr.t.size(); ++i)
+    frames.row({tr.t[i], tr.q[i][0], tr.q[i][1], tr.energy[i], tr.htilde[i], static_cast<double>(tr.impacts_so_far[i])});
   frames.finish();
   app::write_animation_page((ctx.out_dir / kAnimation).string(), app::system_drawing("double-pendulum", values), frames,
                             "004 Fig. 2 left: the double pendulum with its wall, vi-trapezoid with MHC, h = 5.8e-2");
@@ -267,6 +272,19 @@ void run(const app::ExperimentContext& ctx) {
             "Two truncated modified Hamiltonians: H̃_SV (the formula 004 prints) and "
             "H̃_trap = H − h²B (the trapezoid VI's own, docs/impacts.md).\n\n";
 
+  // Every run of the experiment, counted on the progress line: 2 starts x 2 integrators (Fig. 1), the
+  // slopes, each variant once at h = 5.8e-2 (Fig. 2 left), the reference, the benchmarks, the sweep.
+  const std::vector<double> slope_h = {0.04, 0.02, 0.01, 0.005};
+  std::vector<Variant> variants;
+  for (const char* method : {"vi-trapezoid", "stormer-verlet"})
+    for (ImpactLaw law : {ImpactLaw::kDtec, ImpactLaw::kCtec, ImpactLaw::kMhc}) variants.push_back({method, law});
+  variants.push_back({"vi-trapezoid", ImpactLaw::kMhc, true});
+  const std::vector<double> sweep = {5.8e-2, 2.9e-2, 1.16e-2, 5.8e-3, 2.9e-3, 1.16e-3};
+  const auto benchmarked = std::count_if(variants.begin(), variants.end(), [](const Variant& v) { return !v.printed_htilde; });
+  ctx.progress.plan(static_cast<double>(4 + 2 * slope_h.size() + variants.size() + 1 + benchmarked +
+                                        variants.size() * sweep.size()),
+                    "runs");
+
   // ---- Fig. 1 and the pairing slopes ----
   ctx.log << "  Fig. 1: smooth runs" << std::endl;
   std::ostringstream fig1;
@@ -279,6 +297,7 @@ void run(const app::ExperimentContext& ctx) {
     const auto& s = start_named(name);
     const auto a = smooth_run<Trapezoid>(s, kH, kFig1End, &fig1)[0];
     const auto b = smooth_run<StormerVerlet>(s, kH, kFig1End, &fig1)[0];
+    ctx.progress.advance(2);
     for (const auto& [method, r] : {std::pair{"vi-trapezoid", a}, std::pair{"stormer-verlet", b}}) {
       report << "| " << name << " | " << method << " | " << fmt(r.energy) << " | " << fmt(r.htilde_sv) << " ("
              << fmt(r.spike_sv, 2) << ") | " << fmt(r.htilde_trap) << " (" << fmt(r.spike_trap, 2) << ") |\n";
@@ -295,12 +314,12 @@ void run(const app::ExperimentContext& ctx) {
             "against log h:\n\n| integrator | H | H̃_SV | H̃_trap |\n|---|---|---|---|\n";
   std::ostringstream slopes_csv;
   slopes_csv << "method,h,energy,htilde_sv,htilde_trap\n";
-  const std::vector<double> slope_h = {0.04, 0.02, 0.01, 0.005};
   for (const std::string method : {"vi-trapezoid", "stormer-verlet"}) {
     std::vector<double> e, s1, s2;
     for (double h : slope_h) {
       const auto r = method == "vi-trapezoid" ? smooth_run<Trapezoid>(start_named("fig1-right"), h, 5.0, nullptr)[0]
                                               : smooth_run<StormerVerlet>(start_named("fig1-right"), h, 5.0, nullptr)[0];
+      ctx.progress.advance();
       e.push_back(r.energy), s1.push_back(r.htilde_sv), s2.push_back(r.htilde_trap);
       slopes_csv << method << "," << h << "," << r.energy << "," << r.htilde_sv << "," << r.htilde_trap << "\n";
     }
@@ -313,10 +332,6 @@ void run(const app::ExperimentContext& ctx) {
 
   // ---- Fig. 2 left ----
   ctx.log << "  Fig. 2 left: the wall, h = 5.8e-2" << std::endl;
-  std::vector<Variant> variants;
-  for (const char* method : {"vi-trapezoid", "stormer-verlet"})
-    for (ImpactLaw law : {ImpactLaw::kDtec, ImpactLaw::kCtec, ImpactLaw::kMhc}) variants.push_back({method, law});
-  variants.push_back({"vi-trapezoid", ImpactLaw::kMhc, true});
   std::ostringstream fig2l, impacts_csv;
   fig2l << "variant,method,law,t,energy,htilde\n";
   impacts_csv << "variant,h,time,alpha,lambda,energy_before,energy_after,htilde_before,htilde_after\n";
@@ -324,6 +339,7 @@ void run(const app::ExperimentContext& ctx) {
             "| variant | impacts | impact times | H(0) | H(end) | max |H − H(0)| |\n|---|---|---|---|---|---|\n";
   for (const auto& v : variants) {
     const Trajectory tr = impact_run(v, kH, true);
+    ctx.progress.advance();
     double worst = 0;
     for (std::size_t i = 0; i < tr.t.size(); ++i) {
       fig2l << v.label() << "," << v.method << "," << impact_law_name(v.law) << "," << tr.t[i] << ","
@@ -359,11 +375,11 @@ void run(const app::ExperimentContext& ctx) {
   std::vector<HybridReference<DoublePendulum>::Event> events;
   const auto ref_samples = HybridReference<DoublePendulum>(DoublePendulum{}, 1e-13)
                                .run(start_q(s), start_p(s), 0.0, times.back(), times, events);
+  ctx.progress.advance();
   std::vector<VecD<2>> reference;
   for (const auto& x : ref_samples) reference.push_back(x.q);
   for (const auto& e : events) j["reference_impact_times"].push_back(e.time);
 
-  const std::vector<double> sweep = {5.8e-2, 2.9e-2, 1.16e-2, 5.8e-3, 2.9e-3, 1.16e-3};
   std::ostringstream fig2r;
   fig2r << "variant,method,law,h,l2_error_benchmark,l2_error_reference,impacts,cpu_s\n";
   report << "\n## Fig. 2 right: L² trajectory error against h\n\n"
@@ -375,6 +391,7 @@ void run(const app::ExperimentContext& ctx) {
   for (const auto& v : variants) {
     if (v.printed_htilde) continue;
     const Trajectory b = impact_run(v, kBenchmarkH);
+    ctx.progress.advance();
     benchmarks[v.label()] = b.q;
     j["benchmarks"].push_back({{"variant", v.label()}, {"h", kBenchmarkH}, {"l2_error_reference", l2_error(b.q, reference)},
                                {"cpu_s", b.cpu_s}});
@@ -394,6 +411,7 @@ void run(const app::ExperimentContext& ctx) {
     std::vector<double> eb, er;
     for (double h : sweep) {
       const Trajectory tr = impact_run(v, h);
+      ctx.progress.advance();
       eb.push_back(l2_error(tr.q, bench));
       er.push_back(l2_error(tr.q, reference));
       fig2r << v.label() << "," << v.method << "," << impact_law_name(v.law) << "," << h << "," << eb.back() << ","
@@ -429,6 +447,7 @@ void run(const app::ExperimentContext& ctx) {
     report << "\n";
   }
 
+  ctx.progress.clear();  // the runs are done: the figures are drawn below
   write_comparison(j, sweep, errors_ref, report);
   app::write_text_atomically((ctx.out_dir / "results.json").string(), j.dump(2) + "\n");
   if (app::draw_figures("impacts.py", ctx.out_dir, ctx.log))

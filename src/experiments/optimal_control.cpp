@@ -5,6 +5,7 @@
 // against the number of steps. The problems are those of examples/problems/ (docs/optimal-control.md).
 #include <cmath>
 #include <filesystem>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -99,12 +100,17 @@ void run(const app::ExperimentContext& ctx) {
             "once with Ipopt's limited-memory (L-BFGS) approximation (docs/optimal-control.md).\n\n"
             "| problem | Hessian | N | cost | iterations | solve s | re-simulation error |\n"
             "|---|---|---|---|---|---|---|\n";
+  // Every solve counted on the progress line: each problem with both Hessians, then the swing-up at
+  // each number of steps.
+  constexpr int kConvergenceSteps[] = {25, 50, 100, 200, 400};
+  ctx.progress.plan(static_cast<double>(2 * std::size(kProblems) + std::size(kConvergenceSteps)), "solves");
   for (const auto& p : kProblems) {
     ctx.log << "  " << p.name << "\n";
     for (const auto hessian : {optimal::HessianMode::kExact, optimal::HessianMode::kLimitedMemory}) {
       app::OptimalControlSpec spec = app::parse_optimal_control_text(p.text, std::string(p.name) + ".toml");
       spec.hessian = hessian;
       const app::OptimizeOutcome o = app::solve_optimal_control(spec);
+      ctx.progress.advance();
       rows.push_back(row(p.name, spec, o));
       report << "| " << p.name << " | " << rows.back()["hessian"].get<std::string>() << " | " << o.steps << " | "
              << format_number(o.solution.objective, 8) << " | " << o.solution.iterations << " | "
@@ -122,16 +128,18 @@ void run(const app::ExperimentContext& ctx) {
             "The test suite's independent reference (Pontryagin's conditions by multiple shooting, "
             "tests/swing_up_reference.hpp) is J* = 36.640289062391.\n\n| N | cost | cost − J* |\n|---|---|---|\n";
   constexpr double kReference = 36.640289062391;
-  for (int steps : {25, 50, 100, 200, 400}) {
+  for (int steps : kConvergenceSteps) {
     app::OptimalControlSpec spec = app::parse_optimal_control_text(kProblems[0].text, "pendulum-swing-up.toml");
     spec.steps = steps;
     const app::OptimizeOutcome o = app::solve_optimal_control(spec);
+    ctx.progress.advance();
     auto r = row("pendulum-swing-up-convergence", spec, o);
     r["cost_minus_reference"] = o.solution.objective - kReference;
     rows.push_back(r);
     report << "| " << steps << " | " << format_number(o.solution.objective, 12) << " | "
            << format_number(o.solution.objective - kReference, 3) << " |\n";
   }
+  ctx.progress.clear();
   report << "\n";
   for (const auto& p : kProblems)
     report << "### " << p.name << "\n\n" << p.summary << ".\n\n![" << p.name << "](" << p.name

@@ -5,6 +5,7 @@
 // quaternions against the h = 1e-4 run, energy and momentum against their exact initial values.
 #include <chrono>
 #include <cmath>
+#include <iterator>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -104,10 +105,13 @@ void run(const app::ExperimentContext& ctx) {
   const double exact_energy = body.energy_of_rate(kOmega0);
   const VecD<3> exact_momentum = body.spatial_momentum(kQ0, kOmega0);
   std::vector<Run> runs;
+  ctx.progress.plan(static_cast<double>(std::size(kSourceTable)), "step sizes");
   for (const SourceRow& s : kSourceTable) {
     ctx.log << "  h = " << s.h << std::endl;
     runs.push_back(integrate(s.h));
+    ctx.progress.advance();
   }
+  ctx.progress.clear();
   const Run& standard = runs.front();
 
   nlohmann::json j;

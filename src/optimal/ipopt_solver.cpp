@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 
@@ -42,7 +43,9 @@ bool guarded(F&& evaluate, const Number* out, Index n) {
 
 class ProgramAdapter : public Ipopt::TNLP {
  public:
-  ProgramAdapter(const NonlinearProgram& program, bool exact_hessian) : program_(program), exact_hessian_(exact_hessian) {}
+  ProgramAdapter(const NonlinearProgram& program, bool exact_hessian,
+                 const std::function<void(const IpoptIteration&)>& on_iteration)
+      : program_(program), exact_hessian_(exact_hessian), on_iteration_(on_iteration) {}
 
   /// What finalize_solution received (x, multipliers, objective).
   const NlpSolution& solution() const { return solution_; }
@@ -117,6 +120,19 @@ class ProgramAdapter : public Ipopt::TNLP {
         values, nele_hess);
   }
 
+  bool intermediate_callback(Ipopt::AlgorithmMode, Index iter, Number obj_value, Number inf_pr, Number, Number,
+                             Number, Number, Number, Number, Index, const Ipopt::IpoptData*,
+                             Ipopt::IpoptCalculatedQuantities*) override {
+    if (on_iteration_) {
+      try {
+        on_iteration_({.iteration = static_cast<int>(iter), .objective = obj_value, .infeasibility = inf_pr});
+      } catch (...) {
+        // Nothing is thrown through Ipopt; the solve goes on without its display.
+      }
+    }
+    return true;  // never asks Ipopt to stop
+  }
+
   void finalize_solution(Ipopt::SolverReturn, Index n, const Number* x, const Number*, const Number*, Index m,
                          const Number*, const Number* lambda, Number obj_value, const Ipopt::IpoptData*,
                          Ipopt::IpoptCalculatedQuantities*) override {
@@ -128,6 +144,7 @@ class ProgramAdapter : public Ipopt::TNLP {
  private:
   const NonlinearProgram& program_;
   bool exact_hessian_;
+  const std::function<void(const IpoptIteration&)>& on_iteration_;
   NlpSolution solution_;
 };
 
@@ -190,7 +207,7 @@ NlpSolution solve_with_ipopt(const NonlinearProgram& program, const IpoptSetting
     options->SetStringValue("hessian_approximation", exact ? "exact" : "limited-memory");
     // An empty options file name: Ipopt must not read an ipopt.opt lying in the working directory.
     if (app->Initialize("") != Ipopt::Solve_Succeeded) throw std::runtime_error("Ipopt could not be initialized");
-    auto* adapter = new ProgramAdapter(program, exact);
+    auto* adapter = new ProgramAdapter(program, exact, settings.on_iteration);
     Ipopt::SmartPtr<Ipopt::TNLP> owner = adapter;
     status = app->OptimizeTNLP(owner);
     found = adapter->solution();

@@ -128,23 +128,82 @@ def test_double_pendulum_with_a_wall(mechint, browser, tmp_path):
 
     check_page(browser, page, csv_path, positions, "animation-double-pendulum-wall.png")
     assert browser.execute_script("return window.mechint.data.walls.length") == 1
-    # The wall is marked in the frames where the second mass is at it (phi = x2 + wall_offset ~ 0):
-    # some frames of this run with impacts, not all.
-    touching = browser.execute_script(
-        "const m = window.mechint, marked = [];"
-        "for (let f = 0; f < m.data.t.length; ++f) { m.setFrame(f); if (m.touching) marked.push(f); }"
-        "return marked;")
+    # The wall is marked in the frames whose interval holds an impact, as the run's own count (the
+    # column `impacts` of the impact driver) says: some frames of this run, not all.
     rows = read_csv(csv_path)
-    tolerance = browser.execute_script("return window.mechint.contactTolerance")
-    near_wall = [i for i, row in enumerate(rows)
-                 if abs(l1 * math.sin(row["th1"]) + l2 * math.sin(row["th1"] + row["th2"]) + 0.25) <= tolerance]
-    assert 0 < len(touching) < len(rows)
-    assert touching == near_wall
+    assert browser.execute_script("return window.mechint.impactsFrom") == "run"
+    counted = [f for f in range(1, len(rows)) if rows[f]["impacts"] > rows[f - 1]["impacts"]]
+    assert 0 < len(counted) < len(rows)
+    assert marked_frames(browser) == counted
     # view draws the same run from its CSV
     viewed = tmp_path / "viewed.html"
     mechint("view", str(csv_path), "--system", "double-pendulum", "--set", "wall=1", "--set", f"l1={l1}",
             "--set", f"l2={l2}", "--out", str(viewed))
     check_page(browser, viewed, csv_path, positions, "view-double-pendulum-wall.png")
+    assert marked_frames(browser) == counted
+    # A CSV without the count (an older mechint's) falls back to positions: the frames where the
+    # second mass is at the wall (phi = x2 + wall_offset ~ 0, within 1 % of the scene's size).
+    bare_csv, bare = tmp_path / "bare.csv", tmp_path / "bare.html"
+    with open(csv_path, newline="") as f:
+        table = list(csv.reader(f))
+    keep = [i for i, name in enumerate(table[0]) if name != "impacts"]
+    with open(bare_csv, "w", newline="") as f:
+        csv.writer(f).writerows([[row[i] for i in keep] for row in table])
+    mechint("view", str(bare_csv), "--system", "double-pendulum", "--set", "wall=1", "--set", f"l1={l1}",
+            "--set", f"l2={l2}", "--out", str(bare))
+    open_page(browser, bare)
+    assert browser.execute_script("return window.mechint.impactsFrom") == "positions"
+    tolerance = browser.execute_script("return window.mechint.contactTolerance")
+    near_wall = [i for i, row in enumerate(rows)
+                 if abs(l1 * math.sin(row["th1"]) + l2 * math.sin(row["th1"] + row["th2"]) + 0.25) <= tolerance]
+    assert marked_frames(browser) == near_wall
+
+
+def marked_frames(browser):
+    """The frames in which the page draws a wall red."""
+    return browser.execute_script(
+        "const m = window.mechint, marked = [];"
+        "for (let f = 0; f < m.data.t.length; ++f) { m.setFrame(f); if (m.touching) marked.push(f); }"
+        "return marked;")
+
+
+def test_the_impacts_of_004_are_marked_at_the_drivers_impact_times(mechint, browser, tmp_path):
+    # The page of reproduce impacts (004 Fig. 2 left, vi-trapezoid with MHC, h = 5.8e-2): every impact
+    # the driver resolved, as impacts.csv lists them, marks the frame whose interval holds it, and no
+    # other frame is marked. (Marked from positions, 4 of these 5 impacts went unseen.)
+    out = tmp_path / "impacts"
+    mechint("reproduce", "impacts", "--out", str(out))
+    with open(out / "impacts.csv", newline="") as f:
+        times = [float(row["time"]) for row in csv.DictReader(f)
+                 if row["variant"] == "vi-trapezoid/mhc" and float(row["h"]) == 5.8e-2]
+    assert len(times) == 5
+    open_page(browser, out / "fig2_left_mhc.html")
+    assert browser.execute_script("return window.mechint.impactsFrom") == "run"
+    t = browser.execute_script("return window.mechint.data.t")
+    # Frame f shows the interval (t[f-1], t[f]]; the driver's impact time lies inside its step
+    # (to round-off at the step's end).
+    expected = sorted({next(f for f in range(1, len(t)) if t[f - 1] < time <= t[f] + 1e-12) for time in times})
+    assert len(expected) == len(times)
+    assert marked_frames(browser) == expected
+    assert console_errors(browser) == []
+
+
+def test_thinned_frames_keep_every_impact(mechint, browser, tmp_path):
+    # 40,001 rows, every third one shown: an impact in a row left out marks the next frame shown.
+    csv_path, page = tmp_path / "long.csv", tmp_path / "long.html"
+    mechint("run", "double-pendulum", "--set", "wall=1", "--h", "1e-3", "--t-end", "40", "--out", str(csv_path),
+            "--animate", str(page))
+    rows = read_csv(csv_path)
+    open_page(browser, page)
+    t = browser.execute_script("return window.mechint.data.t")
+    assert len(t) < len(rows)
+    impact_times = [rows[k]["t"] for k in range(1, len(rows)) if rows[k]["impacts"] > rows[k - 1]["impacts"]]
+    assert len(impact_times) > 0
+    expected = sorted({next(f for f in range(1, len(t)) if t[f - 1] < time <= t[f]) for time in impact_times})
+    assert browser.execute_script("return window.mechint.data.impact_frames") == expected
+    for f in expected[:5]:
+        browser.execute_script("window.mechint.setFrame(arguments[0])", f)
+        assert browser.execute_script("return window.mechint.touching") == 1
 
 
 def test_double_spherical_pendulum(mechint, browser, tmp_path):

@@ -22,6 +22,7 @@
 /// | `HasModifiedEnergy`      | `htilde()` (truncated modified H)         | impact driver                     |
 /// | `HasControls`            | `control()`, the control of the last step | VI of a forced model              |
 /// | `HasDiscreteWork`        | `discrete_work(i)`, i < kNumSymmetries    | VI of a forced model              |
+/// | `HasImpactCount`         | `impact_count()`, impacts resolved so far | impact driver                     |
 ///
 /// Failures are exceptions of core/errors.hpp: `NumericalFailure` (exit 3) when a step cannot be
 /// taken, `InvalidStart` (exit 2) from a start. A failed step leaves the state at the last good step.
@@ -96,5 +97,10 @@ concept HasControls = Stepper<S> && requires(const S& s) { { s.control() }; };
 template <class S>
 concept HasDiscreteWork = Stepper<S> && StepperModel<S>::kNumSymmetries > 0 &&
                           requires(const S& s) { { s.discrete_work(0) } -> std::convertible_to<double>; };
+
+/// The number of impacts the stepper has resolved since its start (004 §III): a cumulative count,
+/// so that any two output rows say whether an impact happened between them, however thinned.
+template <class S>
+concept HasImpactCount = Stepper<S> && requires(const S& s) { { s.impact_count() } -> std::convertible_to<long>; };
 
 }  // namespace mechint

@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 
+#include <functional>
 #include <string>
 
 #include "mechint/optimal/nonlinear_program.hpp"
@@ -18,12 +19,22 @@ enum class HessianMode {
   kLimitedMemory,  ///< Ipopt's limited-memory quasi-Newton (L-BFGS) approximation
 };
 
+/// Where Ipopt is after one of its iterations (its intermediate callback).
+struct IpoptIteration {
+  int iteration = 0;
+  double objective = 0.0;
+  double infeasibility = 0.0;  ///< Ipopt's inf_pr: the (scaled) constraint violation
+};
+
 struct IpoptSettings {
   HessianMode hessian = HessianMode::kExact;
   double tolerance = 1e-10;      ///< Ipopt `tol` (scaled NLP error)
   double constraint_tolerance = 1e-9;  ///< Ipopt `constr_viol_tol` (unscaled, absolute)
   int max_iterations = 3000;     ///< Ipopt `max_iter`
   int print_level = 0;           ///< Ipopt `print_level` (0: silent, 5: Ipopt's default log)
+  /// Called after every iteration (a progress line, mechint optimize); empty: none. What it throws
+  /// is ignored: a display must not stop a solve.
+  std::function<void(const IpoptIteration&)> on_iteration;
 };
 
 /// What the solver reports.
