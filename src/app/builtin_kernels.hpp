@@ -74,7 +74,11 @@ std::vector<ParameterSpec> method_options_with_kernels(const P& p, const std::st
   if (on_kernels(p, method, nullptr)) return kernel_method_options(P::Model::kNumConstraints, method);
   std::vector<ParameterSpec> specs = method_options<P>(method);
   if (!P::kCharted && (!HasUnilateralConstraints<typename P::Model> || !p.walls))
-    for (auto& extra : kernel_extra_options_of(P::Model::kNumConstraints, method)) specs.push_back(std::move(extra));
+    for (auto& extra : kernel_extra_options_of(P::Model::kNumConstraints, method)) {
+      // An option the row has itself (compose of the impact rows' smooth flow) is listed once.
+      const auto same = [&](const ParameterSpec& spec) { return spec.name == extra.name; };
+      if (std::none_of(specs.begin(), specs.end(), same)) specs.push_back(std::move(extra));
+    }
   return specs;
 }
 

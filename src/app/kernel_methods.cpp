@@ -77,6 +77,15 @@ std::vector<ParameterSpec> adapt_options() {
                                 "itself takes that step")};
 }
 
+/// form=position and init=source of the variational rows. The options of a run that reaches the
+/// kernels from an impact row (vi-trapezoid of a model whose walls are off) have neither: that row
+/// starts in momentum form, with Newton's defaults.
+bool position_form(const ParameterValues& o) { return o.has("form") && o.choice("form") == "position"; }
+bool source_start(const ParameterValues& o) { return o.has("init") && o.choice("init") == "source"; }
+NewtonOptions newton_options_of(const ParameterValues& o) {
+  return o.has("newton_tol") ? read_newton_options(o) : NewtonOptions{};
+}
+
 bool sundman_on(const ParameterValues& o) { return o.has("adapt") && o.choice("adapt") == "sundman"; }
 bool energy_steps_on(const ParameterValues& o) { return o.has("adapt") && o.choice("adapt") == "energy"; }
 
@@ -100,12 +109,6 @@ StepCheckOptions galerkin_step_check(const ParameterValues& o) {
   StepCheckOptions check;
   check.enabled = !o.has("check") || o.choice("check") == "on";
   return check;
-}
-
-ParameterSpec compose_option() {
-  return ParameterSpec::choice("compose", kernel::composition_names(),
-                               "compose the symmetric step into one of order 4 (yoshida4: 3 sub-steps, suzuki4: 5), "
-                               "6 (kahan-li6: 9) or 8 (kahan-li8: 17); unconstrained models, momentum form");
 }
 
 /// The control law of the problem's controls, into u (sized by the caller).
@@ -403,6 +406,7 @@ std::vector<KernelMethodRow> kernel_only_rows() {
 std::vector<std::pair<std::string, ParameterSpec>> kernel_extra_options() {
   std::vector<std::pair<std::string, ParameterSpec>> options = {
       {std::string(MidpointRule::kName), compose_option()},
+      {std::string(TrapezoidRule::kName), compose_option()},
       {std::string(MidpointRule::kName), indicators_option()},
       {std::string(TrapezoidRule::kName), indicators_option()}};
   for (std::string_view method : {MidpointRule::kName, TrapezoidRule::kName})
@@ -428,19 +432,19 @@ std::vector<ParameterSpec> kernel_extra_options_of(int num_constraints, const st
 bool runs_on_kernels_only(int num_constraints, const std::string& method, const ParameterValues& options) {
   if (const GalerkinRow* row = galerkin_row(method)) return row->applies(num_constraints);
   if (num_constraints > 0) return false;
-  if (method == MidpointRule::kName && options.has("compose") && options.choice("compose") != "none") return true;
-  return (method == MidpointRule::kName || method == TrapezoidRule::kName) &&
-         (indicators_on(options) || sundman_on(options) || energy_steps_on(options));
+  if (method != MidpointRule::kName && method != TrapezoidRule::kName) return false;
+  return !read_composition(options).empty() || indicators_on(options) || sundman_on(options) ||
+         energy_steps_on(options);
 }
 
 int method_order(const std::string& method, const ParameterValues* options) {
   if (const GalerkinRow* row = galerkin_row(method)) return row->order();
-  if (method == MidpointRule::kName || method == TrapezoidRule::kName) {
+  if (method == MidpointRule::kName || method == TrapezoidRule::kName || method == StormerVerletMethod::kName ||
+      method == EnergyMomentumMethod::kName) {
     if (options && options->has("compose")) return kernel::composition_named(options->choice("compose")).order;
     return 2;
   }
   if (method == FirstOrderRule::kName) return 1;
-  if (method == StormerVerletMethod::kName || method == EnergyMomentumMethod::kName) return 2;
   if (method == RungeKutta4Method::kName) return 4;
   if (method == kDopri5) return 5;
   if (method == kRk78) return 8;
@@ -470,31 +474,38 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
   const KernelModel& model = *problem->model;
   if (model.num_nonholonomic() > 0) return erase(problem, start_nonholonomic(*problem, method, o, h), h);
   const GalerkinRow* galerkin = galerkin_row(method);
-  const bool composed = method == MidpointRule::kName && o.has("compose") && o.choice("compose") != "none";
+  const bool composed = (method == MidpointRule::kName || method == TrapezoidRule::kName) && !read_composition(o).empty();
   // A second-order rule with indicators runs as the Galerkin rule of its discrete Lagrangian, whose
   // stage equations the tangent map linearises: the midpoint rule is Gauss with s = 1, the
   // trapezoid rule Lobatto IIIA-IIIB with s = 2 (docs/chaos-indicators.md).
   if (energy_steps_on(o)) {
     if (method != MidpointRule::kName)
       throw InvalidInput("adapt=energy is the midpoint rule's (Kane, Marsden & Ortiz 1999): use vi-midpoint");
-    if (composed || indicators_on(o) || o.choice("form") == "position" || o.choice("init") == "source")
+    if (composed || indicators_on(o) || position_form(o) || source_start(o))
       throw InvalidInput("adapt=energy runs the plain midpoint rule in momentum form from velocities: drop compose, "
                          "indicators, form=position and init=source");
-    auto vi = std::make_unique<kernel::KernelEnergyStepIntegrator>(model, h, read_newton_options(o));
+    auto vi = std::make_unique<kernel::KernelEnergyStepIntegrator>(model, h, newton_options_of(o));
     vi->start_from_velocity(problem->q0, problem->qdot0);
     return erase(problem, std::move(vi), h);
   }
   const bool sundman = sundman_on(o);
   const bool second_order_indicators = !galerkin && indicators_on(o);
-  if (galerkin || composed || second_order_indicators || (sundman && method != FirstOrderRule::kName)) {
+  // vi-trapezoid in momentum form on a separable model (kernel/separable.hpp): the 2-stage Lobatto
+  // rule, whose steps are then the explicit Störmer–Verlet ones (kernel/galerkin_integrator.hpp), the
+  // root of the trapezoid rule's DEL equations without Newton.
+  const bool explicit_trapezoid = method == TrapezoidRule::kName && !position_form(o) && !source_start(o) &&
+                                  model.num_controls() == 0 &&
+                                  kernel::separable_kinetics(model, problem->q0, problem->qdot0).has_value();
+  if (galerkin || composed || second_order_indicators || explicit_trapezoid ||
+      (sundman && method != FirstOrderRule::kName)) {
     const char* what = composed ? "compose" : sundman ? "adapt=sundman" : "indicators=on";
-    if (!galerkin && o.choice("form") == "position")
+    if (!galerkin && position_form(o))
       throw InvalidInput(std::string(what) + " runs in momentum form: drop form=position");
-    if (!galerkin && o.choice("init") == "source")
+    if (!galerkin && source_start(o))
       throw InvalidInput(std::string(what) + " starts from velocities: drop init=source");
     if (second_order_indicators && method == FirstOrderRule::kName)
       throw InvalidInput("indicators=on applies to the symmetric rules (vi-midpoint, vi-trapezoid, the Galerkin rules)");
-    NewtonOptions newton = read_newton_options(o);
+    NewtonOptions newton = newton_options_of(o);
     const kernel::GalerkinTableau tableau = galerkin                            ? galerkin->tableau()
                                             : method == TrapezoidRule::kName ? kernel::lobatto_tableau(2)
                                                                              : kernel::gauss_tableau(1);

@@ -1,6 +1,7 @@
 #include "app/methods.hpp"
 
 #include "app/kernel_methods.hpp"
+#include "kernel/galerkin_tableau.hpp"
 
 namespace mechint::app {
 
@@ -56,7 +57,20 @@ std::vector<ParameterSpec> impact_options() {
   return {ParameterSpec::choice("impact", {"mhc", "ctec", "dtec"},
                                 "impact law: mhc (004 eq. 28, windowed), ctec (eq. 26), dtec (eq. 25)"),
           ParameterSpec::real("window_before", defaults.window_before, "MHC window before an impact, seconds", 1e-12),
-          ParameterSpec::real("window_after", defaults.window_after, "MHC window after an impact, seconds", 1e-12)};
+          ParameterSpec::real("window_after", defaults.window_after, "MHC window after an impact, seconds", 1e-12),
+          compose_option()};
+}
+
+ParameterSpec compose_option() {
+  return ParameterSpec::choice("compose", kernel::composition_names(),
+                               "compose the symmetric step into one of order 4 (yoshida4: 3 sub-steps, suzuki4: 5), "
+                               "6 (kahan-li6: 9) or 8 (kahan-li8: 17) (docs/methods.md); unconstrained models in "
+                               "momentum form, energy-momentum with its constraints, the impact rows without walls");
+}
+
+std::vector<double> read_composition(const ParameterValues& options) {
+  if (!options.has("compose") || options.choice("compose") == "none") return {};
+  return kernel::composition_named(options.choice("compose")).gammas;
 }
 
 std::vector<ParameterSpec> energy_momentum_options() {
@@ -66,6 +80,7 @@ std::vector<ParameterSpec> energy_momentum_options() {
                           1e-3)};
   const auto check = step_check_options();
   options.insert(options.end(), check.begin(), check.end());
+  options.push_back(compose_option());
   return options;
 }
 

@@ -62,8 +62,13 @@ std::vector<ParameterSpec> step_check_options();
 std::vector<ParameterSpec> tolerance_options(const std::string& method);
 /// impact, window_before, window_after of the impact driver (004 §III-C–E).
 std::vector<ParameterSpec> impact_options();
-/// newton_tol of the energy–momentum integrator, and the step check's.
+/// newton_tol of the energy–momentum integrator, the step check's, and compose.
 std::vector<ParameterSpec> energy_momentum_options();
+/// compose=none|yoshida4|suzuki4|kahan-li6|kahan-li8 of a symmetric method (DESIGN §10; the
+/// coefficients: kernel/galerkin_tableau.hpp).
+ParameterSpec compose_option();
+/// The sub-step coefficients γ_i of the `compose` option; empty when absent or none.
+std::vector<double> read_composition(const ParameterValues& options);
 
 NewtonOptions read_newton_options(const ParameterValues& options);
 /// check, check_ratio, check_every of an implicit integrator.
@@ -164,6 +169,7 @@ struct ImpactMethod {
     impact.window_after = o.real("window_after");
     impact.enabled = p.walls;
     impact.record_impacts = false;  // memory flat in the length of the run
+    impact.composition = read_composition(o);  // refused by the driver while the walls are on
     ImpactDriver<Flow<typename P::Model>> driver(p.model, h, impact);
     driver.start(p.q0, p.initial_data);
     use(driver);
@@ -225,7 +231,8 @@ struct AdaptiveRungeKuttaMethod {
 struct EnergyMomentumMethod {
   static constexpr std::string_view kName = "energy-momentum";
   static constexpr std::string_view kSummary =
-      "energy-momentum integrator of 003 sec. 5 (constant mass matrix, quadratic constraints)";
+      "energy-momentum integrator of 003 sec. 5 (constant mass matrix, quadratic constraints), order 2; "
+      "compose= gives orders 4, 6, 8 with energy and momentum still exact (003 sec. 6)";
   template <class P>
   static constexpr bool kApplies =
       UnchartedSmoothProblem<P> && ConstantMassModel<typename P::Model> && !ForcedProblem<P>;
@@ -235,7 +242,8 @@ struct EnergyMomentumMethod {
   static void with_stepper(const P& p, const ParameterValues& o, double h, F&& use) {
     require_velocity_start(p.initial, kName);
     using M = typename P::Model;
-    EnergyMomentumIntegrator<M> em(p.model, h, read_newton_options(o), read_step_check_options(o));
+    EnergyMomentumIntegrator<M> em(p.model, h, read_newton_options(o), read_step_check_options(o),
+                                   read_composition(o));
     em.start_from_velocity(p.q0, p.initial_data);
     use(em);
   }

@@ -147,6 +147,7 @@ KernelGalerkinIntegrator::KernelGalerkinIntegrator(const KernelModel& model, Gal
   g_stage_.assign(s_, Vector::Zero(k_));
   dg_stage_.assign(s_, RowMatrix::Zero(k_, n));
   dg_end_.setZero(k_, n), v_end_.setZero(n), p_hat_.setZero(n);
+  force_now_.setZero(n), force_next_.setZero(n), explicit_rhs_.setZero(n), explicit_v_.setZero(n);
   end_values_ = LagrangianValues(n);
   deviation_ = initial_deviation(2 * n);
   for (Vector* v : {&lin_q0_, &lin_p0_, &lin_dq0_, &lin_dp0_, &lin_dq_stage_}) v->setZero(n);
@@ -185,6 +186,10 @@ void KernelGalerkinIntegrator::start_from_velocity(const Vector& q0, const Vecto
   step_index_ = 0;
   work_.setZero();
   indicators_.restart(t0);
+  explicit_.reset();
+  force_now_valid_ = false;
+  if (allow_explicit_ && tableau_.quadrature == Quadrature::kLobatto && s_ == 2)
+    explicit_ = separable_kinetics(*model_, q0, qdot0);
 }
 
 void KernelGalerkinIntegrator::start_from_momentum(const Vector& q0, const Vector& p0, double t0) {
@@ -271,6 +276,11 @@ void KernelGalerkinIntegrator::predict(double h) {
 
 double KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::MatrixXd* jacobian) {
   const bool linearise = jacobian != nullptr || tracking_;
+  if (explicit_ && !linearise && !time_scale_) {
+    explicit_substep(h, t_start);
+    return h;
+  }
+  force_now_valid_ = false;  // q changes by a Newton step: the reused L_q would be stale
   if (linearise) lin_q0_ = q_, lin_p0_ = p_;
   predict(h);
   if (options_.variant == NewtonVariant::kSimplified && h != factored_h_) newton_.discard_factorization();
@@ -327,6 +337,37 @@ double KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::Matrix
       jacobian->col(c) = column_;
     }
   return duration;
+}
+
+/// The Störmer–Verlet sub-step of the class comment. The state changes only once L_q(q1) is known, so
+/// a q1 outside the model's domain leaves the last good step.
+void KernelGalerkinIntegrator::explicit_substep(double h, double t_start) {
+  const int n = n_;
+  if (!force_now_valid_) {
+    if (!model_->gradient(q_, stages_.head(n), nullptr, &force_now_, nullptr))
+      throw NewtonFailure(step_index_ + 1, t_start, std::numeric_limits<double>::quiet_NaN(), 0);
+    force_now_valid_ = true;
+  }
+  explicit_rhs_ = p_;
+  explicit_rhs_.noalias() += (0.5 * h) * force_now_;
+  explicit_rhs_ -= explicit_->linear;
+  explicit_v_.noalias() = explicit_->mass_inverse * explicit_rhs_;  // V_1 = V_2
+  auto q1 = q_stages_.tail(n);  // Q_2 = q1 (c_2 = 1)
+  q1 = q_;
+  q1.noalias() += h * explicit_v_;
+  predicted_ = q1;
+  if (!model_->gradient(predicted_, explicit_v_, nullptr, &force_next_, nullptr) || !force_next_.allFinite())
+    throw NewtonFailure(step_index_ + 1, t_start + h, std::numeric_limits<double>::quiet_NaN(), 0);
+  q_stages_.head(n) = q_;
+  q_ = predicted_;
+  p_.noalias() += (0.5 * h) * force_now_;
+  p_.noalias() += (0.5 * h) * force_next_;
+  force_now_.swap(force_next_);
+  stages_.head(n) = explicit_v_;
+  stages_.tail(n) = explicit_v_;
+  stats_ = NewtonStats{};
+  stats_.converged = true;
+  last_h_ = h;
 }
 
 /// h Σ_j b_j s(Q_j) at the converged stages (set_time_scale).

@@ -25,14 +25,30 @@
 /// between them, h Σ b_i f_i·V_i per step — relative to the size of the energy's terms. A step off by
 /// more than `reject_energy` is a Newton root that is not the continuation of the motion (an acrobot
 /// under a rough torque at h = 0.05 reached energies of 1e23 with exit 0 without it): RejectedStep.
+///
+/// Explicit steps (DESIGN §10): the 2-stage Lobatto IIIA–IIIB tableau (the trapezoid rule) on a model
+/// with L = ½ vᵀM v + b·v − V(q), M and b constant (found at the start, kernel/separable.hpp), has
+/// V_1 = V_2 and stage equations that are explicit: it is the Störmer–Verlet method (HLW VI.6.2
+/// Example 6.2 applied to the trapezoid discrete Lagrangian, I.3 eq. (3.4) in momentum form),
+///
+///     V = M⁻¹(p0 + (h/2) L_q(q0) − b),   q1 = q0 + h V,   p1 = p0 + (h/2)(L_q(q0) + L_q(q1)),
+///
+/// one gradient of L per (sub-)step, L_q(q1) reused as the next sub-step's L_q(q0). It solves the
+/// same equations as the Newton path, whose root it is up to round-off, so compositions of it are
+/// the explicit symplectic methods of order 4–8. There is no root to choose between, so the step
+/// check (which rejects a Newton root that is not the continuation of the motion) has nothing to
+/// reject and is not run. The Newton path stays for tracked deviations, step Jacobians and time
+/// scales (their linearisations need the Hessians of the stages).
 
 #include <functional>
+#include <optional>
 
 #include <Eigen/LU>
 
 #include "kernel/chaos_indicators.hpp"
 #include "kernel/galerkin_tableau.hpp"
 #include "kernel/kernel_model.hpp"
+#include "kernel/separable.hpp"
 #include "mechint/integrate/step_check.hpp"
 #include "mechint/solve/newton.hpp"
 
@@ -93,6 +109,10 @@ class KernelGalerkinIntegrator {
   const GalerkinTableau& tableau() const { return tableau_; }
   const Composition& composition() const { return composition_; }
   const NewtonStats& last_newton_stats() const { return stats_; }
+  /// Whether the steps are the explicit Störmer–Verlet steps (class comment), decided at the start.
+  bool explicit_steps() const { return explicit_.has_value(); }
+  /// false: the next starts keep the Newton path even where the explicit one applies (a comparison).
+  void allow_explicit_steps(bool allow) { allow_explicit_ = allow; }
 
   Vector velocity() const;
   double energy() const;
@@ -112,6 +132,7 @@ class KernelGalerkinIntegrator {
     newton_.checkpoint_state(a), a(factored_h_);
     balance_.checkpoint_state(a);
     a(deviation_), indicators_.checkpoint_state(a);
+    a(force_now_), a(force_now_valid_);
   }
 
  private:
@@ -121,6 +142,7 @@ class KernelGalerkinIntegrator {
   void take_step(Eigen::MatrixXd* jacobian);
   /// Returns the sub-step's physical duration (h, or its time-scaled duration).
   double substep(double h, double t_start, Eigen::MatrixXd* jacobian);
+  void explicit_substep(double h, double t_start);
   double scaled_duration(double h, double t_start);
   void factor_linearisation(double h, double t_start);
   void apply_linearisation(double h, Vector& delta);
@@ -159,6 +181,11 @@ class KernelGalerkinIntegrator {
   LagrangianValues end_values_;
   std::vector<Vector> force_;
   RowMatrix coupled_;
+  // The explicit path: M⁻¹ and b when the model is separable, L_q at the current q (reused).
+  bool allow_explicit_ = true;
+  std::optional<SeparableKinetics> explicit_;
+  Vector force_now_, force_next_, explicit_rhs_, explicit_v_;
+  bool force_now_valid_ = false;
   // The tangent map of the last sub-step (factor_linearisation) and the tracked deviation.
   bool tracking_ = false;
   Vector deviation_;

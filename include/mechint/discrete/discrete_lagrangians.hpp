@@ -82,7 +82,8 @@ struct TrapezoidRule {
   static constexpr int kOrder = 2;
   static constexpr std::string_view kName = "vi-trapezoid";
   static constexpr std::string_view kSummary =
-      "variational integrator, trapezoid discrete Lagrangian (004 eq. 16), order 2; with impacts on systems with walls";
+      "variational integrator, trapezoid discrete Lagrangian (004 eq. 16), order 2; explicit (Stormer-Verlet) where "
+      "L = T(qdot) - V(q) with a constant mass matrix; with impacts on systems with walls";
 
   template <LagrangianModel M, class T>
   static T evaluate(const M& model, const Vec<T, M::kDim>& q0, const Vec<T, M::kDim>& q1, double h) {

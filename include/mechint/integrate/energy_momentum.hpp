@@ -23,13 +23,23 @@
 /// As 003 describes, p_{n+1} is eliminated: Newton solves for (q_{n+1}, μ), μ = (h²/2) λ, then
 /// p_{n+1} = 2 M (q_{n+1} − q_n)/h − p_n. `step()` never allocates.
 ///
+/// Composition (DESIGN §10, `compose=`; 003 §6's higher-order energy–momentum integrators): the step
+/// is symmetric (exchanging (q_n, p_n) and (q_{n+1}, p_{n+1}) and h ↦ −h leaves eqs. 5.5–5.9 and the
+/// midpoint and Gonzalez discrete gradients unchanged), so the composition Φ_{γ_m h} ∘ … ∘ Φ_{γ_1 h}
+/// with the coefficients of a symmetric composition of order r (HLW V.3.2, Thm 3.1) has order r.
+/// Every sub-step keeps H and J as above, so the composed step keeps them exactly too: sub-steps of
+/// negative size γ_i h are steps of the same equations.
+///
 /// Steps are confirmed as the variational integrator's are (integrate/step_check.hpp): on the steps
 /// `should_confirm` selects, two steps of h/2 from the same state must converge and end within
 /// `max_ratio` step lengths of the motion from q_{n+1}, else the step is a `RejectedStep` (exit 3).
 
+#include <algorithm>
 #include <cmath>
 #include <concepts>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "mechint/model/start_on_manifold.hpp"
 #include "mechint/model/legendre.hpp"
@@ -70,13 +80,19 @@ class EnergyMomentumIntegrator {
   static constexpr int k = M::kNumConstraints;
   using Config = VecD<n>;
 
-  EnergyMomentumIntegrator(M model, double h, NewtonOptions options = {}, StepCheckOptions check = {})
+  /// `substeps`: the coefficients γ_1..γ_m (Σγ = 1) of a symmetric composition, each step then m
+  /// sub-steps γ_i h (empty: the plain step).
+  EnergyMomentumIntegrator(M model, double h, NewtonOptions options = {}, StepCheckOptions check = {},
+                           std::vector<double> substeps = {})
       : model_(std::move(model)),
         h_(h),
         options_(options),
         check_(check),
         mass_(model_.mass_matrix()),
-        mass_inverse_(mass_.inverse()) {}
+        mass_inverse_(mass_.inverse()) {
+    // Shared, not copied: the confirmation's copy of the integrator then allocates nothing.
+    if (substeps.size() > 1) substeps_ = std::make_shared<const std::vector<double>>(std::move(substeps));
+  }
 
   /// Start from (q0, q̇0) on the constraint manifold; p0 = M q̇0.
   void start_from_velocity(const Config& q0, const Config& v0, double t0 = 0.0) {
@@ -97,46 +113,25 @@ class EnergyMomentumIntegrator {
     confirmed_steps_ = 0;
   }
 
-  /// Advances one step (003 eqs. 5.5–5.9). Throws NewtonFailure if the equations are not solved.
+  /// Advances one step (003 eqs. 5.5–5.9), or the sub-steps of the composition. Throws NewtonFailure
+  /// if the equations are not solved, and then leaves the state at the last good step.
   void step() {
-    // The unknown is the correction e to the explicit increment, q_{n+1} − q_n = d = h M⁻¹p_n + e, so
-    // that eq. 5.7 reads M e + (h²/2)(∇V + Dgᵀλ) = 0 with no cancellation of O(h p) terms: the
-    // rounding of the residual, which sets where Newton lands and enters the energy as 2ρ·d/h² per
-    // step, is then O(ulp(h²F)) instead of O(ulp(h p)). Measured on the double spherical pendulum
-    // over 30 s at h = 1e-4: 4.4e-10 relative energy drift with d as the unknown, 2e-9 with q_{n+1},
-    // 4e-12 with e (and 8e-15 with the compensated sums below).
-    const Config explicit_d = h_ * (mass_inverse_ * p_);
-    // From e = 0 and the last step's multipliers.
-    Step problem{*this, explicit_d, Config::Zero(), explicit_d, 0.5 * h_ * h_ * lambda_};
-    NewtonPolicy policy = NewtonPolicy::from(options_);
-    policy.variant = NewtonVariant::kFull;
-    const NewtonStats stats = newton_.solve(problem, policy);
-    if (!stats.converged) {
-      double res = stats.residual_norm;
-      if (newton_.last_stop() == NewtonStop::kMaxIterations) {  // the residual at the last iterate
-        VecD<n + k> r;
-        problem.assemble(r, nullptr);
-        res = r.template lpNorm<Eigen::Infinity>();
+    const Saved start{q_, q_carry_, p_, p_carry_, lambda_};
+    double first_contraction = 0.0;
+    try {
+      if (substeps_) {
+        for (double gamma : *substeps_) first_contraction = std::max(first_contraction, substep(gamma * h_));
+      } else {
+        first_contraction = substep(h_);
       }
-      throw NewtonFailure(step_index_ + 1, t_ + h_, res, stats.iterations);
+    } catch (...) {
+      restore(start);
+      throw;
     }
-    const Config& d = problem.d;
-    const Config& e = problem.e;
-    const VecD<k>& mu = problem.mu;
-    const double step_length = d.template lpNorm<Eigen::Infinity>();
-    if (check_.enabled &&
-        should_confirm(check_, step_index_ + 1, stats.first_contraction, step_length, previous_step_))
-      confirm_step(d);
+    const double step_length = (q_ - start.q).template lpNorm<Eigen::Infinity>();
+    if (check_.enabled && should_confirm(check_, step_index_ + 1, first_contraction, step_length, previous_step_))
+      confirm_step(start);
     previous_step_ = step_length;
-    last_iterations_ = stats.iterations;
-    total_iterations_ += stats.iterations;
-    // q and p are summed with Kahan's compensation: at small h consecutive increments are alike,
-    // so the rounding of q + d (and of p + Δp) repeats with one sign and drifts energy and momentum
-    // linearly (measured at h = 1e-4 over 30 s on the double spherical pendulum: 4e-12 relative
-    // energy drift without, 8e-15 with).
-    compensated_add(q_, q_carry_, d);
-    compensated_add(p_, p_carry_, Config((2.0 / h_) * (mass_ * e)));  // p_{n+1} = 2 M d / h − p_n
-    lambda_ = (2.0 / (h_ * h_)) * mu;
     ++step_index_;
     t_ = t0_ + static_cast<double>(step_index_) * h_;  // on the grid, not accumulated
   }
@@ -172,11 +167,55 @@ class EnergyMomentumIntegrator {
   long confirmed_steps() const { return confirmed_steps_; }
 
  private:
-  /// Two steps of h/2 from (q_n, p_n) by a copy of this integrator (fixed-size: no allocation);
-  /// throws RejectedStep unless they converge and end within max_ratio step lengths of q_n + d.
-  void confirm_step(const Config& d) {
+  /// The state a step starts from (restored when the step fails or is rejected).
+  struct Saved {
+    Config q, q_carry, p, p_carry;
+    VecD<k> lambda;
+  };
+  void restore(const Saved& s) { q_ = s.q, q_carry_ = s.q_carry, p_ = s.p, p_carry_ = s.p_carry, lambda_ = s.lambda; }
+
+  /// One step of size h of eqs. 5.5–5.9 from (q_, p_); returns Newton's first contraction.
+  double substep(double h) {
+    // The unknown is the correction e to the explicit increment, q_{n+1} − q_n = d = h M⁻¹p_n + e, so
+    // that eq. 5.7 reads M e + (h²/2)(∇V + Dgᵀλ) = 0 with no cancellation of O(h p) terms: the
+    // rounding of the residual, which sets where Newton lands and enters the energy as 2ρ·d/h² per
+    // step, is then O(ulp(h²F)) instead of O(ulp(h p)). Measured on the double spherical pendulum
+    // over 30 s at h = 1e-4: 4.4e-10 relative energy drift with d as the unknown, 2e-9 with q_{n+1},
+    // 4e-12 with e (and 8e-15 with the compensated sums below).
+    const Config explicit_d = h * (mass_inverse_ * p_);
+    // From e = 0 and the last step's multipliers.
+    Step problem{*this, h, explicit_d, Config::Zero(), explicit_d, 0.5 * h * h * lambda_};
+    NewtonPolicy policy = NewtonPolicy::from(options_);
+    policy.variant = NewtonVariant::kFull;
+    const NewtonStats stats = newton_.solve(problem, policy);
+    if (!stats.converged) {
+      double res = stats.residual_norm;
+      if (newton_.last_stop() == NewtonStop::kMaxIterations) {  // the residual at the last iterate
+        VecD<n + k> r;
+        problem.assemble(r, nullptr);
+        res = r.template lpNorm<Eigen::Infinity>();
+      }
+      throw NewtonFailure(step_index_ + 1, t_ + h_, res, stats.iterations);
+    }
+    last_iterations_ = stats.iterations;
+    total_iterations_ += stats.iterations;
+    // q and p are summed with Kahan's compensation: at small h consecutive increments are alike,
+    // so the rounding of q + d (and of p + Δp) repeats with one sign and drifts energy and momentum
+    // linearly (measured at h = 1e-4 over 30 s on the double spherical pendulum: 4e-12 relative
+    // energy drift without, 8e-15 with).
+    compensated_add(q_, q_carry_, problem.d);
+    compensated_add(p_, p_carry_, Config((2.0 / h) * (mass_ * problem.e)));  // p_{n+1} = 2 M d / h − p_n
+    lambda_ = (2.0 / (h * h)) * problem.mu;
+    return stats.first_contraction;
+  }
+
+  /// Two steps of h/2 from the step's start by a copy of this integrator (fixed-size, the
+  /// composition shared: no allocation); throws RejectedStep, the state put back to `start`, unless
+  /// they converge and end within max_ratio step lengths of the step's end q_.
+  void confirm_step(const Saved& start) {
     ++confirmed_steps_;
     EnergyMomentumIntegrator half(*this);
+    half.restore(start);
     half.h_ = 0.5 * h_;
     half.check_.enabled = false;
     Config q_half, q_two;
@@ -190,15 +229,21 @@ class EnergyMomentumIntegrator {
     } catch (const NumericalFailure&) {
       converged = false;
     }
-    const double motion = motion_scale<n>(q_, previous_step_, q_half, q_two, options_.step_tolerance);
-    const double ratio = (q_two - (q_ + d)).template lpNorm<Eigen::Infinity>() / motion;
-    judge_confirmation(converged, ratio, check_.max_ratio, step_index_ + 1, t0_ + (step_index_ + 1) * h_);
+    const double motion = motion_scale<n>(start.q, previous_step_, q_half, q_two, options_.step_tolerance);
+    const double ratio = (q_two - q_).template lpNorm<Eigen::Infinity>() / motion;
+    try {
+      judge_confirmation(converged, ratio, check_.max_ratio, step_index_ + 1, t0_ + (step_index_ + 1) * h_);
+    } catch (...) {
+      restore(start);
+      throw;
+    }
   }
 
   /// Eq. 5.7 and g(q_{n+1}) = 0 for the correction e to the explicit increment and μ = (h²/2)λ:
   /// R = [M e + (h²/2)(𝔻V + Dg(q_{n+½})ᵀλ) ; g(q_n + d)], d = h M⁻¹p_n + e.
   struct Step {
     const EnergyMomentumIntegrator& s;
+    double h;  // the (sub-)step
     Config explicit_d;
     Config e;  // the unknown: d = explicit_d + e
     Config d;
@@ -209,7 +254,7 @@ class EnergyMomentumIntegrator {
       VecD<n> gv;
       Mat<n, n> hv;
       // φ = V + (2/h²) μ·g: (h²/2)∇φ = (h²/2)∇V + Dgᵀμ is the force term of eq. 5.7 times h/2·h.
-      gradient_and_hessian<n>([&](const auto& x) { return s.potential_plus_constraints(x, mu); }, qm, gv, hv);
+      gradient_and_hessian<n>([&](const auto& x) { return s.potential_plus_constraints(x, mu, h); }, qm, gv, hv);
       VecD<n> force = gv;
       if constexpr (!kQuadraticPotential) {  // Gonzalez's correction (003 eq. 5.3)
         const double dq2 = dq.squaredNorm();
@@ -219,7 +264,6 @@ class EnergyMomentumIntegrator {
           force += ((dv - gvm.dot(dq)) / dq2) * dq;
         }
       }
-      const double h = s.h_;
       r.template head<n>() = s.mass_ * e + 0.5 * h * h * force;
       r.template tail<k>() = model_constraints<M, double>(s.model_, q1);
       if (jac) {
@@ -243,7 +287,7 @@ class EnergyMomentumIntegrator {
       const double dn = state.update_norm;
       if (dn <= 1e-2 * o.step_tolerance * d.template lpNorm<Eigen::Infinity>()) return true;
       if (stalled_at_roundoff(state, o.step_tolerance * (1.0 + s.q_.template lpNorm<Eigen::Infinity>()))) return true;
-      return state.residual_norm <= o.residual_tolerance * (1.0 + s.h_ * s.p_.template lpNorm<Eigen::Infinity>()) &&
+      return state.residual_norm <= o.residual_tolerance * (1.0 + std::abs(h) * s.p_.template lpNorm<Eigen::Infinity>()) &&
              state.iteration > 0;
     }
   };
@@ -261,12 +305,12 @@ class EnergyMomentumIntegrator {
     return false;
   }();
 
-  /// φ(x) = V(x) + (2/h²) μ·g(x), μ = (h²/2) λ.
+  /// φ(x) = V(x) + (2/h²) μ·g(x), μ = (h²/2) λ, h the (sub-)step.
   template <class T>
-  T potential_plus_constraints(const Vec<T, n>& x, const VecD<k>& mu) const {
+  T potential_plus_constraints(const Vec<T, n>& x, const VecD<k>& mu, double h) const {
     T s = model_.template potential<T>(x);
     const Vec<T, k> g = model_constraints<M, T>(model_, x);
-    for (int i = 0; i < k; ++i) s += (2.0 / (h_ * h_) * mu[i]) * g[i];
+    for (int i = 0; i < k; ++i) s += (2.0 / (h * h) * mu[i]) * g[i];
     return s;
   }
 
@@ -280,6 +324,7 @@ class EnergyMomentumIntegrator {
   NewtonOptions options_;
   StepCheckOptions check_;
   NewtonSolver<n + k> newton_;
+  std::shared_ptr<const std::vector<double>> substeps_;  ///< the composition's γ_i (null: plain steps)
   Mat<n, n> mass_, mass_inverse_;
   Config q_ = Config::Zero(), p_ = Config::Zero();
   Config q_carry_ = Config::Zero(), p_carry_ = Config::Zero();  // Kahan compensations of q and p

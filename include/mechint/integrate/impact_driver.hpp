@@ -64,6 +64,10 @@ class ImpactDriver {
       throw InvalidInput("step size h must be positive and finite, got " + format_number(h));
     if (!(options.window_before > 0.0) || !(options.window_after > 0.0))
       throw InvalidInput("MHC windows must be positive");
+    if (options.composition.size() > 1 && options.enabled)
+      throw InvalidInput("compose composes the smooth flow, and the impact step is not symmetric (partial steps "
+                         "around the jump of p): the composition would not reach its order; run without the walls "
+                         "or drop compose");
     kind_ = options.override_modified_hamiltonian ? options.modified_hamiltonian
                                                   : Flow::kModifiedHamiltonian;
     window_before_steps_ = std::max(1L, std::lround(options.window_before / h));
@@ -207,9 +211,28 @@ class ImpactDriver {
 
   StepResult checked_step(const Config& q, const Config& p, double tau, Config& q1, Config& p1,
                           double t_seg) {
+    if (options_.composition.size() > 1) return composed_step(q, p, tau, q1, p1, t_seg);
     const StepResult r = flow_.step(q, p, tau, q1, p1);
     if (!r.converged) throw NewtonFailure(step_index_ + 1, t_seg + tau, r.residual_norm, r.iterations);
     return r;
+  }
+
+  /// The flow's steps γ_i τ in turn (ImpactOptions::composition; impacts are off, so τ = h).
+  StepResult composed_step(const Config& q, const Config& p, double tau, Config& q1, Config& p1, double t_seg) {
+    Config qa = q, pa = p;
+    StepResult total;
+    double t = t_seg;
+    for (double gamma : options_.composition) {
+      const StepResult r = flow_.step(qa, pa, gamma * tau, q1, p1);
+      t += gamma * tau;
+      if (!r.converged) throw NewtonFailure(step_index_ + 1, t, r.residual_norm, total.iterations + r.iterations);
+      total.iterations += r.iterations;
+      total.residual_norm = r.residual_norm;
+      total.discrete_energy = r.discrete_energy;
+      qa = q1, pa = p1;
+    }
+    total.converged = true;
+    return total;
   }
 
   bool feasible(const Config& q) const {

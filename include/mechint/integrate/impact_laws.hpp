@@ -76,6 +76,11 @@ struct ImpactOptions {
   /// growth allocates; reserve it for long runs). false: only the count and the last impact are
   /// kept, and the memory of a run does not depend on its length (the command line).
   bool record_impacts = true;
+  /// The coefficients γ_1..γ_m of a symmetric composition of the smooth flow (`compose=`, DESIGN
+  /// §10): each step is m steps γ_i h of the flow; empty, the flow's own step. Only with impacts
+  /// off (`enabled = false`): the impact step (partial steps αh and (1−α)h around the jump of p) is
+  /// not symmetric, so a composition through it would not reach its order.
+  std::vector<double> composition;
 };
 
 /// An impact could not be resolved (no root of the impact law, chattering).

@@ -45,6 +45,18 @@
 /// that looks suspicious at no cost: Newton's first contraction θ₁ = ‖Δ₁‖/‖Δ₀‖ above
 /// `trigger_contraction` (outside the region where Newton is known to converge to the root
 /// nearest its guess) or a displacement that grew by more than `trigger_growth` in one step.
+///
+/// Explicit steps (DESIGN §10): the trapezoid rule in momentum form, on an unconstrained, unforced
+/// model whose Lagrangian is L = ½ vᵀM v + b·v − V(q) with M and b constant (found at a start from
+/// velocity or momentum, model/separable_lagrangian.hpp), has D1 Ld = (h/2) L_q(q_k) − (M v + b),
+/// v = (q_{k+1} − q_k)/h, so that its DEL equation is explicit: it is the Störmer–Verlet method
+/// (HLW VI.6.2 Example 6.2; I.3 eq. (3.4))
+///
+///     v = M⁻¹(p_k + (h/2) L_q(q_k) − b),   q_{k+1} = q_k + h v,   p_{k+1} = p_k + (h/2)(L_q(q_k) + L_q(q_{k+1})),
+///
+/// one gradient of L per step, the Newton root to round-off.
+/// There is no root to choose between, so the step confirmation has nothing to reject and is not run.
+/// `allow_explicit_steps(false)` keeps Newton (a comparison).
 
 #include <cmath>
 #include <functional>
@@ -53,6 +65,7 @@
 #include <string>
 
 #include "mechint/model/legendre.hpp"
+#include "mechint/model/separable_lagrangian.hpp"
 #include "mechint/model/start_on_manifold.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
@@ -98,6 +111,7 @@ class VariationalIntegrator {
     check_on_manifold(q0);
     if constexpr (k > 0) check_start_velocity(constraint_jacobian(model(), q0), qdot0);
     reset(q0, lagrangian_dv(model(), q0, qdot0), q0 - h_ * qdot0, t0);
+    detect_explicit_steps(q0, qdot0);
   }
 
   /// Start from (q0, p0), p0 the canonical momentum ∂L/∂q̇.
@@ -105,8 +119,15 @@ class VariationalIntegrator {
     check_finite(q0, "q0");
     check_finite(p0, "initial momentum");
     check_on_manifold(q0);
-    reset(q0, p0, q0 - h_ * velocity_from_momentum(model(), q0, p0), t0);
+    const Config v0 = velocity_from_momentum(model(), q0, p0);
+    reset(q0, p0, q0 - h_ * v0, t0);
+    detect_explicit_steps(q0, v0);
   }
+
+  /// Whether the steps are the explicit Störmer–Verlet steps (file comment), decided at the start.
+  bool explicit_steps() const { return explicit_.on; }
+  /// false: the next starts keep the Newton path even where the explicit one applies.
+  void allow_explicit_steps(bool allow) { allow_explicit_ = allow; }
 
   /// Start from two points (q_{−1}, q_0) one step apart, as the position form of 000 does;
   /// t0 is the time of q_0.
@@ -145,7 +166,15 @@ class VariationalIntegrator {
   // ---- stepping -----------------------------------------------------------------------------
 
   /// Advances one step of size h. Throws NewtonFailure if the DEL equations cannot be solved.
+  /// Small, so that a loop of explicit steps inlines it; the Newton step is a call.
   void step() {
+    if constexpr (kExplicitCandidate)
+      if (explicit_.on) return explicit_step();
+    newton_step();
+  }
+
+ private:
+  [[gnu::noinline]] void newton_step() {
     const Forcing forcing = forcing_of_step();
     if (form_ == DelForm::kPosition) p_ = discrete_momentum(system_, q_prev_, q_, forcing_of_previous_step(), h_);
     if constexpr (kForced) {
@@ -179,6 +208,8 @@ class VariationalIntegrator {
     total_iterations_ += stats_.iterations;
     total_jacobians_ += stats_.jacobian_evaluations;
   }
+
+ public:
 
   // ---- state and diagnostics ----------------------------------------------------------------
 
@@ -218,6 +249,7 @@ class VariationalIntegrator {
     balance_.checkpoint_state(a);
     solver_.checkpoint_state(a);
     confirm_solver_.checkpoint_state(a);
+    a(explicit_.on), a(explicit_.kick);
     // A control law is configuration (a function the resumed run is given again), not state.
     if constexpr (kForced) {
       a(forced_.u), a(forced_.u_previous), a(forced_.work), a(forced_.momenta_at_start);
@@ -369,6 +401,67 @@ class VariationalIntegrator {
     judge_confirmation(converged, ratio, check_.max_ratio, step_index_ + 1, t0_ + (step_index_ + 1) * h_);
   }
 
+  /// The trapezoid rule on an unconstrained, unforced model: a candidate for explicit steps.
+  static constexpr bool kExplicitCandidate = [] {
+    if constexpr (requires { typename S::QuadratureRule; })
+      return std::is_same_v<typename S::QuadratureRule, TrapezoidRule> && k == 0 && !kForced;
+    else
+      return false;
+  }();
+
+  /// Explicit steps in momentum form when the Lagrangian is separable around the start.
+  void detect_explicit_steps(const Config& q0, const Config& v0) {
+    explicit_.on = false;
+    if constexpr (kExplicitCandidate) {
+      if (!allow_explicit_ || form_ != DelForm::kMomentum) return;
+      Mat<n, n> mass;
+      bool first = true;
+      const bool separable = separable_around(q0, v0, [&](const Config& q, const Config& v) {
+        const LagrangianDerivatives<n> l = lagrangian_second_derivatives(model(), q, v);
+        if (!l.qv.allFinite() || !l.vv.allFinite() || !(l.qv.array() == 0.0).all()) return false;
+        const bool same = first || l.vv == mass;
+        if (first) mass = l.vv;
+        first = false;
+        return same;
+      });
+      const Eigen::FullPivLU<Mat<n, n>> lu(mass);
+      if (!separable || !lu.isInvertible()) return;
+      explicit_.mass_inverse = lu.inverse();
+      explicit_.inverse_diagonal = explicit_.mass_inverse.diagonal();
+      explicit_.mass = explicit_.mass_inverse == Mat<n, n>::Identity() ? MassKind::kUnit
+                       : explicit_.mass_inverse == Mat<n, n>(explicit_.inverse_diagonal.asDiagonal())
+                           ? MassKind::kDiagonal
+                           : MassKind::kDense;
+      explicit_.linear = lagrangian_dv(model(), q0, Config::Zero());
+      explicit_.kick = p_ + (0.5 * h_) * lagrangian_dq(model(), q0, v0) - explicit_.linear;
+      explicit_.on = explicit_.kick.allFinite() && explicit_.linear.allFinite();
+      if (explicit_.on) stats_.converged = true;  // no Newton solve, from now on
+    }
+  }
+
+  /// The Störmer–Verlet step of the file comment. The state changes only once L_q(q_{k+1}) is
+  /// known and finite.
+  ///
+  /// It carries the half-kicked momentum k = p_k + (h/2) L_q(q_k) − b = M v_{k+½}, so that a step's
+  /// chain of dependent operations is as short as the leapfrog's (drift, force, kick):
+  /// q_{k+1} = q_k + h M⁻¹k, p_{k+1} = k + b + (h/2) L_q(q_{k+1}), the next k = k + h L_q(q_{k+1}).
+  void explicit_step() {
+    // M⁻¹k: each product is one more operation on the step's chain, so a unit or diagonal M saves it.
+    const Config v = explicit_.mass == MassKind::kUnit       ? explicit_.kick
+                     : explicit_.mass == MassKind::kDiagonal ? Config(explicit_.inverse_diagonal.cwiseProduct(explicit_.kick))
+                                                             : Config(explicit_.mass_inverse * explicit_.kick);
+    const Config q1 = q_ + h_ * v;
+    const Config force1 = lagrangian_dq(model(), q1, v);
+    if (!force1.allFinite() || !q1.allFinite()) [[unlikely]]
+      throw NewtonFailure(step_index_ + 1, t_ + h_, std::numeric_limits<double>::quiet_NaN(), 0);
+    p_ = explicit_.kick + explicit_.linear + (0.5 * h_) * force1;
+    explicit_.kick += h_ * force1;
+    q_prev_ = q_;
+    q_ = q1;
+    ++step_index_;
+    t_ = t0_ + step_index_ * h_;
+  }
+
   void reset(const Config& q0, const Config& p0, const Config& q_prev, double t0) {
     q_ = q0;
     p_ = p0;
@@ -382,6 +475,7 @@ class VariationalIntegrator {
     confirmed_steps_ = 0;
     stats_ = {};
     balance_.reset();
+    explicit_.on = false;  // a start from velocity or momentum decides again
     if constexpr (kForced) {
       forced_.work.setZero();
       forced_.momenta_at_start.setZero();
@@ -487,6 +581,17 @@ class VariationalIntegrator {
   long step_index_ = 0;
   long total_iterations_ = 0;
   long total_jacobians_ = 0;
+  /// The explicit path's M⁻¹, b and L_q(q_k) (file comment).
+  enum class MassKind { kUnit, kDiagonal, kDense };
+  struct ExplicitSteps {
+    bool on = false;
+    MassKind mass = MassKind::kDense;
+    Mat<n, n> mass_inverse = Mat<n, n>::Identity();
+    Config inverse_diagonal = Config::Ones(), linear = Config::Zero();
+    Config kick = Config::Zero();  ///< p_k + (h/2) L_q(q_k) − b
+  };
+  bool allow_explicit_ = true;
+  ExplicitSteps explicit_;
 
   /// The controls of a forced system (the one set, or a law of time; the one of the last step) and
   /// its Noether balance (the discrete work along each generator, the momenta of the first step).

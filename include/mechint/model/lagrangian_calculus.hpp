@@ -10,6 +10,7 @@
 /// that function needs and no more:
 ///
 ///   lagrangian_dv                  one jet over q̇                                  O(n) per operation
+///   lagrangian_dq                  one jet over q                                   O(n) per operation
 ///   lagrangian_dvdv                jet of jets over q̇                              O(n²)
 ///   lagrangian_velocity_hessians   L_q, L_qv, L_vv: nested Eigen AutoDiff, inner over (q, q̇),
 ///                                  outer over q̇ (no L_qq)                          O(n²)
@@ -35,6 +36,19 @@ VecD<M::kDim> lagrangian_dv(const M& model, const VecD<M::kDim>& q, const VecD<M
     return d.v;
   } else {
     return model.template lagrangian<Jet<n>>(lift_constant<Jet<n>, n>(q), seed_gradient<n>(v)).v;
+  }
+}
+
+/// ∂L/∂q (q, v): the force of the Euler–Lagrange equations (−∇V for L = T(q̇) − V(q)).
+template <LagrangianModel M>
+VecD<M::kDim> lagrangian_dq(const M& model, const VecD<M::kDim>& q, const VecD<M::kDim>& v) {
+  constexpr int n = M::kDim;
+  if constexpr (HasLagrangianDerivatives<M>) {
+    LagrangianDerivatives<n> d;
+    model.lagrangian_derivatives(q, v, d);
+    return d.q;
+  } else {
+    return model.template lagrangian<Jet<n>>(seed_gradient<n>(q), lift_constant<Jet<n>, n>(v)).v;
   }
 }
 

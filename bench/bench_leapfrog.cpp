@@ -1,0 +1,171 @@
+// vi-trapezoid on the Kepler problem beside a hand-written leapfrog loop (issue 30: "vi-trapezoid
+// costs ≤ 1.2× a hand-written leapfrog loop"). L = ½|q̇|² + μ/|q| is separable with a constant mass
+// matrix, so vi-trapezoid takes its explicit Störmer–Verlet steps (integrate/variational_integrator.hpp);
+// the leapfrog below is the same method (kick-drift-kick with the last acceleration reused) written
+// by hand on plain doubles. Orbit e = 0.5, 100 steps per period, as BM_KeplerMidpoint.
+//
+//   BM_KeplerLeapfrog              the hand-written loop
+//   BM_KeplerViTrapezoid           mechint's step, explicit (the default on this model)
+//   BM_KeplerViTrapezoidNewton     mechint's step with the explicit path refused (the Newton DEL solve,
+//                                  what vi-trapezoid did before)
+//   BM_KeplerViTrapezoidKernels    the step of the kernel boundary (a model file's path, 2-stage Lobatto),
+//                                  composed or not, explicit or by Newton
+//   BM_KeplerTrapezoidOverLeapfrog the ratio, paired: 41 rounds of 20 000 leapfrog steps and 20 000
+//                                  vi-trapezoid steps one after the other in this process, timed by
+//                                  the thread's CPU clock; the counter ratio_median is the median over
+//                                  the rounds of (vi-trapezoid time)/(leapfrog time) (docs/performance.md).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <vector>
+
+#include "kernel/galerkin_integrator.hpp"
+#include "kernel/model_adapter.hpp"
+#include "mechint/mechint.hpp"
+#include "mechint/systems/kepler.hpp"
+
+namespace {
+
+using namespace mechint;
+using systems::Kepler;
+
+constexpr double kMu = 1.0;
+const double kStep = 2 * M_PI / 100;
+
+/// Kick-drift-kick on plain doubles, the acceleration at the end of a step kept for the next.
+struct Leapfrog {
+  double x, y, vx, vy, ax, ay, h;
+  Leapfrog(const VecD<2>& q, const VecD<2>& v, double step) : x(q[0]), y(q[1]), vx(v[0]), vy(v[1]), h(step) {
+    accelerate();
+  }
+  void accelerate() {
+    const double r2 = x * x + y * y;
+    const double s = -kMu / (r2 * std::sqrt(r2));
+    ax = s * x, ay = s * y;
+  }
+  void step() {
+    vx += 0.5 * h * ax, vy += 0.5 * h * ay;
+    x += h * vx, y += h * vy;
+    accelerate();
+    vx += 0.5 * h * ax, vy += 0.5 * h * ay;
+  }
+};
+
+using Trapezoid = VariationalIntegrator<DiscreteSystem<Kepler, TrapezoidRule>>;
+
+void start(Trapezoid& vi, bool allow_explicit) {
+  VecD<2> q0, v0;
+  Kepler::pericentre_start(kMu, 1.0, 0.5, q0, v0);
+  vi.allow_explicit_steps(allow_explicit);
+  vi.start_from_velocity(q0, v0);
+}
+
+Leapfrog leapfrog() {
+  VecD<2> q0, v0;
+  Kepler::pericentre_start(kMu, 1.0, 0.5, q0, v0);
+  return Leapfrog(q0, v0, kStep);
+}
+
+void per_step(benchmark::State& state, long steps) {
+  state.SetItemsProcessed(steps);
+  state.counters["ns_per_step"] = benchmark::Counter(static_cast<double>(steps) * 1e-9,
+                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void BM_KeplerLeapfrog(benchmark::State& state) {
+  Leapfrog lf = leapfrog();
+  long steps = 0;
+  for (auto _ : state) {
+    lf.step();
+    benchmark::DoNotOptimize(lf.x);
+    benchmark::DoNotOptimize(lf.y);
+    ++steps;
+  }
+  per_step(state, steps);
+}
+BENCHMARK(BM_KeplerLeapfrog);
+
+void trapezoid_steps(benchmark::State& state, bool allow_explicit) {
+  Trapezoid vi(DiscreteSystem<Kepler, TrapezoidRule>(Kepler{kMu}), kStep);
+  start(vi, allow_explicit);
+  if (vi.explicit_steps() != allow_explicit) state.SkipWithError("the explicit path is not where it should be");
+  long steps = 0;
+  for (auto _ : state) {
+    vi.step();
+    benchmark::DoNotOptimize(vi.q().data());
+    ++steps;
+  }
+  per_step(state, steps);
+}
+
+void BM_KeplerViTrapezoid(benchmark::State& state) { trapezoid_steps(state, true); }
+BENCHMARK(BM_KeplerViTrapezoid);
+
+void BM_KeplerViTrapezoidNewton(benchmark::State& state) { trapezoid_steps(state, false); }
+BENCHMARK(BM_KeplerViTrapezoidNewton);
+
+/// The kernel boundary's vi-trapezoid (2-stage Lobatto) composed with the scheme of argument 0
+/// (0 none, 1 yoshida4, 2 kahan-li6, 3 kahan-li8), explicit (argument 1 = 1) or by Newton (0).
+void BM_KeplerViTrapezoidKernels(benchmark::State& state) {
+  static const char* const kSchemes[] = {"none", "yoshida4", "kahan-li6", "kahan-li8"};
+  const auto model = kernel::ModelAdapter<Kepler>::kernels(Kepler{kMu});
+  kernel::KernelGalerkinIntegrator vi(*model, kernel::lobatto_tableau(2), kStep,
+                                      kernel::composition_named(kSchemes[state.range(0)]));
+  VecD<2> q0, v0;
+  Kepler::pericentre_start(kMu, 1.0, 0.5, q0, v0);
+  vi.allow_explicit_steps(state.range(1) != 0);
+  vi.start_from_velocity(q0, v0);
+  if (vi.explicit_steps() != (state.range(1) != 0)) state.SkipWithError("the explicit path is not where it should be");
+  long steps = 0;
+  for (auto _ : state) {
+    vi.step();
+    benchmark::DoNotOptimize(vi.q().data());
+    ++steps;
+  }
+  per_step(state, steps);
+}
+BENCHMARK(BM_KeplerViTrapezoidKernels)->ArgNames({"compose", "explicit"})->ArgsProduct({{0, 1, 2, 3}, {1, 0}});
+
+/// This thread's CPU time in seconds: the machine is shared, and wall time counts the other
+/// processes' turns on the core.
+double thread_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+/// CPU seconds for `steps` steps of `stepper`.
+template <class Stepper>
+double seconds_for(Stepper& stepper, long steps) {
+  const double t0 = thread_seconds();
+  for (long i = 0; i < steps; ++i) {
+    stepper.step();
+    benchmark::ClobberMemory();
+  }
+  return thread_seconds() - t0;
+}
+
+void BM_KeplerTrapezoidOverLeapfrog(benchmark::State& state) {
+  constexpr long kSteps = 20000;
+  Leapfrog lf = leapfrog();
+  Trapezoid vi(DiscreteSystem<Kepler, TrapezoidRule>(Kepler{kMu}), kStep);
+  start(vi, true);
+  std::vector<double> ratios;
+  for (auto _ : state) {
+    const double t_leapfrog = seconds_for(lf, kSteps);
+    const double t_trapezoid = seconds_for(vi, kSteps);
+    ratios.push_back(t_trapezoid / t_leapfrog);
+    state.SetIterationTime(t_leapfrog + t_trapezoid);
+  }
+  benchmark::DoNotOptimize(lf.x);
+  benchmark::DoNotOptimize(vi.q().data());
+  std::sort(ratios.begin(), ratios.end());
+  state.counters["ratio_median"] = ratios[ratios.size() / 2];
+  state.counters["ratio_min"] = ratios.front();
+  state.counters["ratio_max"] = ratios.back();
+}
+BENCHMARK(BM_KeplerTrapezoidOverLeapfrog)->UseManualTime()->Iterations(41);
+
+}  // namespace
