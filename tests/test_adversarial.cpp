@@ -648,7 +648,7 @@ const std::vector<Case> kProblemFiles = {
     {"problem_bounds_too_narrow", {"optimize", "p.toml"}, 3, {{"p.toml", problem(kProblemTop, kProblemGoal + "[bounds]\nu1 = [0.0, 1e-300]\n")}}},
     {"problem_method_first_order", {"optimize", "p.toml"}, 2, {{"p.toml", problem(kProblemTop + "method = \"vi-first-order\"\n")}}},
     {"problem_goal_huge", {"optimize", "p.toml"}, 3, {{"p.toml", problem(kProblemTop, "[goal]\nth = 1e300\n")}}, 2},
-    {"problem_goal_at_the_singularity", {"optimize", "p.toml"}, 3, {{"p.toml", "model = \"low-thrust-spacecraft\"\nhorizon = 1.0\nsteps = 20\n[goal]\nx = 0.0\ny = 0.0\n"}}, 2},
+    {"problem_goal_at_the_singularity", {"optimize", "p.toml"}, 2, {{"p.toml", "model = \"low-thrust-spacecraft\"\nhorizon = 1.0\nsteps = 20\n[start]\nx = 1.0\ny_dot = 1.0\n[goal]\nx = 0.0\ny = 0.0\n"}}, -1, {}, {}, Cache::kNone, "", "[goal]"},
     {"problem_goal_is_the_start", {"optimize", "p.toml"}, 0, {{"p.toml", problem(kProblemTop, "[goal]\nth = 0.0\nth_dot = 0.0\n")}}},
     {"problem_without_goal", {"optimize", "p.toml"}, 0, {{"p.toml", kProblemTop}}},
     {"problem_bounds_huge", {"optimize", "p.toml"}, 0, {{"p.toml", problem(kProblemTop, kProblemGoal + "[bounds]\nu1 = [-1e300, 1e300]\n")}}},

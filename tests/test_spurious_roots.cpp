@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -120,5 +121,44 @@ INSTANTIATE_TEST_SUITE_P(RoughTorques, SpuriousRootsOfHigherOrder,
                                            HighOrderCase{46, "vi-gauss4", ""}, HighOrderCase{47, "vi-gauss8", ""},
                                            HighOrderCase{13, "vi-midpoint", "compose=kahan-li6"},
                                            HighOrderCase{13, "vi-lobatto4", ""}));
+
+// The half-turn rule (turns_more_than_half, integrate/step_check.hpp) on a model file's kernels: an
+// angle the Lagrangian depends on, turned by 5 rad a step, is refused; a cyclic one (a free rotor
+// beside an oscillator) is exact at any turn and runs, its energy 100²/2 + 1/2 kept to round-off
+// (the midpoint rule conserves a quadratic energy exactly).
+std::string rotor_model(const std::string& name, const std::string& potential) {
+  return "name = \"" + name + "\"\ncoordinates = [\"phi\", \"x\"]\nperiodic = [\"phi\"]\n"
+         "lagrangian = \"0.5*phi_dot^2" + potential + " + 0.5*x_dot^2 - 0.5*x^2\"\n[initial]\nphi_dot = 100\nx = 1\n";
+}
+
+TEST(TurnsOfAnAngle, MoreThanHalfATurnIsRefusedUnlessTheAngleIsCyclic) {
+  ::setenv("MECHINT_CACHE_DIR", MECHINT_TEST_MODEL_CACHE, 1);
+  const fs::path dir = fs::temp_directory_path() / ("mechint_turns_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path rotor = dir / "rotor.toml", spinner = dir / "spinner.toml";
+  std::ofstream(rotor) << rotor_model("rotor", "");
+  std::ofstream(spinner) << rotor_model("spinner", " + cos(phi)");
+
+  const CliResult free_rotor = run_mechint_argv({"run", rotor.string(), "--h", "0.05", "--t-end", "2"});
+  ASSERT_EQ(free_rotor.status, 0) << free_rotor.err;
+  auto table = parse_csv(free_rotor.out);
+  ASSERT_EQ(table["energy"].size(), 41u);  // a row every step of 0.05
+  for (double e : table["energy"]) EXPECT_NEAR(e, 5000.5, 1e-9);
+
+  const CliResult coarse = run_mechint_argv({"run", spinner.string(), "--h", "0.05", "--t-end", "2"});
+  EXPECT_EQ(coarse.status, 3);
+  EXPECT_EQ(std::count(coarse.err.begin(), coarse.err.end(), '\n'), 1) << coarse.err;
+  EXPECT_NE(coarse.err.find("step 1 (t = 0.05) rejected: it turns coordinate 1"), std::string::npos) << coarse.err;
+  EXPECT_NE(coarse.err.find("more than half a turn"), std::string::npos) << coarse.err;
+
+  // One radian a step: accepted.
+  const CliResult fine = run_mechint_argv({"run", spinner.string(), "--h", "0.01", "--t-end", "2"});
+  EXPECT_EQ(fine.status, 0) << fine.err;
+  // The check is part of the step check: --set check=off lets the user take such steps.
+  const CliResult unchecked =
+      run_mechint_argv({"run", spinner.string(), "--h", "0.05", "--t-end", "2", "--set", "check=off"});
+  EXPECT_EQ(unchecked.status, 0) << unchecked.err;
+  fs::remove_all(dir);
+}
 
 }  // namespace
