@@ -27,6 +27,7 @@
 
 #include "app/child_process.hpp"
 #include "mechint/kernel/model_kernels.h"
+#include "model_file/chain_model_text.hpp"
 #include "model_file/evaluate.hpp"
 #include "model_file/kernel_codegen.hpp"
 #include "model_file/model_file.hpp"
@@ -164,9 +165,14 @@ std::vector<Point> random_points(const ModelDescription& m, int count) {
 /// What the kernels compute, from dual numbers.
 struct Reference {
   double value = 0.0;
-  std::vector<double> l_q, l_v, l_qq, l_qv, l_vv, g, dg, f, f_q, f_v;
+  std::vector<double> l_q, l_v, l_qq, l_qv, l_vv, g, dg, curvature, f, f_q, f_v;
   std::vector<std::vector<double>> xi;
 };
+
+/// The multipliers the constraints' curvature is contracted with: the point's first velocities.
+std::vector<double> multipliers(const ModelDescription& m, const Point& x) {
+  return std::vector<double>(x.v.begin(), x.v.begin() + static_cast<std::ptrdiff_t>(m.constraints.size()));
+}
 
 Reference reference(const ModelDescription& m, const Point& x) {
   const int n = static_cast<int>(m.coordinates.size());
@@ -195,6 +201,15 @@ Reference reference(const ModelDescription& m, const Point& x) {
       if (b < n) r.l_qq[b * n + j] = row[j];
       if (b < n) r.l_qv[b * n + j] = row[n + j];
       if (b >= n) r.l_vv[(b - n) * n + j] = row[n + j];
+    }
+    // Row b of Σ_c λ_c ∂²g_c/∂q².
+    if (b < n && !m.constraints.empty()) {
+      r.curvature.resize(static_cast<std::size_t>(n * n), 0.0);
+      const std::vector<double> lambda = multipliers(m, x);
+      for (std::size_t c = 0; c < m.constraints.size(); ++c) {
+        const Gradient& g_row = evaluate(m.constraints[c], s).derivatives()[0].derivatives();
+        for (int j = 0; j < n; ++j) r.curvature[b * n + j] += lambda[c] * g_row[j];
+      }
     }
   }
   SymbolValues<Dual> s;
@@ -239,7 +254,7 @@ void expect_close(const std::vector<double>& actual, const std::vector<double>& 
 /// Calls through the table with every output wanted.
 struct KernelValues {
   double value = 0.0;
-  std::vector<double> l_q, l_v, l_qq, l_qv, l_vv, g, dg, f, f_q, f_v;
+  std::vector<double> l_q, l_v, l_qq, l_qv, l_vv, g, dg, curvature, f, f_q, f_v;
   std::vector<std::vector<double>> xi;
 };
 
@@ -258,6 +273,9 @@ KernelValues call_kernels(const mechint_model_kernels& k, const ModelDescription
     r.g.resize(m.constraints.size());
     r.dg.resize(m.constraints.size() * n);
     EXPECT_EQ(k.constraints(k.context, x.q.data(), r.g.data(), r.dg.data()), MECHINT_KERNEL_OK);
+    r.curvature.resize(n * n);
+    EXPECT_EQ(k.constraint_curvature(k.context, x.q.data(), multipliers(m, x).data(), r.curvature.data()),
+              MECHINT_KERNEL_OK);
   }
   for (std::size_t i = 0; i < m.symmetries.size(); ++i) {
     r.xi.emplace_back(n);
@@ -275,20 +293,8 @@ KernelValues call_kernels(const mechint_model_kernels& k, const ModelDescription
 
 // ---- the models -----------------------------------------------------------------------------------
 
-/// A planar chain of n unit masses on unit links in absolute angles p1..pn, written with
-/// definitions: the position of each mass from the one before, L from their time derivatives.
-std::string chain_text(int n) {
-  std::string coordinates, lagrangian, definitions;
-  for (int i = 1; i <= n; ++i) {
-    const std::string k = std::to_string(i), before = std::to_string(i - 1);
-    coordinates += std::string(i > 1 ? ", " : "") + "\"p" + k + "\"";
-    lagrangian += std::string(i > 1 ? " + " : "") + "0.5*m*(x" + k + "_dot^2 + y" + k + "_dot^2) - m*g*y" + k;
-    definitions += "x" + k + " = \"" + (i > 1 ? "x" + before + " + " : "") + "l*sin(p" + k + ")\"\n";
-    definitions += "y" + k + " = \"" + (i > 1 ? "y" + before + " - " : "-") + "l*cos(p" + k + ")\"\n";
-  }
-  return "name = \"chain\"\ncoordinates = [" + coordinates + "]\nparameters = { m = 1.0, l = 1.0, g = 9.81 }\n" +
-         "lagrangian = \"" + lagrangian + "\"\n[initial]\np1 = 0.7853981633974483\n[definitions]\n" + definitions;
-}
+/// A planar chain of n links in absolute angles, written with definitions.
+std::string chain_text(int n) { return pendulum_chain_model_text(n); }
 
 /// Everything the table holds: a domain, a constraint, a symmetry, forces with a control and t,
 /// and powers of every kind. The names are long and unusual so that the source can be searched
@@ -373,6 +379,7 @@ TEST_P(KernelCodegen, MatchesDualNumbersOnTheExpressionTrees) {
   EXPECT_EQ(k.context, p.data());
   ASSERT_NE(k.lagrangian, nullptr);
   EXPECT_EQ(k.constraints != nullptr, !m.constraints.empty());
+  EXPECT_EQ(k.constraint_curvature != nullptr, !m.constraints.empty());
   EXPECT_EQ(k.symmetry != nullptr, !m.symmetries.empty());
   EXPECT_EQ(k.forces != nullptr, !m.forces.empty());
 
@@ -387,6 +394,7 @@ TEST_P(KernelCodegen, MatchesDualNumbersOnTheExpressionTrees) {
     expect_close(got.l_vv, want.l_vv, "L_vv");
     expect_close(got.g, want.g, "g");
     expect_close(got.dg, want.dg, "Dg");
+    expect_close(got.curvature, want.curvature, "Σ λ_c D²g_c");
     for (std::size_t i = 0; i < want.xi.size(); ++i) expect_close(got.xi.at(i), want.xi[i], "xi" + std::to_string(i + 1));
     expect_close(got.f, want.f, "f");
     expect_close(got.f_q, want.f_q, "f_q");

@@ -5,9 +5,9 @@
 #include <string>
 
 #include "kernel/kernel_legendre.hpp"
+#include "kernel/start_checks.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
-#include "mechint/model/start_on_manifold.hpp"
 
 namespace mechint::kernel {
 namespace {
@@ -77,9 +77,19 @@ struct KernelGalerkinIntegrator::StageSystem {
     for (int i = 1; i < st && nk > 0; ++i) r.segment(n * st + (i - 1) * nk, nk) = s.g_stage_[i];
     if (!jac) return;
     if (nk > 0) {
-      // ∂R_P,i/∂Λ_j = h ā_ij G_jᵀ (j < s); ∂g(Q_i)/∂V_j = h a_ij G_i; the term of the constraints'
-      // curvature in ∂R_P/∂V (h² ā a ∂(G_jᵀΛ_j)/∂Q_j, not in the kernel ABI) is left out: Newton
-      // converges linearly there, with a contraction of order h²|λ| (docs/methods.md).
+      // ∂R_P,i/∂Λ_j = h ā_ij G_jᵀ (j < s); ∂g(Q_i)/∂V_j = h a_ij G_i. The constraints' curvature
+      // K_j = ∂(G_jᵀΛ_j)/∂Q_j (model_kernels.h, constraint_curvature) enters ∂R_P/∂V below with the
+      // Hessians; a table without it leaves it out, and Newton converges linearly there, with a
+      // contraction of order h²|λ| (docs/methods.md).
+      if (s.curvature_known_)
+        for (int j = 0; j < st - 1; ++j) {
+          s.stage_lambda_ = s.multipliers_.segment(j * nk, nk);
+          s.predicted_ = s.q_stages_.segment(j * n, n);
+          if (!m.constraint_curvature(s.predicted_, s.stage_lambda_, s.curvature_[j])) {
+            r.setConstant(std::numeric_limits<double>::quiet_NaN());
+            return;
+          }
+        }
       jac->rightCols(nk * (st - 1)).setZero();
       jac->bottomRows(nk * (st - 1)).setZero();
       for (int i = 0; i < st; ++i)
@@ -100,6 +110,7 @@ struct KernelGalerkinIntegrator::StageSystem {
           if (w == 0.0) continue;
           block.noalias() += w * s.values_[j].qq;
           if (m.forced()) block.noalias() += w * s.force_q_[j];
+          if (s.curvature_known_ && j < st - 1) block.noalias() -= w * s.curvature_[j];
         }
         if (i == k) block += s.values_[i].vv;
         if (tab.a(i, k) != 0.0) block.noalias() += (h * tab.a(i, k)) * s.values_[i].qv.transpose();
@@ -151,11 +162,21 @@ KernelGalerkinIntegrator::KernelGalerkinIntegrator(const KernelModel& model, Gal
   end_values_ = LagrangianValues(n);
   deviation_ = initial_deviation(2 * n);
   for (Vector* v : {&lin_q0_, &lin_p0_, &lin_dq0_, &lin_dp0_, &lin_dq_stage_}) v->setZero(n);
-  for (Vector* v : {&lin_residual_, &lin_rhs_, &lin_dv_, &lin_hdq_}) v->setZero(n * s_);
+  // The stage unknowns: V_1..V_s and, with constraints, Λ_1..Λ_{s−1}.
+  const int unknowns = n * s_ + k_ * (s_ - 1);
+  for (Vector* v : {&lin_residual_, &lin_rhs_, &lin_dv_}) v->setZero(unknowns);
+  lin_hdq_.setZero(n * s_);
   column_.setZero(2 * n);
-  if (k_ == 0) {
-    lin_jacobian_.setZero(n * s_, n * s_);
-    lin_lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n * s_);
+  lin_jacobian_.setZero(unknowns, unknowns);
+  lin_lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(unknowns);
+  curvature_known_ = model.has_constraint_curvature();
+  if (k_ > 0) {
+    curvature_.assign(s_, RowMatrix::Zero(n, n));
+    end_curvature_.setZero(n, n), end_velocity_jacobian_.setZero(k_, n), unit_.setZero(k_), stage_lambda_.setZero(k_);
+    projection_matrix_.setZero(n + k_, n + k_);
+    projection_lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n + k_);
+    projection_rhs_.setZero(n + k_), projection_solution_.setZero(n + k_);
+    lin_dp_hat_.setZero(n), lin_dq1_.setZero(n);
   }
   if (model.forced()) {
     force_.assign(s_, Vector::Zero(n));
@@ -167,13 +188,7 @@ KernelGalerkinIntegrator::KernelGalerkinIntegrator(const KernelModel& model, Gal
 void KernelGalerkinIntegrator::start_from_velocity(const Vector& q0, const Vector& qdot0, double t0) {
   check_finite(q0, "q0");
   check_finite(qdot0, "initial velocity");
-  if (k_ > 0) {
-    Vector g(k_);
-    RowMatrix dg(k_, n_);
-    if (!model_->constraints(q0, &g, &dg)) throw InvalidStart("the constraints are not defined at the start");
-    check_start_position(Eigen::VectorXd(g), Eigen::MatrixXd(dg), Eigen::VectorXd(q0));
-    check_start_velocity(Eigen::MatrixXd(dg), Eigen::VectorXd(qdot0));
-  }
+  check_start_on_constraints(*model_, q0, &qdot0);
   Vector p0(n_);
   if (!model_->gradient(q0, qdot0, nullptr, nullptr, &p0))
     throw InvalidStart("the model is not defined at the start (outside its domain)");
@@ -216,17 +231,21 @@ void KernelGalerkinIntegrator::set_step_size(double h) {
   h_ = h;
 }
 
+void KernelGalerkinIntegrator::require_tangent_map() const {
+  if (k_ > 0 && !curvature_known_)
+    throw InvalidInput("the tangent map of a constrained step needs the constraints' curvature, which this "
+                       "model's kernels do not supply (model_kernels.h, constraint_curvature)");
+}
+
 Eigen::MatrixXd KernelGalerkinIntegrator::step_with_jacobian() {
-  if (k_ > 0) throw std::logic_error("step_with_jacobian: unconstrained models only");
+  require_tangent_map();
   Eigen::MatrixXd jacobian = Eigen::MatrixXd::Identity(2 * n_, 2 * n_);
   take_step(&jacobian);
   return jacobian;
 }
 
 void KernelGalerkinIntegrator::track_deviation(const Vector& delta) {
-  if (k_ > 0)
-    throw InvalidInput("the tangent map (chaos indicators) applies to unconstrained models only: this model has " +
-                       std::to_string(k_) + " constraint(s)");
+  require_tangent_map();
   const double norm = delta.norm();
   if (delta.size() != 2 * n_ || !(norm > 0.0) || !std::isfinite(norm))
     throw InvalidInput("the deviation must be a non-zero finite vector of 2n = " + std::to_string(2 * n_) + " values");
@@ -401,6 +420,7 @@ double KernelGalerkinIntegrator::scaled_duration(double h, double t_start) {
 /// tolerance of the converged stages — as exact as the step itself — and cost no evaluation of the
 /// model. Otherwise (simplified Newton ending on a kept Jacobian) they are assembled here.
 void KernelGalerkinIntegrator::factor_linearisation(double h, double t_start) {
+  if (k_ > 0) factor_projection_linearisation(t_start + h);
   if (last_assembled_jacobian_ != nullptr && last_assembled_jacobian_ != &lin_jacobian_) {
     lin_lu_.compute(*last_assembled_jacobian_);
     return;
@@ -409,24 +429,57 @@ void KernelGalerkinIntegrator::factor_linearisation(double h, double t_start) {
   StageSystem system{*this, h, t_start, stages_};
   system.assemble(lin_residual_, &lin_jacobian_);
   q_.swap(lin_q0_), p_.swap(lin_p0_);
+  if (!lin_residual_.allFinite())
+    throw NewtonFailure(step_index_ + 1, t_start + h, std::numeric_limits<double>::quiet_NaN(), stats_.iterations);
   lin_lu_.compute(lin_jacobian_);
 }
 
-void KernelGalerkinIntegrator::apply_linearisation(double h, Vector& delta) {
-  const int n = n_, st = s_;
-  const bool forced = model_->forced();
-  lin_dq0_ = delta.head(n), lin_dp0_ = delta.tail(n);
-  for (int j = 0; j < st; ++j) {
-    auto hdq = lin_hdq_.segment(j * n, n);
-    hdq.noalias() = values_[j].qq * lin_dq0_;
-    if (forced) hdq.noalias() += force_q_[j] * lin_dq0_;
+/// The linearisation of the momentum projection (MomentumProjection): with E1 = L_v(q1, v1) + G1ᵀμ − p̂
+/// and E2 = G1 v1,
+///   [L_vv  G1ᵀ] [dv1]   [dp̂ − (L_qvᵀ + K1) dq1]
+///   [G1    0  ] [dμ ] = [−W dq1               ],   dp1 = dp̂ − G1ᵀ dμ − K1 dq1,
+/// where K1 = Σ_r μ_r ∂²g_r/∂q² and W = ∂(G v1)/∂q (row r: (∂²g_r/∂q² v1)ᵀ), all at (q1, v1, μ).
+void KernelGalerkinIntegrator::factor_projection_linearisation(double t_end) {
+  const int n = n_, k = k_;
+  bool defined = model_->lagrangian(q_, v_end_, end_values_) && model_->constraint_curvature(q_, mu_, end_curvature_);
+  for (int r = 0; r < k && defined; ++r) {
+    unit_.setZero();
+    unit_[r] = 1.0;
+    defined = model_->constraint_curvature(q_, unit_, curvature_[s_ - 1]);  // ∂²g_r/∂q², a scratch matrix
+    end_velocity_jacobian_.row(r).transpose().noalias() = curvature_[s_ - 1] * v_end_;  // symmetric
   }
+  if (!defined) throw NewtonFailure(step_index_ + 1, t_end, std::numeric_limits<double>::quiet_NaN(), stats_.iterations);
+  projection_matrix_.topLeftCorner(n, n) = end_values_.vv;
+  projection_matrix_.topRightCorner(n, k) = dg_end_.transpose();
+  projection_matrix_.bottomLeftCorner(k, n) = dg_end_;
+  projection_matrix_.bottomRightCorner(k, k).setZero();
+  projection_lu_.compute(projection_matrix_);
+}
+
+void KernelGalerkinIntegrator::apply_linearisation(double h, Vector& delta) {
+  const int n = n_, st = s_, nk = k_;
+  const bool forced = model_->forced();
+  // H̃_j δq0 with H̃_j = L_qq,j + f_q,j − K_j (K_j: the curvature of the constraint force −G_jᵀΛ_j
+  // of the nodes whose multiplier is an unknown, j < s).
+  const auto effective_hessian_times = [&](int j, const Vector& dq, auto&& out) {
+    out.noalias() = values_[j].qq * dq;
+    if (forced) out.noalias() += force_q_[j] * dq;
+    if (nk > 0 && j < st - 1) out.noalias() -= curvature_[j] * dq;
+  };
+  lin_dq0_ = delta.head(n), lin_dp0_ = delta.tail(n);
+  for (int j = 0; j < st; ++j) effective_hessian_times(j, lin_dq0_, lin_hdq_.segment(j * n, n));
   for (int i = 0; i < st; ++i) {
     auto rhs = lin_rhs_.segment(i * n, n);
     rhs = lin_dp0_;
     rhs.noalias() -= values_[i].qv.transpose() * lin_dq0_;
     for (int j = 0; j < st; ++j)
       if (tableau_.a_bar(i, j) != 0.0) rhs.noalias() += (h * tableau_.a_bar(i, j)) * lin_hdq_.segment(j * n, n);
+  }
+  // The constraint rows g(Q_i) = 0, i > 1: G_i dQ_i = 0 with dQ_i = δq0 + h Σ_k a_ik dV_k.
+  for (int i = 1; i < st && nk > 0; ++i) {
+    auto rhs = lin_rhs_.segment(n * st + (i - 1) * nk, nk);
+    rhs.setZero();
+    rhs.noalias() -= dg_stage_[i] * lin_dq0_;
   }
   lin_dv_.noalias() = lin_lu_.solve(lin_rhs_);
   auto dq1 = delta.head(n);
@@ -438,13 +491,23 @@ void KernelGalerkinIntegrator::apply_linearisation(double h, Vector& delta) {
       if (tableau_.a(j, k) != 0.0) lin_dq_stage_.noalias() += (h * tableau_.a(j, k)) * lin_dv_.segment(k * n, n);
     const double w = h * tableau_.b[j];
     dq1.noalias() += w * dv_j;
-    dp1.noalias() += w * (values_[j].qq * lin_dq_stage_);
+    effective_hessian_times(j, lin_dq_stage_, lin_hdq_.segment(j * n, n));
+    dp1.noalias() += w * lin_hdq_.segment(j * n, n);
     dp1.noalias() += w * (values_[j].qv * dv_j);
-    if (forced) {
-      dp1.noalias() += w * (force_q_[j] * lin_dq_stage_);
-      dp1.noalias() += w * (force_v_[j] * dv_j);
-    }
+    if (forced) dp1.noalias() += w * (force_v_[j] * dv_j);
+    if (nk > 0 && j < st - 1) dp1.noalias() -= w * (dg_stage_[j].transpose() * lin_dv_.segment(n * st + j * nk, nk));
   }
+  if (nk == 0) return;
+  // dp1 so far is dp̂, the momentum before the projection (factor_projection_linearisation).
+  lin_dp_hat_ = dp1, lin_dq1_ = dq1;
+  projection_rhs_.head(n) = lin_dp_hat_;
+  projection_rhs_.head(n).noalias() -= end_values_.qv.transpose() * lin_dq1_;
+  projection_rhs_.head(n).noalias() -= end_curvature_ * lin_dq1_;
+  projection_rhs_.tail(nk).setZero();
+  projection_rhs_.tail(nk).noalias() -= end_velocity_jacobian_ * lin_dq1_;
+  projection_solution_.noalias() = projection_lu_.solve(projection_rhs_);
+  dp1.noalias() -= dg_end_.transpose() * projection_solution_.tail(nk);
+  dp1.noalias() -= end_curvature_ * lin_dq1_;
 }
 
 /// Ē = Σ b_i E(Q_i, V_i) with E = ∂L/∂v·v − L, its size Σ b_i (|∂L/∂v·V_i| + |L_i|), and the forces'

@@ -85,14 +85,18 @@ class KernelGalerkinIntegrator {
   /// step(), and the Jacobian ∂(q1, p1)/∂(q0, p0) (2n x 2n) of the step map it took: the exact
   /// linearisation of the discrete flow by the implicit function theorem on the stage equations
   /// (the stage Jacobian at the converged stages), multiplied over the sub-steps of a composition.
-  /// Symplectic for an unforced model: MᵀΩM = Ω to round-off. Allocates (a diagnostic).
+  /// Symplectic for an unforced model: MᵀΩM = Ω to round-off (with constraints, on vectors tangent
+  /// to the constrained phase space). Allocates (a diagnostic).
   Eigen::MatrixXd step_with_jacobian();
 
   /// Carries the deviation δ = (δq, δp) (2n, scaled to unit length) along the run: every step maps
   /// it by the exact tangent map (step_with_jacobian's linearisation applied to one vector: the stage
   /// Jacobian assembled and factored once more at the converged stages of each sub-step; no
   /// allocation), then renormalises it and adds its stretch to the chaos indicators
-  /// (chaos_indicators.hpp). A later start restarts the indicators. Unconstrained models.
+  /// (chaos_indicators.hpp). A later start restarts the indicators. With holonomic constraints the
+  /// map includes the multipliers' response and the momentum projection (it needs the kernels'
+  /// constraint curvature); its image is tangent to the constrained phase space, so a deviation is
+  /// tangent to it from the first step on.
   void track_deviation(const Vector& delta);
   bool tracks_deviation() const { return tracking_; }
   /// δ after the last step (unit length), or as given before the first.
@@ -145,6 +149,9 @@ class KernelGalerkinIntegrator {
   void explicit_substep(double h, double t_start);
   double scaled_duration(double h, double t_start);
   void factor_linearisation(double h, double t_start);
+  void factor_projection_linearisation(double t_end);
+  /// Refuses (InvalidInput) a tangent map the model's kernels cannot give.
+  void require_tangent_map() const;
   void apply_linearisation(double h, Vector& delta);
   void predict(double h);
   void accumulate_work(double h);
@@ -195,6 +202,14 @@ class KernelGalerkinIntegrator {
   /// Where the last StageSystem::assemble wrote F_V (null: it assembled the residual only).
   const Eigen::MatrixXd* last_assembled_jacobian_ = nullptr;
   Eigen::PartialPivLU<Eigen::MatrixXd> lin_lu_;
+  // Constraints: whether the kernels give their curvature; K_j = ∂(G_jᵀΛ_j)/∂Q_j at the nodes
+  // (StageSystem::assemble); the linearised momentum projection (factor_projection_linearisation).
+  bool curvature_known_ = false;
+  std::vector<RowMatrix> curvature_;
+  RowMatrix end_curvature_, end_velocity_jacobian_;
+  Vector unit_, stage_lambda_, projection_rhs_, projection_solution_, lin_dp_hat_, lin_dq1_;
+  Eigen::MatrixXd projection_matrix_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> projection_lu_;
 };
 
 }  // namespace mechint::kernel

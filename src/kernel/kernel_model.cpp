@@ -43,6 +43,10 @@ bool KernelModel::constraints(const Vector& q, Vector* g, RowMatrix* dg) const {
          MECHINT_KERNEL_OK;
 }
 
+bool KernelModel::constraint_curvature(const Vector& q, const Vector& lambda, RowMatrix& out) const {
+  return kernels_.constraint_curvature(kernels_.context, q.data(), lambda.data(), out.data()) == MECHINT_KERNEL_OK;
+}
+
 bool KernelModel::symmetry(int i, const Vector& q, Vector& xi) const {
   return kernels_.symmetry(kernels_.context, i, q.data(), xi.data()) == MECHINT_KERNEL_OK;
 }

@@ -55,6 +55,10 @@ class KernelModel {
   bool gradient(const Vector& q, const Vector& v, double* value, Vector* l_q, Vector* l_v) const;
   /// g(q) and Dg(q) (k x n; either may be null). Only when num_constraints() > 0.
   bool constraints(const Vector& q, Vector* g, RowMatrix* dg) const;
+  /// Whether the table supplies the constraints' curvature (model_kernels.h, constraint_curvature).
+  bool has_constraint_curvature() const { return kernels_.num_constraints > 0 && kernels_.constraint_curvature != nullptr; }
+  /// Σ_i λ_i ∂²g_i/∂q² (n x n, symmetric) for multipliers λ (k). Only when has_constraint_curvature().
+  bool constraint_curvature(const Vector& q, const Vector& lambda, RowMatrix& out) const;
   /// ξ_i(q). Only when num_symmetries() > 0.
   bool symmetry(int i, const Vector& q, Vector& xi) const;
   /// f(q, v, u, t) and its Jacobians (either may be null). Only when forced().

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kernel/kernel_legendre.hpp"
+#include "kernel/start_checks.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 #include "mechint/model/start_on_manifold.hpp"
@@ -297,11 +298,7 @@ Vector KernelVariationalIntegrator::noether_momenta(const Vector& q, const Vecto
 // ---- constraints at the start ---------------------------------------------------------------------
 
 void KernelVariationalIntegrator::check_on_manifold(const Vector& q) const {
-  if (k_ == 0) return;
-  Vector g(k_);
-  RowMatrix dg(k_, n_);
-  if (!model_->constraints(q, &g, &dg)) throw InvalidStart("the constraints are not defined at the start");
-  check_start_position(Eigen::VectorXd(g), Eigen::MatrixXd(dg), Eigen::VectorXd(q));
+  check_start_on_constraints(*model_, q, nullptr);
 }
 
 /// Newton projection x ← x − Dgᵀ(Dg Dgᵀ)⁻¹g until |g|∞ < 1e-15 or 50 updates.

@@ -40,7 +40,7 @@ class ModelAdapter {
     t.has_forces = ForcedModel<M> ? 1 : 0;
     t.context = owner.get();
     t.lagrangian = &lagrangian;
-    if constexpr (k > 0) t.constraints = &constraints;
+    if constexpr (k > 0) t.constraints = &constraints, t.constraint_curvature = &constraint_curvature;
     if constexpr (M::kNumSymmetries > 0) t.symmetry = &symmetry;
     if constexpr (ForcedModel<M>) t.forces = &forces;
     if constexpr (kHasTimeScale) t.time_scale = &time_scale;
@@ -113,6 +113,15 @@ class ModelAdapter {
       if (g) Eigen::Map<VecD<k>>{g} = gv;
       if (dg) Eigen::Map<RowMajorMatrix<k, n>>{dg} = jac;
       return gv.allFinite() && jac.allFinite();
+    });
+  }
+
+  static int constraint_curvature(const void* context, const double* q, const double* lambda, double* h) {
+    return guarded([&] {
+      const Mat<n, n> c =
+          constraint_hessian_contracted(model_of(context), vec(q), VecD<k>(Eigen::Map<const VecD<k>>(lambda)));
+      Eigen::Map<RowMajorMatrix<n, n>>{h} = c;
+      return c.allFinite();
     });
   }
 

@@ -21,6 +21,8 @@ struct SundmanTransformation::Context {
         mass_v(n),
         g(k),
         dg(k, n),
+        lambda(k),
+        curvature(n, n),
         xi(n) {}
 
   std::shared_ptr<const KernelModel> base;
@@ -34,6 +36,8 @@ struct SundmanTransformation::Context {
   RowMatrix s_qq;
   Vector e_q, mass_v, g;
   RowMatrix dg;
+  Vector lambda;
+  RowMatrix curvature;
   Vector xi;
 };
 
@@ -97,6 +101,16 @@ int constraints(const void* c, const double* q, double* g, double* dg) {
   return MECHINT_KERNEL_OK;
 }
 
+/// g is the base model's, so is its curvature.
+int constraint_curvature(const void* c, const double* q, const double* lambda, double* h) {
+  Context& x = context_of(c);
+  x.q = Eigen::Map<const Vector>(q, x.n);
+  x.lambda = Eigen::Map<const Vector>(lambda, x.k);
+  if (!x.base->constraint_curvature(x.q, x.lambda, x.curvature)) return MECHINT_KERNEL_OUTSIDE_DOMAIN;
+  RowMap(h, x.n, x.n) = x.curvature;
+  return MECHINT_KERNEL_OK;
+}
+
 int symmetry(const void* c, int32_t index, const double* q, double* xi) {
   Context& x = context_of(c);
   x.q = Eigen::Map<const Vector>(q, x.n);
@@ -125,6 +139,7 @@ SundmanTransformation::SundmanTransformation(std::shared_ptr<const KernelModel> 
   t.context = context_.get();
   t.lagrangian = &lagrangian;
   if (m.num_constraints() > 0) t.constraints = &constraints;
+  if (m.has_constraint_curvature()) t.constraint_curvature = &constraint_curvature;
   if (m.num_symmetries() > 0) t.symmetry = &symmetry;
   model_ = std::make_unique<KernelModel>(t, nullptr);
   // The model's own domain checks (an encounter a step does not resolve) apply unchanged.

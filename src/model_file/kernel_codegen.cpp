@@ -21,7 +21,7 @@ using symbolic::Op;
 
 // The source declares the table itself (below) so that it compiles without mechint's headers.
 // This trips when model_kernels.h grows: append the new members there too.
-static_assert(sizeof(mechint_model_kernels) == 96 && offsetof(mechint_model_kernels, nonholonomic) == 88,
+static_assert(sizeof(mechint_model_kernels) == 104 && offsetof(mechint_model_kernels, constraint_curvature) == 96,
               "kernel_codegen.cpp writes a copy of mechint_model_kernels: update it");
 
 /// model_kernels.h's declarations, under its include guard (a unit that includes both is fine).
@@ -47,6 +47,7 @@ typedef struct mechint_model_kernels {
   int (*time_scale)(const void* context, const double* q, double* s, double* s_q, double* s_qq);
   int32_t num_nonholonomic;
   int (*nonholonomic)(const void* context, const double* q, const double* w, double* a, double* aw_q);
+  int (*constraint_curvature)(const void* context, const double* q, const double* lambda, double* h);
 } mechint_model_kernels;
 #endif
 )";
@@ -354,6 +355,30 @@ class KernelModel {
                     uses_integer_power);
   }
 
+  /// Σ_c λ_c ∂²g_c/∂q² (symmetric, from one triangle). The multipliers λ are the function's `v`
+  /// argument (k ≤ n of them), so that they are the graph's velocity symbols: each entry is one
+  /// expression linear in them.
+  std::string constraint_curvature_function(bool& uses_integer_power) {
+    NodeId weighted = g_.number(0.0);
+    for (std::size_t c = 0; c < m_.constraints.size(); ++c)
+      weighted = g_.add(weighted, g_.multiply(g_.symbol(SymbolKind::kVelocity, static_cast<int>(c)),
+                                              g_.import(m_.constraints[c])));
+    std::vector<symbolic::Variable> coordinates;
+    for (int i = 0; i < n_; ++i) coordinates.push_back(q(i));
+    const std::vector<NodeId> gradient = g_.gradient(weighted, coordinates);
+    Block root;
+    Group hessian{"", {}};
+    for (int i = 0; i < n_; ++i)
+      for (int j = i; j < n_; ++j) {
+        const NodeId h = g_.derivative(gradient[i], q(j));
+        hessian.assignments.push_back({entry("h", i, j), h});
+        if (j != i) hessian.assignments.push_back({entry("h", j, i), h});
+      }
+    root.groups.push_back(std::move(hessian));
+    return function("static int mi_constraint_curvature(const void* context, const double* q, const double* v, double* h)",
+                    {"q", "v"}, root, uses_integer_power);
+  }
+
   /// s(q), s_q and s_qq (symmetric, from one triangle).
   std::string time_scale_function(bool& uses_integer_power) {
     const NodeId scale = g_.import(*m_.time_scale);
@@ -525,7 +550,10 @@ std::string generate_kernel_source(const ModelDescription& model) {
   bool uses_integer_power = false;
   // Walls (`unilateral`) have no member in the table yet: they are not generated.
   std::string functions = kernels.lagrangian_function(uses_integer_power);
-  if (!model.constraints.empty()) functions += "\n" + kernels.constraints_function(uses_integer_power);
+  if (!model.constraints.empty()) {
+    functions += "\n" + kernels.constraints_function(uses_integer_power);
+    functions += "\n" + kernels.constraint_curvature_function(uses_integer_power);
+  }
   if (!model.symmetries.empty()) functions += "\n" + kernels.symmetry_function(uses_integer_power);
   if (!model.forces.empty()) functions += "\n" + kernels.forces_function(uses_integer_power);
   if (model.time_scale) functions += "\n" + kernels.time_scale_function(uses_integer_power);
@@ -563,6 +591,8 @@ std::string generate_kernel_source(const ModelDescription& model) {
   s += std::string("  out->time_scale = ") + (model.time_scale ? "mi_time_scale" : "NULL") + ";\n";
   s += "  out->num_nonholonomic = " + std::to_string(model.nonholonomic.size()) + ";\n";
   s += std::string("  out->nonholonomic = ") + (model.nonholonomic.empty() ? "NULL" : "mi_nonholonomic") + ";\n";
+  s += std::string("  out->constraint_curvature = ") + (model.constraints.empty() ? "NULL" : "mi_constraint_curvature") +
+       ";\n";
   s += "  return 0;\n}\n";
   return s;
 }

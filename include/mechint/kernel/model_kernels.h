@@ -5,7 +5,7 @@
  * separately — a model file's plugin, generated C code, a hand-derived model in another
  * language — is loaded by any mechint of the same ABI version. Three backends fill it: hand
  * derived (the pendulum chain, src/kernel/chain_kernels.cpp), generated code (model files), and
- * later AD of a C++ model templated on the scalar.
+ * AD of a C++ model templated on the scalar (src/kernel/model_adapter.hpp).
  *
  * Conventions of every function:
  *   - `context` is the model's own data (its parameter values), passed back unchanged;
@@ -68,6 +68,13 @@ typedef struct mechint_model_kernels {
    * for a given w (n), the derivative of A(q) w in q, (A w)_q (r x n). Required when r > 0. */
   int32_t num_nonholonomic;
   int (*nonholonomic)(const void* context, const double* q, const double* w, double* a, double* aw_q);
+
+  /* The curvature of the holonomic constraints contracted with multipliers lambda (k): the symmetric
+   * n x n matrix d(Dg(q)^T lambda)/dq = sum_i lambda_i D^2 g_i(q). Optional (NULL: not supplied), and
+   * only when k > 0. With it a constrained Lobatto step's Newton Jacobian is exact (quadratic
+   * convergence) and the step's tangent map (chaos indicators) is defined; lambda = e_i gives the
+   * Hessian of g_i alone. */
+  int (*constraint_curvature)(const void* context, const double* q, const double* lambda, double* h);
 } mechint_model_kernels;
 
 /* What a model plugin exports: fills `out` for parameter values `parameters` (the plugin's
