@@ -225,6 +225,19 @@ record = ["final", "energy_error", "momentum_error", "constraint_residual", "ste
                                           "[\"momentum_error\", \"constraint_residual\"]\n");
   ASSERT_EQ(run_mechint("sweep " + free.string() + " --out " + (dir_ / "free").string()).status, 0);
   EXPECT_EQ(read_file(dir_ / "free" / "summary.csv"), "member,momentum_error,constraint_residual,status,exit\n0,,,ok,0\n");
+  // A nonholonomic model's constraint residual is its discrete velocity constraint's.
+  const fs::path sleigh = write("sleigh.toml", "system = \"chaplygin-sleigh\"\nh = 0.01\nt_end = 2.0\n[sweep]\n"
+                                               "record = [\"constraint_residual\"]\n");
+  ASSERT_EQ(run_mechint("sweep " + sleigh.string() + " --out " + (dir_ / "sleigh").string()).status, 0);
+  const auto sleigh_rows = cells_of(read_file(dir_ / "sleigh" / "summary.csv"));
+  ASSERT_EQ(sleigh_rows.size(), 2u);
+  ASSERT_EQ(sleigh_rows[0][1], "constraint_residual");
+  const CliResult sleigh_run = run_mechint("run chaplygin-sleigh --h 0.01 --t-end 2");
+  ASSERT_EQ(sleigh_run.status, 0) << sleigh_run.err;
+  const Table st = parse_csv(sleigh_run.out);
+  ASSERT_FALSE(sleigh_rows[1][1].empty());
+  EXPECT_EQ(std::stod(sleigh_rows[1][1]),
+            *std::max_element(st["nonholonomic_residual"].begin(), st["nonholonomic_residual"].end()));
 }
 
 // Kepler orbits from random and low-discrepancy starts, zipped: the bytes of summary.csv but cpu_s

@@ -56,8 +56,8 @@ const GalerkinRow* galerkin_row(const std::string& method) {
 ParameterSpec indicators_option() {
   return ParameterSpec::choice("indicators", {"off", "on"},
                                "on: carry a deviation by the exact tangent map of every step and add the chaos "
-                               "indicators megno, lyapunov and fli as columns (docs/chaos-indicators.md); unconstrained "
-                               "models");
+                               "indicators megno, lyapunov and fli as columns (docs/chaos-indicators.md); with "
+                               "holonomic constraints on vi-trapezoid and the Lobatto rules");
 }
 
 bool indicators_on(const ParameterValues& o) { return o.has("indicators") && o.choice("indicators") == "on"; }
@@ -277,10 +277,36 @@ class KernelStartedStepper final : public StartedStepper {
     return j;
   }
   Eigen::VectorXd multipliers() const override {
-    if constexpr (kIsVariational<S>)
+    if constexpr (std::is_same_v<S, kernel::NonholonomicIntegrator>) {
+      // λ of the holonomic constraints (if any), then the nonholonomic μ: the columns' order.
+      const Eigen::VectorXd mu = stepper_->multiplier();
+      Eigen::VectorXd all(stepper_->lambda().size() + mu.size());
+      all << stepper_->lambda(), mu;
+      return all;
+    }
+    else if constexpr (kIsVariational<S>)
       return stepper_->lambda();
     else
       return Eigen::VectorXd();
+  }
+  bool track_deviation(const Eigen::VectorXd& delta) override {
+    if constexpr (std::is_same_v<S, kernel::KernelGalerkinIntegrator>) {
+      stepper_->track_deviation(delta);
+      return true;
+    } else {
+      (void)delta;
+      return false;
+    }
+  }
+  std::optional<Eigen::VectorXd> deviation() const override {
+    if (!tracks(*stepper_)) return std::nullopt;
+    if constexpr (std::is_same_v<S, kernel::KernelGalerkinIntegrator>) return stepper_->deviation();
+    return std::nullopt;
+  }
+  double log_growth() const override {
+    if constexpr (std::is_same_v<S, kernel::KernelGalerkinIntegrator>)
+      if (stepper_->tracks_deviation()) return stepper_->indicators().log_growth();
+    return std::numeric_limits<double>::quiet_NaN();
   }
   Eigen::VectorXd constraint_residual() const override {
     if constexpr (kIsVariational<S>)
@@ -423,7 +449,12 @@ std::vector<std::string> kernel_only_methods(int num_constraints) {
 
 std::vector<ParameterSpec> kernel_extra_options_of(int num_constraints, const std::string& method) {
   std::vector<ParameterSpec> specs;
-  if (num_constraints > 0) return specs;
+  // With constraints only the trapezoid rule has a Galerkin form (Lobatto IIIA-IIIB, s = 2) whose
+  // tangent map is linearised; compositions and adaptive steps are for unconstrained models.
+  if (num_constraints > 0) {
+    if (method == TrapezoidRule::kName) specs.push_back(indicators_option());
+    return specs;
+  }
   for (auto& [row, spec] : kernel_extra_options())
     if (row == method) specs.push_back(std::move(spec));
   return specs;
@@ -431,7 +462,7 @@ std::vector<ParameterSpec> kernel_extra_options_of(int num_constraints, const st
 
 bool runs_on_kernels_only(int num_constraints, const std::string& method, const ParameterValues& options) {
   if (const GalerkinRow* row = galerkin_row(method)) return row->applies(num_constraints);
-  if (num_constraints > 0) return false;
+  if (num_constraints > 0) return method == TrapezoidRule::kName && indicators_on(options);
   if (method != MidpointRule::kName && method != TrapezoidRule::kName) return false;
   return !read_composition(options).empty() || indicators_on(options) || sundman_on(options) ||
          energy_steps_on(options);

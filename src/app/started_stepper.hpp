@@ -12,6 +12,7 @@
 /// for row.
 
 #include <memory>
+#include <limits>
 #include <optional>
 #include <string>
 #include <typeinfo>
@@ -47,6 +48,20 @@ class StepperView {
   /// The recorder's columns, and its row of the current state (what `run` writes at this step).
   virtual const std::vector<std::string>& columns() const = 0;
   virtual std::vector<double> row() = 0;
+
+  // The exact tangent map (docs/chaos-indicators.md), where the method has one (the Galerkin rules
+  // on kernels, and the second-order rules with indicators=on).
+  /// Carries `delta` (2n values: δq, δp) by the tangent map of every step from now on; false when the
+  /// method has no tangent map. Throws InvalidInput for a delta of the wrong size, zero or not finite.
+  virtual bool track_deviation(const Eigen::VectorXd& delta) {
+    (void)delta;
+    return false;
+  }
+  /// The carried deviation, scaled to unit length, when one is carried.
+  virtual std::optional<Eigen::VectorXd> deviation() const { return std::nullopt; }
+  /// ln(|δ_k| / |δ_0|) since the deviation was given (0 before a step; NaN when none is carried):
+  /// the tangent map of the steps since applied to δ_0 is deviation() · exp(log_growth()) · |δ_0|.
+  virtual double log_growth() const { return std::numeric_limits<double>::quiet_NaN(); }
 };
 
 /// A stepper just started (or restored from a checkpoint by `run`): stepped through StepperView, or

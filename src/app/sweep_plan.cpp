@@ -335,7 +335,7 @@ std::string SweepPlan::run_member(std::size_t m, const std::atomic<bool>* stop) 
     } else if (r == "momentum_error") {
       line += "," + (ok && !c.momenta.empty() ? exact_text(rows.momentum_error()) : std::string());
     } else if (r == "constraint_residual") {
-      line += "," + (ok && c.constraint_residual >= 0 ? exact_text(rows.constraint_residual()) : std::string());
+      line += "," + (ok && c.has_constraints() ? exact_text(rows.constraint_residual()) : std::string());
     } else if (r == "megno") {
       line += "," + column(c.megno);
     } else if (r == "lyapunov") {

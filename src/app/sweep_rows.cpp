@@ -44,6 +44,7 @@ RunColumns RunColumns::of(const std::vector<std::string>& header) {
   for (; i < header.size() && !after_momenta(header[i]); ++i) c.momenta.push_back(i);
   for (std::size_t j = 0; j < header.size(); ++j) {
     if (header[j] == "constraint_residual") c.constraint_residual = static_cast<std::ptrdiff_t>(j);
+    if (header[j] == "nonholonomic_residual") c.nonholonomic_residual = static_cast<std::ptrdiff_t>(j);
     if (header[j] == "megno") c.megno = static_cast<std::ptrdiff_t>(j);
     if (header[j] == "lyapunov") c.lyapunov = static_cast<std::ptrdiff_t>(j);
     if (header[j] == "fli") c.fli = static_cast<std::ptrdiff_t>(j);
@@ -61,9 +62,8 @@ void MemberRows::row(const std::vector<double>& values) {
   }
   for (const std::size_t j : columns_.momenta)
     momentum_error_ = std::max(momentum_error_, std::abs(values[j] - first_[j]));
-  if (columns_.constraint_residual >= 0)
-    constraint_residual_ =
-        std::max(constraint_residual_, values[static_cast<std::size_t>(columns_.constraint_residual)]);
+  for (const std::ptrdiff_t j : {columns_.constraint_residual, columns_.nonholonomic_residual})
+    if (j >= 0) constraint_residual_ = std::max(constraint_residual_, values[static_cast<std::size_t>(j)]);
 }
 
 }  // namespace mechint::app

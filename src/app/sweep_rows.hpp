@@ -25,7 +25,9 @@ struct RunColumns {
   std::size_t state_begin = 1, state_end = 1;
   std::ptrdiff_t energy = -1;  ///< `energy`, or `jacobi` (three-body, C = -2E); -1: none
   std::vector<std::size_t> momenta;  ///< the Noether momenta
-  std::ptrdiff_t constraint_residual = -1, megno = -1, lyapunov = -1, fli = -1;
+  /// constraint_residual (holonomic) and nonholonomic_residual (the discrete velocity constraint).
+  std::ptrdiff_t constraint_residual = -1, nonholonomic_residual = -1, megno = -1, lyapunov = -1, fli = -1;
+  bool has_constraints() const { return constraint_residual >= 0 || nonholonomic_residual >= 0; }
 
   /// Finds them in the header of a run.
   static RunColumns of(const std::vector<std::string>& header);
@@ -54,7 +56,7 @@ class MemberRows final : public RowWriter {
   double energy_error() const { return energy_error_; }
   /// max over the Noether momenta and the rows of |J - J0|.
   double momentum_error() const { return momentum_error_; }
-  /// max of constraint_residual over the rows.
+  /// max of constraint_residual and nonholonomic_residual over the rows.
   double constraint_residual() const { return constraint_residual_; }
 
  private:

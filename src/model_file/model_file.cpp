@@ -591,22 +591,24 @@ class Reader {
   }
 
   /// `nonholonomic` (DESIGN §10): a_i(q)·q_dot = 0, each linear in the velocities; with the integrator
-  /// of kernel/nonholonomic_integrator.hpp, which takes no holonomic constraints, walls, domain or forces.
+  /// of kernel/nonholonomic_integrator.hpp, which takes holonomic constraints alongside, but no walls,
+  /// domain or forces.
   void read_nonholonomic() {
     const toml::node* node = find("nonholonomic");
     if (!node) return;
     const toml::array& array = array_value(*node, "nonholonomic", "expressions (strings) linear in the velocities");
     const std::size_t n = model_.coordinates.size();
-    if (array.size() >= n) {
-      fail(*node, count_of(array.size(), "nonholonomic constraint") + " for " + coordinate_list() +
-                      " (they must be fewer than coordinates, or nothing can move)");
+    if (array.size() + model_.constraints.size() >= n) {
+      fail(*node, count_of(array.size(), "nonholonomic constraint") +
+                      (model_.constraints.empty() ? std::string()
+                                                  : " and " + count_of(model_.constraints.size(), "holonomic constraint")) +
+                      " for " + coordinate_list() + " (they must be fewer than coordinates, or nothing can move)");
     }
     const auto refuse_with = [&](const char* key, const char* what) {
       fail(*find(key), std::string(what) + " and nonholonomic constraints in one model are not supported: the "
                                            "discrete Lagrange-d'Alembert integrator (docs/nonholonomic.md) takes "
                                            "nonholonomic constraints alone");
     };
-    if (!model_.constraints.empty()) refuse_with("constraints", "holonomic constraints");
     if (!model_.unilateral.empty()) refuse_with("unilateral", "unilateral constraints");
     if (!model_.domain.empty()) refuse_with("domain", "a domain");
     if (!model_.forces.empty()) refuse_with("forces", "forces");
