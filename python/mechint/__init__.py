@@ -145,9 +145,10 @@ class System:
 
         The GIL is released during the run; Ctrl-C stops it with KeyboardInterrupt.
         """
-        with _ControlsFile(controls, self.controls) as controls_file:
-            columns, rows = self._system.run(method or "", None if h is None else float(h), float(t_end),
-                                             float(output_every), _settings_text(options), controls_file)
+        controls_file, controls_t, controls_columns = _controls_arguments(controls)
+        columns, rows = self._system.run(method or "", None if h is None else float(h), float(t_end),
+                                         float(output_every), _settings_text(options), controls_file,
+                                         controls_t, controls_columns)
         return Trajectory(columns, rows, system=self)
 
     def integrator(self, method=None, h=None, **options):
@@ -165,32 +166,28 @@ class System:
         return f"System({self.name!r})"
 
 
-class _ControlsFile:
-    """The path of a controls CSV: the one given, or a temporary file written from a dict."""
+def _controls_arguments(controls):
+    """The controls of ``run`` as the extension takes them: (a CSV file's path, or ""; for a dict,
+    its times and its other columns as float arrays, passed as they are)."""
+    import numpy as np
 
-    def __init__(self, controls, names):
-        self._controls, self._names, self._temporary = controls, names, None
+    if controls is None:
+        return "", None, []
+    if isinstance(controls, (str, bytes, _os.PathLike)):
+        return _os.fsdecode(controls), None, []
+    if not isinstance(controls, dict) or "t" not in controls:
+        raise ValueError("controls: give a CSV file's path or a dict {'t': times, name: values, ...}")
 
-    def __enter__(self):
-        import numpy as np
+    def column(name):
+        try:
+            values = np.asarray(controls[name], dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"controls: {name!r} is not an array of numbers") from None
+        if values.ndim > 1:
+            raise ValueError(f"controls: {name!r} must be one-dimensional, got shape {values.shape}")
+        return values.reshape(-1).tolist()
 
-        if self._controls is None:
-            return ""
-        if isinstance(self._controls, (str, bytes, _os.PathLike)):
-            return _os.fspath(self._controls)
-        if not isinstance(self._controls, dict) or "t" not in self._controls:
-            raise ValueError("controls: give a CSV file's path or a dict {'t': times, name: values, ...}")
-        columns = ["t"] + [name for name in self._controls if name != "t"]
-        table = np.column_stack([np.asarray(self._controls[c], dtype=np.float64).reshape(-1) for c in columns])
-        handle, self._temporary = _tempfile.mkstemp(prefix="mechint-controls-", suffix=".csv")
-        with _os.fdopen(handle, "w", encoding="ascii") as out:
-            out.write(",".join(columns) + "\n")
-            np.savetxt(out, table, fmt="%.17g", delimiter=",")
-        return self._temporary
-
-    def __exit__(self, *exc):
-        if self._temporary:
-            _os.unlink(self._temporary)
+    return "", column("t"), [(str(name), column(name)) for name in controls if name != "t"]
 
 
 class OptimalControlResult:

@@ -104,8 +104,14 @@ class PySystem {
   double default_h() const { return entry_->default_h.value_or(OutputSchedule{}.h); }
 
   /// A run as `mechint run`: returns (columns, rows × columns array).
+  /// `controls_file`: a controls CSV's path (empty: none); `controls_t` with `controls_columns`: the
+  /// controls over time as arrays (Python's dict), passed as they are.
   py::tuple run(const std::string& method, std::optional<double> h, double t_end, double output_every,
-                const Settings& options, const std::string& controls_file) const {
+                const Settings& options, const std::string& controls_file,
+                std::optional<std::vector<double>> controls_t,
+                const std::vector<std::pair<std::string, std::vector<double>>>& controls_columns) const {
+    app::ControlsSource controls(controls_file);
+    if (controls_t) controls = app::ControlsSource(app::ControlTable{std::move(*controls_t), controls_columns});
     OutputSchedule given;
     given.h = h.value_or(given.h);
     given.t_end = t_end;
@@ -122,7 +128,7 @@ class PySystem {
     ArrayRows rows(expected_rows);
     {
       const py::gil_scoped_release release;
-      app::run_system(*entry_, method, all, schedule, rows, controls_file);
+      app::run_system(*entry_, method, all, schedule, rows, controls);
     }
     return py::make_tuple(rows.columns(), rows.take_array());
   }
@@ -365,7 +371,8 @@ void define_module(py::module_& m) {
       .def("method_options", &PySystem::method_options)
       .def("animation_page", &PySystem::animation_page, py::arg("columns"), py::arg("rows"), py::arg("title"))
       .def("run", &PySystem::run, py::arg("method"), py::arg("h"), py::arg("t_end"), py::arg("output_every"),
-           py::arg("options"), py::arg("controls_file"))
+           py::arg("options"), py::arg("controls_file"), py::arg("controls_t") = py::none(),
+           py::arg("controls_columns") = std::vector<std::pair<std::string, std::vector<double>>>{})
       .def("integrator", &PySystem::integrator, py::arg("method"), py::arg("h"), py::arg("options"));
 
   using Session = app::SteppingSession;
@@ -414,6 +421,26 @@ void define_module(py::module_& m) {
       .def_property_readonly("constraint_residual",
                              exclusively([](const Session& s) { return to_array(s.view().constraint_residual()); }),
                              "g(q), the constraints at the configuration (empty without constraints).")
+      .def(
+          "track",
+          exclusively([](Session& s, const Eigen::VectorXd& delta) {
+            if (!s.view().track_deviation(delta))
+              throw InvalidInput("this method has no tangent map: use a Galerkin rule (vi-gauss4, vi-lobatto4, ...) or "
+                                 "a second-order rule with indicators='on' (docs/chaos-indicators.md)");
+          }),
+          py::arg("delta"),
+          "Carries the deviation delta = (dq, dp) (2n values) by the exact tangent map of every step from "
+          "now on (the Galerkin rules, or a second-order rule with indicators='on'). After steps, "
+          "deviation * exp(log_growth) * |delta| is the tangent map of those steps applied to delta.")
+      .def_property_readonly(
+          "deviation",
+          exclusively([](const Session& s) -> py::object {
+            const auto d = s.view().deviation();
+            return d ? py::object(to_array(*d)) : py::none();
+          }),
+          "The carried deviation (dq, dp), scaled to unit length; None when none is carried.")
+      .def_property_readonly("log_growth", exclusively([](const Session& s) { return s.view().log_growth(); }),
+                             "ln(|delta_k| / |delta_0|) since track() (NaN when no deviation is carried).")
       .def_property_readonly("columns", exclusively([](const Session& s) { return s.view().columns(); }),
                              "The columns of row(): those of run's output.")
       .def("row", exclusively([](Session& s) { return s.view().row(); }),

@@ -206,3 +206,44 @@ def test_composition_is_an_option_of_the_midpoint_rule():
     composed = system.run(method="vi-midpoint", h=0.05, t_end=5.0, compose="kahan-li8").to_numpy()[-1, 1:3]
     assert np.abs(composed - ref).max() < 1e-7
     assert np.abs(plain - ref).max() > 1e-4
+
+
+def test_tangent_map_of_steps_equals_differences_of_the_step_map():
+    # Kepler (L = |v|^2/2 + 1/|q|: p = v, so a start from (q, p) is a start from (q, qdot)), vi-gauss4
+    # at Newton's tightest tolerance: the carried deviation after two steps against central differences
+    # of the two-step map, and the ratio of the stretches.
+    system = mechint.System("kepler")
+
+    def steps_from(q, p, n):
+        integ = system.integrator("vi-gauss4", h=0.05, newton_tol=1e-15)
+        integ.start(q, p)
+        integ.step(n)
+        return np.concatenate([integ.q, integ.p])
+
+    integ = system.integrator("vi-gauss4", h=0.05, newton_tol=1e-15)
+    assert integ.deviation is None and np.isnan(integ.log_growth)
+    integ.step(5)
+    q, p = integ.q.copy(), integ.p.copy()
+    delta = np.array([0.3, -0.2, 0.5, 0.1])
+    integ.track(delta)
+    assert np.allclose(integ.deviation, delta / np.linalg.norm(delta), rtol=0, atol=1e-15)
+    assert integ.log_growth == 0.0
+    integ.step(2)
+    carried = integ.deviation * np.exp(integ.log_growth) * np.linalg.norm(delta)
+    d = 1e-4
+    difference = (steps_from(q + d * delta[:2], p + d * delta[2:], 2) -
+                  steps_from(q - d * delta[:2], p - d * delta[2:], 2)) / (2 * d)
+    assert np.linalg.norm(carried - difference) <= 1e-6 * np.linalg.norm(difference)
+    with pytest.raises(ValueError, match="2n"):
+        integ.track(np.ones(3))
+    with pytest.raises(ValueError, match="no tangent map"):
+        system.integrator("rk4", h=0.05).track(delta)
+
+
+def test_nonholonomic_multipliers_are_the_mu_columns():
+    integ = mechint.System("chaplygin-sleigh").integrator("vi-midpoint", h=0.01)
+    integ.step(50)
+    columns = list(integ.columns)
+    mu = [integ.row()[columns.index(c)] for c in columns if c.startswith("mu")]
+    assert len(mu) >= 1
+    assert np.array_equal(integ.multipliers, np.array(mu))

@@ -63,6 +63,22 @@ def test_controls_over_time_as_with_a_controls_file(tmp_path):
     assert np.array_equal(from_dict.to_numpy(), rows)
 
 
+def test_controls_dict_is_checked_as_a_controls_file_is():
+    system = mechint.System("cart-pole")
+    bad = [({"t": [0, 0.5, 0.5], "u1": [1, 2, 3]}, "increasing t"),
+           ({"t": [0, 1], "u1": [1, float("nan")]}, "not a finite number"),
+           ({"t": [0, 1], "u1": [1, 2], "u9": [0, 0]}, "unknown control 'u9'"),
+           ({"t": [0, 1], "u1": [1, 2, 3]}, "has 3 values for 2 times"),
+           ({"t": [0, 1]}, "no values for control 'u1'"),
+           ({"t": [], "u1": []}, "no rows"),
+           ({"t": [[0, 1]], "u1": [1, 2]}, "one-dimensional")]
+    for controls, message in bad:
+        with pytest.raises(ValueError, match=message):
+            system.run(t_end=1, controls=controls)
+    with pytest.raises(ValueError, match="has no control inputs"):
+        mechint.System("kepler").run(t_end=1, controls={"t": [0], "u1": [1]})
+
+
 def test_model_file_runs_as_on_the_command_line():
     model = f"{mechint_source()}/examples/models/cart-pole.toml"
     cli = run_cli("run", model, "--set", "m=0.5", "--t-end", "2")

@@ -1,5 +1,6 @@
 #include "app/control_schedule.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -117,6 +118,40 @@ ControlSchedule ControlSchedule::read(const std::string& path, const std::vector
   }
   if (in.bad()) fail("cannot read the controls file");
   if (s.times_.empty()) fail("no rows after the header: give at least one row t," + join(names));
+  return s;
+}
+
+ControlSchedule ControlSchedule::from_table(const ControlTable& table, const std::vector<std::string>& names) {
+  const auto fail = [](const std::string& what) { throw InvalidInput("controls: " + what); };
+  std::vector<const std::vector<double>*> column_of(names.size(), nullptr);
+  for (const auto& [name, values] : table.columns) {
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end()) fail("unknown control " + quote_for_message(name) + " (controls: " + join(names) + ")");
+    const auto index = static_cast<std::size_t>(it - names.begin());
+    if (column_of[index]) fail("control " + quote_for_message(name) + " is given twice");
+    if (values.size() != table.t.size())
+      fail("control " + quote_for_message(name) + " has " + std::to_string(values.size()) + " values for " +
+           std::to_string(table.t.size()) + " times t");
+    column_of[index] = &values;
+  }
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (!column_of[i]) fail("no values for control " + quote_for_message(names[i]));
+  if (table.t.empty()) fail("no rows: give at least one time t and the controls' values at it");
+  ControlSchedule s;
+  s.width_ = static_cast<int>(names.size());
+  for (std::size_t r = 0; r < table.t.size(); ++r) {
+    const double t = table.t[r];
+    if (!std::isfinite(t)) fail("t[" + std::to_string(r) + "] is not a finite number");
+    if (r > 0 && !(t > table.t[r - 1]))
+      fail("t[" + std::to_string(r) + "] = " + format_number(t, 17) + " is not after t[" + std::to_string(r - 1) +
+           "] = " + format_number(table.t[r - 1], 17) + " (rows must have increasing t)");
+    s.times_.push_back(t);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const double u = (*column_of[i])[r];
+      if (!std::isfinite(u)) fail(names[i] + "[" + std::to_string(r) + "] is not a finite number");
+      s.values_.push_back(u);
+    }
+  }
   return s;
 }
 

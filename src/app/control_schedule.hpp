@@ -10,11 +10,19 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mechint/core/linear_algebra.hpp"
 
 namespace mechint::app {
+
+/// Controls over time given in memory (Python's dict): the times, and for each control its values
+/// at those times.
+struct ControlTable {
+  std::vector<double> t;
+  std::vector<std::pair<std::string, std::vector<double>>> columns;
+};
 
 class ControlSchedule {
  public:
@@ -29,6 +37,11 @@ class ControlSchedule {
   /// empty, has a header that is not `t` and exactly these names, or a row that has the wrong count
   /// of values, a value that is not a finite number, or a t not after the previous row's.
   static ControlSchedule read(const std::string& path, const std::vector<std::string>& names);
+
+  /// The same schedule from a table in memory, checked as `read` checks a file (exactly the names,
+  /// each once; as many values as times, all finite; increasing t; at least one row): InvalidInput
+  /// with one line `controls: what is wrong` otherwise.
+  static ControlSchedule from_table(const ControlTable& table, const std::vector<std::string>& names);
 
   /// The values in force at t: those of the last row whose t_i <= t (the first row before it).
   template <int m>
@@ -79,6 +92,20 @@ class ControlSchedule {
   std::vector<double> times_;   ///< strictly increasing
   std::vector<double> values_;  ///< row-major, width_ per row
   int width_ = 0;
+};
+
+/// Where a run's controls over time come from: a CSV file (`--controls`), a table in memory, or
+/// neither (each control's constant `--set` value). A path converts to it.
+struct ControlsSource {
+  ControlsSource() = default;
+  ControlsSource(std::string path) : file(std::move(path)) {}  // NOLINT: a path is a source
+  ControlsSource(const char* path) : file(path) {}            // NOLINT
+  ControlsSource(ControlTable t) : table(std::move(t)), has_table(true) {}  // NOLINT
+  bool given() const { return !file.empty() || has_table; }
+
+  std::string file;
+  ControlTable table;
+  bool has_table = false;
 };
 
 /// The names of m controls in the output columns and of the built-in systems: u1, …, um.

@@ -38,18 +38,20 @@ void check_schedule(const OutputSchedule& s) {
 
 /// The run's controls: the file's schedule, or each control's `--set` value (default 0) held over the run.
 ControlSchedule read_controls(const SystemEntry& system, const ParameterValues& values,
-                              const std::string& controls_file) {
-  if (controls_file.empty()) {
+                              const ControlsSource& source) {
+  if (!source.given()) {
     std::vector<double> constant;
     for (const auto& name : system.controls) constant.push_back(values.real(name));
     return system.controls.empty() ? ControlSchedule() : ControlSchedule::constant(std::move(constant));
   }
+  const std::string what = source.has_table ? "controls over time" : "--controls";
   if (system.controls.empty())
-    throw InvalidInput("--controls: system '" + system.name + "' has no control inputs");
+    throw InvalidInput(what + ": system '" + system.name + "' has no control inputs");
   for (const auto& name : system.controls)
     if (values.was_set(name))
-      throw InvalidInput("control '" + name + "' is given both by --set and by --controls: use one");
-  return ControlSchedule::read(controls_file, system.controls);
+      throw InvalidInput("control '" + name + "' is given both by --set and by " + what + ": use one");
+  return source.has_table ? ControlSchedule::from_table(source.table, system.controls)
+                          : ControlSchedule::read(source.file, system.controls);
 }
 
 }  // namespace
@@ -66,7 +68,7 @@ OutputSchedule with_default_step(const SystemEntry& system, OutputSchedule sched
 }
 
 ResolvedRun resolve_run(const SystemEntry& system, const std::string& requested_method, const Overrides& overrides,
-                        const std::string& controls_file) {
+                        const ControlsSource& controls_source) {
   auto system_specs = system.parameters(overrides);
   // Controls are settable like parameters: constant over the run, 0 unless set.
   for (const auto& name : system.controls)
@@ -77,7 +79,7 @@ ResolvedRun resolve_run(const SystemEntry& system, const std::string& requested_
   for (const auto& [name, value] : overrides)
     (contains(system_names, name) ? system_overrides : option_overrides)[name] = value;
   const ParameterValues values = ParameterValues::resolve(system_specs, system_overrides, system.name);
-  const ControlSchedule controls = read_controls(system, values, controls_file);
+  const ControlSchedule controls = read_controls(system, values, controls_source);
 
   const std::string method = requested_method.empty() ? system.default_method : requested_method;
   // What needs no model: a method name or an option name that exists nowhere is refused before the
@@ -124,15 +126,15 @@ ResolvedRun resolve_run(const SystemEntry& system, const std::string& requested_
 }
 
 void run_system(const SystemEntry& system, const std::string& requested_method, const Overrides& overrides,
-                const OutputSchedule& schedule, RowWriter& out, const std::string& controls_file) {
+                const OutputSchedule& schedule, RowWriter& out, const ControlsSource& controls_source) {
   check_schedule(schedule);
-  const auto [values, method, options, controls] = resolve_run(system, requested_method, overrides, controls_file);
+  const auto [values, method, options, controls] = resolve_run(system, requested_method, overrides, controls_source);
   if (RunCheckpoint* checkpoint = out.checkpoint())
     checkpoint->bind("system=" + system.name + (system.fingerprint.empty() ? "" : ";definition=" + system.fingerprint) +
                      ";method=" + method + ";h=" + format_number(schedule.h, 17) +
                      ";t_end=" + format_number(schedule.t_end, 17) + ";output_every=" +
                      format_number(schedule.output_every, 17) + ";" + values.describe() + ";" + options.describe() +
-                     (controls_file.empty() ? "" : ";" + controls.describe()));
+                     (controls_source.given() ? ";" + controls.describe() : ""));
   system.run(values, method, options, schedule, controls, out);
 }
 

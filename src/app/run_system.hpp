@@ -11,7 +11,7 @@ namespace mechint::app {
 
 /// What a run of `system` is made of, resolved from `--set` assignments: its parameter values
 /// (controls among them), the method (the system's default when none was asked for), the method's
-/// options and the run's controls (`controls_file`'s, else the constants set).
+/// options and the run's controls (`controls`' schedule when given, else the constants set).
 struct ResolvedRun {
   ParameterValues values;
   std::string method;
@@ -21,18 +21,19 @@ struct ResolvedRun {
 
 /// Resolves a run; throws InvalidInput as run_system does (everything it refuses but the schedule).
 ResolvedRun resolve_run(const SystemEntry& system, const std::string& method, const Overrides& overrides,
-                        const std::string& controls_file = "");
+                        const ControlsSource& controls = {});
 
 /// `schedule` with the system's own step (a model file's `h`) when no step was given
 /// (`h_given` false); such a step that does not fit the grid is refused naming where it came from.
 OutputSchedule with_default_step(const SystemEntry& system, OutputSchedule schedule, bool h_given);
 
 /// Runs `system` with `method` (empty: the system's default) and the `--set` values `overrides`;
-/// `controls_file` (`--controls`, empty: none) gives the controls over time (app/control_schedule.hpp).
+/// `controls` (`--controls FILE`, a table in memory, or none) gives the controls over time
+/// (app/control_schedule.hpp).
 /// Throws InvalidInput for an unknown name, a method the system does not offer, an option that
 /// does not apply to the method (one line naming what does), a controls file for a system without
 /// controls or a malformed one.
 void run_system(const SystemEntry& system, const std::string& method, const Overrides& overrides,
-                const OutputSchedule& schedule, RowWriter& out, const std::string& controls_file = "");
+                const OutputSchedule& schedule, RowWriter& out, const ControlsSource& controls = {});
 
 }  // namespace mechint::app
