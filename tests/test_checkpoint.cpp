@@ -234,6 +234,61 @@ TEST(Checkpoint, ResumeRefusesAnotherRunVersionOrDamagedFile) {
   fs::remove_all(dir);
 }
 
+/// Writes `text` to `path`.
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+/// Starts a checkpointed run and kills it (SIGKILL) once its first checkpoint is there.
+void run_until_first_checkpoint(const std::string& run, const std::string& checkpoint) {
+  const pid_t pid = spawn_mechint(run + " --checkpoint " + checkpoint + " --checkpoint-every 1");
+  ASSERT_GT(pid, 0);
+  for (int i = 0; i < 2000 && !fs::exists(checkpoint); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(fs::exists(checkpoint) && fs::exists(checkpoint + ".rows"));
+}
+
+// A completing run writes CHECKPOINT.rows.done, renames its rows onto --out, then removes the
+// checkpoint and the marker (app/checkpoint_completion.hpp). A kill between any two of these is
+// recognised by --resume; the states such a kill leaves are made here by hand.
+TEST(Checkpoint, AKillWhileCompletingIsRecognisedOnResume) {
+  const fs::path dir = scratch("completing");
+  const std::string out = (dir / "out.csv").string(), checkpoint = (dir / "run.checkpoint").string();
+  const std::string marker = checkpoint + ".rows.done";
+  const std::string run = "run kepler --h 0.001 --t-end 50 --output-every 0.01 --out " + out;
+  const std::string reference = run_mechint("run kepler --h 0.001 --t-end 50 --output-every 0.01").out;
+
+  // Killed after the marker, before the rename: the rows are still there, the run resumes as usual.
+  run_until_first_checkpoint(run, checkpoint);
+  write_file(marker, out);
+  const CliResult resumed = run_mechint(run + " --resume " + checkpoint);
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  EXPECT_EQ(read_file(out), reference);
+  for (const std::string& left : {checkpoint, checkpoint + ".rows", marker}) EXPECT_FALSE(fs::exists(left)) << left;
+
+  // Killed after the rename, before the checkpoint's removal: nothing to do but clean up (exit 0).
+  fs::remove(out);
+  run_until_first_checkpoint(run, checkpoint);
+  fs::rename(checkpoint + ".rows", out);
+  const std::string renamed = read_file(out);
+  write_file(marker, out);
+  const CliResult completed = run_mechint(run + " --resume " + checkpoint);
+  EXPECT_EQ(completed.status, 0) << completed.err;
+  EXPECT_NE(completed.err.find("had completed"), std::string::npos) << completed.err;
+  EXPECT_EQ(read_file(out), renamed);
+  EXPECT_FALSE(fs::exists(checkpoint));
+  EXPECT_FALSE(fs::exists(marker));
+
+  // The same, but the run completed into another file than this --out: refused, nothing removed.
+  run_until_first_checkpoint(run, checkpoint);
+  const std::string other = (dir / "other.csv").string();
+  fs::rename(checkpoint + ".rows", other);
+  write_file(marker, other);
+  expect_refused(run_mechint(run + " --resume " + checkpoint), "completed into");
+  EXPECT_TRUE(fs::exists(checkpoint) && fs::exists(marker));
+  fs::remove_all(dir);
+}
+
 TEST(Checkpoint, RefusesWhatCannotBeResumed) {
   const fs::path dir = scratch("cannot");
   const std::string ck = " --checkpoint " + (dir / "c").string();

@@ -12,6 +12,7 @@
 #include "app/disk_space.hpp"
 #include "app/file_paths.hpp"
 #include "mechint/core/errors.hpp"
+#include "app/checkpoint_completion.hpp"
 #include "mechint/core/format.hpp"
 
 namespace mechint::app {
@@ -188,13 +189,21 @@ void CsvOutput::commit() {
     committed_ = true;
     return;
   }
+  // A checkpointed run marks itself completing first, so that a kill between the rename and the
+  // removal of the checkpoint is recognised by --resume (app/checkpoint_completion.hpp).
+  if (checkpoint_) mark_completing(temporary_, target_);
   std::error_code error;
   fs::rename(temporary_, target_, error);
-  if (error)
+  if (error) {
+    if (checkpoint_) clear_completion(temporary_);
     throw IoError("cannot move " + quote_for_message(temporary_, 200) + " to " + quote_for_message(target_, 200) +
                   ": " + error.message());
+  }
   committed_ = true;
-  if (checkpoint_) checkpoint_->finish();
+  if (checkpoint_) {
+    checkpoint_->finish();
+    clear_completion(temporary_);
+  }
 }
 
 void write_text_atomically(const std::string& path, const std::string& text) {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "app/animation_page.hpp"
+#include "app/checkpoint_completion.hpp"
 #include "app/disk_space.hpp"
 #include "app/drawing.hpp"
 #include "app/kernel_methods.hpp"
@@ -126,6 +127,10 @@ int run_system(const cli::RunCommand& command) {
   }
   app::refuse_same_file("--out", command.out, "--controls", command.controls);
   app::refuse_same_file(checkpoint_option, checkpoint_path, "--controls", command.controls);
+  // A run stopped after its rows became --out but before its checkpoint was removed has nothing to resume.
+  if (command.checkpoint && command.checkpoint->resume &&
+      app::run_had_completed(command.checkpoint->path, command.checkpoint->path + ".rows", command.out))
+    return 0;
   std::optional<app::RunCheckpoint> checkpoint;
   if (command.checkpoint) checkpoint.emplace(*command.checkpoint);
   // The page's drawing is made before the run: a system without one is refused before it runs.
