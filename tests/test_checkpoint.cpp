@@ -188,19 +188,31 @@ void expect_refused(const CliResult& r, const std::string& fragment) {
   EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
 }
 
+/// Writes `text` to `path`.
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+/// Starts a checkpointed run (a checkpoint every time unit) and kills it (SIGKILL) once its first
+/// checkpoint is there: it waits for that event, or for the run's own end, however long either takes.
+void run_until_first_checkpoint(const std::string& run, const std::string& checkpoint) {
+  const pid_t pid = spawn_mechint(run + " --checkpoint " + checkpoint + " --checkpoint-every 1");
+  ASSERT_GT(pid, 0);
+  int status = 0;
+  bool exited = false;
+  while (!fs::exists(checkpoint) && !(exited = waitpid(pid, &status, WNOHANG) == pid))
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_FALSE(exited) << "the run ended before its first checkpoint: lengthen it";
+  kill(pid, SIGKILL);
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(fs::exists(checkpoint) && fs::exists(checkpoint + ".rows"));
+}
+
 /// A checkpoint resumes only the run that wrote it, in the version that wrote it, intact.
 TEST(Checkpoint, ResumeRefusesAnotherRunVersionOrDamagedFile) {
   const fs::path dir = scratch("refusals");
   const std::string out = (dir / "out.csv").string(), checkpoint = (dir / "run.checkpoint").string();
   const std::string run = "run kepler --h 0.001 --t-end 200 --output-every 0.01 --out " + out;
   // Killed after its first checkpoint (every 1 time unit of a 200-unit run).
-  const pid_t pid = spawn_mechint(run + " --checkpoint " + checkpoint + " --checkpoint-every 1");
-  ASSERT_GT(pid, 0);
-  for (int i = 0; i < 2000 && !fs::exists(checkpoint); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  kill(pid, SIGKILL);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  ASSERT_TRUE(fs::exists(checkpoint));
+  run_until_first_checkpoint(run, checkpoint);
   const std::string saved = read_file(checkpoint);
 
   expect_refused(run_mechint(run + " --set mu=2 --resume " + checkpoint), "another run");
@@ -232,20 +244,6 @@ TEST(Checkpoint, ResumeRefusesAnotherRunVersionOrDamagedFile) {
   const CliResult reference = run_mechint("run kepler --h 0.001 --t-end 200 --output-every 0.01");
   EXPECT_EQ(read_file(out), reference.out);
   fs::remove_all(dir);
-}
-
-/// Writes `text` to `path`.
-void write_file(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
-
-/// Starts a checkpointed run and kills it (SIGKILL) once its first checkpoint is there.
-void run_until_first_checkpoint(const std::string& run, const std::string& checkpoint) {
-  const pid_t pid = spawn_mechint(run + " --checkpoint " + checkpoint + " --checkpoint-every 1");
-  ASSERT_GT(pid, 0);
-  for (int i = 0; i < 2000 && !fs::exists(checkpoint); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  kill(pid, SIGKILL);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  ASSERT_TRUE(fs::exists(checkpoint) && fs::exists(checkpoint + ".rows"));
 }
 
 // A completing run writes CHECKPOINT.rows.done, renames its rows onto --out, then removes the

@@ -41,7 +41,9 @@ bool run_had_completed(const std::string& checkpoint_path, const std::string& ro
   if (!same_file(completed_into, out))
     throw InvalidInput("--resume " + quote_for_message(checkpoint_path, 200) + ": its run completed into " +
                        quote_for_message(completed_into, 200) + ", not into --out " + quote_for_message(out, 200));
-  fs::remove(follow_symlinks(checkpoint_path, "--resume"), error);
+  // Only a regular file is removed as the checkpoint (as RunCheckpoint refuses any other).
+  const std::string target = follow_symlinks(checkpoint_path, "--resume");
+  if (fs::is_regular_file(fs::symlink_status(target, error))) fs::remove(target, error);
   clear_completion(rows);
   std::cerr << "mechint: the run of " << quote_for_message(checkpoint_path, 200)
             << " had completed (stopped while removing its checkpoint): its output is " << quote_for_message(out, 200)
