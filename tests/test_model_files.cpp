@@ -13,6 +13,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
@@ -94,6 +95,54 @@ TEST_F(ModelFiles, SphericalPendulumMatchesTheBuiltInWithConstraintAndSymmetry) 
   const Table em = run_ok("run " + model("spherical-pendulum.toml") + " --method energy-momentum" + grid);
   EXPECT_LE(max_drift(em["energy"]), 1e-12);
   EXPECT_LE(max_drift(em["J1"]), 1e-12);
+}
+
+/// energy-momentum, dae and a declared domain run on the model's derivative kernels: nothing of the
+/// model is compiled as C++ (a fresh cache holds kernel sources only), and dae follows the built-in's
+/// fixed-size DAE (AD of the templated model) far below IDA's tolerances.
+TEST_F(ModelFiles, EnergyMomentumDaeAndDomainRunOnKernelsWithoutCompilingCxx) {
+  const fs::path cache = fs::temp_directory_path() / ("mechint_kernel_only_cache_" + std::to_string(::getpid()));
+  fs::remove_all(cache);
+  const mechint::testing::LaunchOptions fresh{.environment = {"MECHINT_CACHE_DIR=" + cache.string()}};
+  const auto run = [&](const std::vector<std::string>& args) {
+    const CliResult r = mechint::testing::run_mechint_argv(args, fresh);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return parse_csv(r.out);
+  };
+  const std::vector<std::string> grid = {"--h", "0.01", "--t-end", "2", "--output-every", "0.1"};
+  auto with = [&](std::vector<std::string> args) {
+    args.insert(args.end(), grid.begin(), grid.end());
+    return args;
+  };
+  const Table em = run(with({"run", model("spherical-pendulum.toml"), "--method", "energy-momentum"}));
+  EXPECT_LE(max_drift(em["energy"]), 1e-12);
+  const Table dae = run(with({"run", model("spherical-pendulum.toml"), "--method", "dae", "--set", "rtol=1e-10",
+                              "--set", "atol=1e-12"}));
+  const Table builtin = run_ok("run spherical-pendulum --method dae --set rtol=1e-10 --set atol=1e-12 --h 0.01 "
+                               "--t-end 2 --output-every 0.1");
+  ASSERT_EQ(dae.rows, 21u);
+  for (const char* c : {"x", "y", "z", "energy"}) EXPECT_LE(max_difference(dae[c], builtin[c]), 1e-8) << c;
+  EXPECT_LE(max_difference(dae["J1"], builtin["Jz"]), 1e-8);
+  EXPECT_LE(*std::max_element(dae["constraint_residual"].begin(), dae["constraint_residual"].end()), 1e-10);
+  const fs::path dir = fs::temp_directory_path() / ("mechint_kernel_only_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / "central.toml";
+  std::ofstream(file) << "name = \"central\"\ncoordinates = [\"x\", \"y\"]\n"
+                         "lagrangian = \"0.5*(x_dot^2 + y_dot^2) + 1/sqrt(x^2 + y^2)\"\n"
+                         "domain = [\"x^2 + y^2 - 0.01\"]\n[initial]\nx = 1.0\ny_dot = 1.0\n";
+  for (const std::string method : {"vi-midpoint", "rk4", "energy-momentum"})
+    run(with({"run", file.string(), "--method", method}));
+  int sources = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(cache)) {
+    if (!entry.is_regular_file()) continue;
+    std::ifstream in(entry.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text.find("GeneratedModel"), std::string::npos) << entry.path() << " is a compiled C++ model";
+    if (text.find("Derivative kernels of a model file") != std::string::npos) ++sources;
+  }
+  EXPECT_EQ(sources, 2);  // the spherical pendulum's kernels and the central force's
+  fs::remove_all(cache);
+  fs::remove_all(dir);
 }
 
 /// |q(T) - q(0)| of the figure-eight after one period with `steps` steps.

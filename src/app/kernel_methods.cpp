@@ -7,6 +7,8 @@
 
 #include "app/methods.hpp"
 #include "app/nonholonomic_methods.hpp"
+#include "kernel/energy_momentum_integrator.hpp"
+#include "kernel/kernel_dae.hpp"
 #include "kernel/energy_step_integrator.hpp"
 #include "kernel/galerkin_integrator.hpp"
 #include "kernel/kernel_runge_kutta.hpp"
@@ -124,7 +126,14 @@ constexpr bool kIsVariational = std::is_same_v<S, kernel::KernelVariationalInteg
                                 std::is_same_v<S, kernel::KernelGalerkinIntegrator> ||
                                 std::is_same_v<S, kernel::KernelSundmanIntegrator> ||
                                 std::is_same_v<S, kernel::KernelEnergyStepIntegrator> ||
-                                std::is_same_v<S, kernel::NonholonomicIntegrator>;
+                                std::is_same_v<S, kernel::NonholonomicIntegrator> ||
+                                std::is_same_v<S, kernel::KernelEnergyMomentumIntegrator>;
+/// Steppers of constrained models that report the multipliers and the constraint residual.
+template <class S>
+constexpr bool kHasMultipliers = kIsVariational<S> || std::is_same_v<S, kernel::KernelDaeStepper>;
+/// Steppers of forced models: the discrete work of the Noether balance and the control of a step.
+template <class S>
+constexpr bool kIntegratesForces = kIsVariational<S> && !std::is_same_v<S, kernel::KernelEnergyMomentumIntegrator>;
 template <class S>
 constexpr bool kIsEnergyStep = std::is_same_v<S, kernel::KernelEnergyStepIntegrator>;
 
@@ -179,10 +188,10 @@ class KernelRecorder {
       if (!labels.canonical_momenta.empty()) append_vector(s.p());
     row_.push_back(labels.energy_factor * s.energy());
     for (int i = 0; i < m.num_symmetries(); ++i) row_.push_back(s.momentum(i));
-    if constexpr (kIsVariational<S>)
+    if constexpr (kIntegratesForces<S>)
       if (m.forced())
         for (int i = 0; i < m.num_symmetries(); ++i) row_.push_back(s.discrete_work(i));
-    if constexpr (kIsVariational<S>) {
+    if constexpr (kHasMultipliers<S>) {
       if (m.num_constraints() > 0) {
         row_.push_back(s.constraint_residual().template lpNorm<Eigen::Infinity>());
         append_vector(s.lambda());
@@ -193,7 +202,7 @@ class KernelRecorder {
       append_vector(s.multiplier());
     }
     if (m.num_controls() > 0) {
-      if constexpr (kIsVariational<S>) {
+      if constexpr (kIntegratesForces<S>) {
         append_vector(s.control());
       } else {
         // The Runge–Kutta baselines integrate under u(t) itself: the control of the step that ended here.
@@ -284,7 +293,7 @@ class KernelStartedStepper final : public StartedStepper {
       all << stepper_->lambda(), mu;
       return all;
     }
-    else if constexpr (kIsVariational<S>)
+    else if constexpr (kHasMultipliers<S>)
       return stepper_->lambda();
     else
       return Eigen::VectorXd();
@@ -309,7 +318,7 @@ class KernelStartedStepper final : public StartedStepper {
     return std::numeric_limits<double>::quiet_NaN();
   }
   Eigen::VectorXd constraint_residual() const override {
-    if constexpr (kIsVariational<S>)
+    if constexpr (kHasMultipliers<S>)
       return stepper_->constraint_residual();
     else
       return Eigen::VectorXd();
@@ -406,7 +415,11 @@ std::vector<std::string> kernel_methods(int num_constraints) {
 
 std::vector<std::string> kernel_methods(const KernelModel& model) {
   if (model.num_nonholonomic() > 0) return nonholonomic_methods();
-  return kernel_methods(model.num_constraints());
+  std::vector<std::string> names = kernel_methods(model.num_constraints());
+  if (model.energy_momentum_applies()) names.emplace_back(EnergyMomentumMethod::kName);
+  if (model.num_constraints() > 0 && !model.forced() && model.has_constraint_curvature())
+    names.emplace_back(DaeMethod::kName);
+  return names;
 }
 
 std::vector<ParameterSpec> kernel_method_options(const KernelModel& model, const std::string& method) {
@@ -483,6 +496,9 @@ int method_order(const std::string& method, const ParameterValues* options) {
 }
 
 std::vector<ParameterSpec> kernel_method_options(int num_constraints, const std::string& method) {
+  // Offered where the model's structure admits it (kernel_methods(const KernelModel&)).
+  if (method == EnergyMomentumMethod::kName) return energy_momentum_options();
+  if (method == DaeMethod::kName) return tolerance_options(method);
   const auto names = kernel_methods(num_constraints);
   if (std::find(names.begin(), names.end(), method) == names.end())
     throw InvalidInput("method " + quote_for_message(method) + " does not apply here");
@@ -504,6 +520,18 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
   check_kernel_start(*problem);
   const KernelModel& model = *problem->model;
   if (model.num_nonholonomic() > 0) return erase(problem, start_nonholonomic(*problem, method, o, h), h);
+  if (method == DaeMethod::kName) {
+    auto dae = std::make_unique<kernel::KernelDaeStepper>(
+        model, h, kernel::KernelDaeStepper::Tolerances{o.real("rtol"), o.real("atol")});
+    dae->start_from_velocity(problem->q0, problem->qdot0);
+    return erase(problem, std::move(dae), h);
+  }
+  if (method == EnergyMomentumMethod::kName) {
+    auto em = std::make_unique<kernel::KernelEnergyMomentumIntegrator>(model, h, read_newton_options(o),
+                                                                      read_step_check_options(o), read_composition(o));
+    em->start_from_velocity(problem->q0, problem->qdot0);
+    return erase(problem, std::move(em), h);
+  }
   const GalerkinRow* galerkin = galerkin_row(method);
   const bool composed = (method == MidpointRule::kName || method == TrapezoidRule::kName) && !read_composition(o).empty();
   // A second-order rule with indicators runs as the Galerkin rule of its discrete Lagrangian, whose

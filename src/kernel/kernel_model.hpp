@@ -71,12 +71,30 @@ class KernelModel {
   /// null). Only when num_nonholonomic() > 0.
   bool nonholonomic(const Vector& q, const Vector& w, RowMatrix* a, RowMatrix* aw_q) const;
 
+  /// What a backend knows of the model's structure that the table does not say: the conditions of
+  /// the energy–momentum method (kernel/energy_momentum_integrator.hpp). A model file's are read from
+  /// its expression trees (model_file/codegen.hpp, ModelStructure), a built-in's from its type (the
+  /// ConstantMassModel concept). Set before the model is shared; all false by default.
+  struct Structure {
+    bool constant_mass = false;                ///< L = ½ vᵀM v − V(q) with M constant
+    bool quadratic_constraints = false;        ///< every g_i of degree ≤ 2 in q (true without constraints)
+    bool potential_at_most_quadratic = false;  ///< the midpoint gradient of V is a discrete gradient
+  };
+  void set_structure(const Structure& structure) { structure_ = structure; }
+  const Structure& structure() const { return structure_; }
+  /// Whether the energy–momentum method integrates the model (003 §5: constant mass, quadratic
+  /// constraints, no forces, no nonholonomic constraints).
+  bool energy_momentum_applies() const {
+    return structure_.constant_mass && structure_.quadratic_constraints && !forced() && num_nonholonomic() == 0;
+  }
+
   /// The checks of a C++ model's domain that its kernels cannot express (its validate_configuration
   /// and validate_step, integrate/run_loop.hpp: a collision, an encounter a step does not resolve):
   /// they throw DomainError. Set by the AD backend (kernel/model_adapter.hpp) before the model is
   /// shared; the integrators call check_step after every step.
   using StepCheck = std::function<void(const Vector& q_before, const Vector& q, double t)>;
   void set_step_check(StepCheck check) { step_check_ = std::move(check); }
+  bool has_step_check() const { return static_cast<bool>(step_check_); }
   void check_step(const Vector& q_before, const Vector& q, double t) const {
     if (step_check_) step_check_(q_before, q, t);
   }
@@ -85,6 +103,7 @@ class KernelModel {
   mechint_model_kernels kernels_;
   std::shared_ptr<const void> owner_;
   StepCheck step_check_;
+  Structure structure_;
 };
 
 }  // namespace mechint::kernel

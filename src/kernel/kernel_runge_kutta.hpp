@@ -48,6 +48,28 @@ class KernelRungeKutta : public Method {
     Eigen::Map<Vector>(x.data(), q0.size()) = q0;
     Eigen::Map<Vector>(x.data() + q0.size(), v0.size()) = v0;
     this->start(x, t0);
+    before_.resize(q0.size());
+    after_.resize(q0.size());
+  }
+  /// The method's step, then the model's own check of the step (a model file's domain,
+  /// KernelModel::check_step), as the variational integrators on kernels check theirs.
+  void step()
+    requires requires(Method& m) { m.step(); }
+  {
+    if (!model().has_step_check()) return Method::step();
+    before_ = q();
+    Method::step();
+    after_ = q();
+    model().check_step(before_, after_, this->time());
+  }
+  void step_toward(double t_out)
+    requires requires(Method& m) { m.step_toward(0.0); }
+  {
+    if (!model().has_step_check()) return Method::step_toward(t_out);
+    before_ = q();
+    Method::step_toward(t_out);
+    after_ = q();
+    model().check_step(before_, after_, this->time());
   }
   const KernelModel& model() const { return this->ode().model(); }
   Eigen::Map<const Vector> q() const { return {this->state().data(), model().dim()}; }
@@ -67,6 +89,9 @@ class KernelRungeKutta : public Method {
       return std::numeric_limits<double>::quiet_NaN();
     return l_v.dot(xi);
   }
+
+ private:
+  Vector before_, after_;  ///< the step's ends, for the model's step check (sized at the start)
 };
 
 using KernelRk4 = KernelRungeKutta<RungeKutta4<KernelEulerLagrangeOde>>;

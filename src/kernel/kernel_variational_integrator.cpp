@@ -172,8 +172,12 @@ void KernelVariationalIntegrator::step() {
     throw NewtonFailure(step_index_ + 1, t_ + h_, std::numeric_limits<double>::quiet_NaN(), 0);
   q_next_ = 2.0 * q_ - q_prev_;
   stats_ = solve(h_, q_, p_, dg_k_, forcing, q_next_, lambda_);
-  if (!stats_.converged || !q_next_.allFinite())
+  if (!stats_.converged || !q_next_.allFinite()) {
+    // Where Newton's last iterate left the model's own domain (a model file's `domain`, a built-in's
+    // collision), that is the reason to give: the step is too large to resolve a singular point.
+    if (q_next_.allFinite()) model_->check_step(q_, q_next_, t_ + h_);
     throw NewtonFailure(step_index_ + 1, t_ + h_, stats_.residual_norm, stats_.iterations);
+  }
   // The discrete forces of the step, once: the energy balance and the Noether balance use them.
   if (model_->forced() && !rule_.forces(q_, q_next_, *forcing.u, forcing.t, h_, step_f_minus_, step_f_plus_, nullptr))
     step_f_minus_.setConstant(std::numeric_limits<double>::quiet_NaN());

@@ -45,6 +45,19 @@ class ModelAdapter {
     if constexpr (ForcedModel<M>) t.forces = &forces;
     if constexpr (kHasTimeScale) t.time_scale = &time_scale;
     auto kernel_model = std::make_shared<KernelModel>(t, owner);
+    // A model that declares its constant mass matrix and potential declares the energy–momentum
+    // method's conditions (the ConstantMassModel concept of integrate/energy_momentum.hpp).
+    if constexpr (requires(const M& x, const VecD<n>& q) {
+                    x.mass_matrix();
+                    x.template potential<double>(q);
+                  }) {
+      constexpr bool quadratic_potential = [] {
+        if constexpr (requires { M::kPotentialAtMostQuadratic; }) return static_cast<bool>(M::kPotentialAtMostQuadratic);
+        return false;
+      }();
+      kernel_model->set_structure(
+          {.constant_mass = true, .quadratic_constraints = true, .potential_at_most_quadratic = quadratic_potential});
+    }
     constexpr bool checks_configurations = requires(const M& x, const VecD<n>& q) { x.validate_configuration(q, 0.0); };
     constexpr bool checks_steps = requires(const M& x, const VecD<n>& q) { x.validate_step(q, q, 0.0); };
     if constexpr (checks_configurations || checks_steps) {

@@ -49,9 +49,7 @@ class LoadedModel {
   /// `method` runs on the kernels (no C++ of the model is compiled for it).
   bool on_kernels(const std::string& method) const {
     if (!runs_on_kernels(description_)) return false;
-    const auto names = description_.nonholonomic.empty()
-                           ? app::kernel_methods(static_cast<int>(description_.constraints.size()))
-                           : app::nonholonomic_methods();
+    const auto names = kernel_model_methods(description_);
     return std::find(names.begin(), names.end(), method) != names.end();
   }
 
@@ -217,7 +215,7 @@ app::SystemEntry model_file_system(const std::string& path) {
   e.controls = d.controls;  // settable by the file's names; the output columns are u1, u2, ...
   e.parameters = [model](const app::Overrides&) { return model_file_parameters(model->description()); };
   // Methods on kernels need only the model's kernels, compiled in about a second; the others (the
-  // impact driver, energy-momentum, dae) and optimize compile the model's C++ (model_kernels_plugin.hpp).
+  // impact driver) and optimize compile the model's C++ (model_kernels_plugin.hpp).
   if (runs_on_kernels(d)) {
     check_kernel_default_method(d);
     e.methods = [model](const app::ParameterValues&) { return kernel_model_methods(model->description()); };

@@ -15,6 +15,7 @@
 #include "model_file/kernel_codegen.hpp"
 #include "model_file/model_cache.hpp"
 #include "model_file/model_compiler.hpp"
+#include "model_file/model_domain.hpp"
 #include "model_file/model_file_system.hpp"
 
 namespace mechint::model_file {
@@ -33,7 +34,7 @@ Toolchain kernel_toolchain(const Toolchain& cxx) {
 
 }  // namespace
 
-bool runs_on_kernels(const ModelDescription& d) { return d.unilateral.empty() && d.domain.empty(); }
+bool runs_on_kernels(const ModelDescription& d) { return d.unilateral.empty(); }
 
 std::vector<std::string> kernel_model_methods(const ModelDescription& d) {
   if (!d.nonholonomic.empty()) return app::nonholonomic_methods();  // DESIGN §10
@@ -77,9 +78,15 @@ app::KernelProblem ModelKernelsPlugin::problem(const app::ParameterValues& v) {
     throw std::runtime_error("the compiled model does not fill kernels of ABI version " +
                              std::to_string(MECHINT_KERNEL_ABI_VERSION));
   app::KernelProblem p;
-  p.model = std::make_shared<const kernel::KernelModel>(kernels, parameters);
+  auto model = std::make_shared<kernel::KernelModel>(kernels, parameters);
+  const ModelStructure structure = analyse_structure(d);
+  // The generated potential is not declared at most quadratic: Gonzalez's discrete gradient, as the
+  // C++ model's energy-momentum took.
+  model->set_structure({.constant_mass = structure.constant_mass,
+                        .quadratic_constraints = structure.quadratic_constraints,
+                        .potential_at_most_quadratic = false});
   const int n = static_cast<int>(d.coordinates.size());
-  if (p.model->dim() != n) throw std::runtime_error("the compiled model's dimension is not the file's");
+  if (model->dim() != n) throw std::runtime_error("the compiled model's dimension is not the file's");
   p.q0.resize(n);
   p.qdot0.resize(n);
   for (int i = 0; i < n; ++i) {
@@ -87,6 +94,11 @@ app::KernelProblem ModelKernelsPlugin::problem(const app::ParameterValues& v) {
     p.qdot0[i] = v.real(d.coordinates[static_cast<std::size_t>(i)] + "_dot");
   }
   p.labels = model_file_labels(d);
+  if (!d.domain.empty()) {
+    check_start_in_domain(d, *parameters, p.q0);
+    model->set_step_check(domain_step_check(std::make_shared<const ModelDescription>(d), parameters));
+  }
+  p.model = std::move(model);
   return p;
 }
 

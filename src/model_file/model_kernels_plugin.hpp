@@ -18,8 +18,7 @@
 namespace mechint::model_file {
 
 /// True when every method that runs on kernels applies to the model: no walls (the impact driver
-/// is compiled per model still) and no declared domain (its located messages are the compiled
-/// model's).
+/// is compiled per model still). A declared domain is checked on kernels (model_file/model_domain.hpp).
 bool runs_on_kernels(const ModelDescription& model);
 
 /// The methods a model file offers, from its description alone (the method table's rows the

@@ -1,0 +1,29 @@
+#pragma once
+/// \file
+/// A model file's `domain` (DESIGN §6: inequalities d_i(q) > 0 where the model is defined) for the
+/// methods on kernels: checked at the start (outside is bad input, exit 2) and, as the compiled C++
+/// model checks it, at the end and at the midpoint of every step (the points where the discrete
+/// Lagrangians evaluate L) — outside is a DomainError (exit 3) naming the inequality and its place in
+/// the file. The inequalities are evaluated from the expression trees (model_file/evaluate.hpp): a
+/// few operations a step, nothing compiled.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernel/kernel_model.hpp"
+#include "model_file/model_description.hpp"
+
+namespace mechint::model_file {
+
+/// The message of a configuration outside the domain: inequality `i` has `value` ≤ 0 `where` t.
+std::string domain_violation(const ModelDescription& d, std::size_t i, double value, const std::string& where, double t);
+
+/// Throws InvalidStart when q0 is outside the domain.
+void check_start_in_domain(const ModelDescription& d, const std::vector<double>& parameters, const Eigen::VectorXd& q0);
+
+/// The step check (KernelModel::StepCheck) of the domain; the description and parameters are kept.
+kernel::KernelModel::StepCheck domain_step_check(std::shared_ptr<const ModelDescription> d,
+                                                 std::shared_ptr<const std::vector<double>> parameters);
+
+}  // namespace mechint::model_file
