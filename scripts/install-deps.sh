@@ -12,6 +12,7 @@ packages=(
   nlohmann-json3-dev   # results.json
   libtomlplusplus-dev  # model files (TOML)
   libopenmpi-dev openmpi-bin  # mpirun -n K mechint sweep (docs/sweeps.md)
+  libhdf5-dev          # a sweep's trajectories.h5 (docs/sweeps.md)
   libgtest-dev         # tests
   libbenchmark-dev     # bench/
   coinor-libipopt-dev pkg-config  # optimal control (DMOC): the NLP solver Ipopt, found through pkg-config

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <csignal>
 #include <filesystem>
@@ -387,6 +388,88 @@ record = ["final", "energy_error", "steps", "cpu_s"]
   const CliResult third = run_mechint("sweep " + file.string() + " --out " + resumed.string());
   ASSERT_EQ(third.status, 0) << third.err;
   EXPECT_EQ(without_cpu(read_file(resumed / "summary.csv")), without_cpu(read_file(reference / "summary.csv")));
+}
+
+// trajectories = true: each member's rows at output_every are those of `mechint run` with its values,
+// byte for byte, in DIR/trajectories/member-NNNNNN.csv; trajectories.h5 gathers them with the same
+// bytes for 1 thread, 2 threads, 2 MPI ranks, and a sweep stopped after some members and run again.
+TEST_F(SweepCli, TrajectoriesAreTheMembersRunsInEveryLayoutOfTheWork) {
+  const fs::path file = write("kepler.toml", R"(system = "kepler"
+h = 0.01
+t_end = 3.0
+[vary]
+vy = { from = 0.9, to = 1.2, count = 4 }
+[sweep]
+record = ["final", "energy_error", "steps"]
+output_every = 0.25
+trajectories = true
+)");
+  const fs::path one = dir_ / "one";
+  const CliResult r = run_mechint("sweep " + file.string() + " --out " + one.string() + " --threads 1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (int m = 0; m < 4; ++m) {
+    char name[40];
+    std::snprintf(name, sizeof name, "member-%06d.csv", m);
+    const std::string vy = cells_of(read_file(one / "summary.csv")).at(static_cast<std::size_t>(m + 1)).at(1);
+    const CliResult run = run_mechint("run kepler --set vy=" + vy + " --h 0.01 --t-end 3 --output-every 0.25");
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_EQ(read_file(one / "trajectories" / name), run.out) << name;
+    EXPECT_EQ(count_lines(run.out), 14);  // the header, t = 0, 0.25, ..., 3
+  }
+  const std::string reference = read_file(one / "trajectories.h5");
+  ASSERT_GT(reference.size(), 0u);
+  const CliResult two = run_mechint("sweep " + file.string() + " --out " + (dir_ / "two").string() + " --threads 2");
+  ASSERT_EQ(two.status, 0) << two.err;
+  EXPECT_EQ(read_file(dir_ / "two" / "trajectories.h5"), reference);
+  const CliResult ranks = run_mpi(2, "sweep " + file.string() + " --out " + (dir_ / "ranks").string(), dir_);
+  ASSERT_EQ(ranks.status, 0) << ranks.err;
+  EXPECT_EQ(read_file(dir_ / "ranks" / "trajectories.h5"), reference);
+  // What a kill after two members leaves: their rows journaled and their files, nothing else.
+  const fs::path resumed = dir_ / "resumed";
+  fs::copy(one, resumed, fs::copy_options::recursive);
+  {
+    std::istringstream journal(read_file(one / "journal.csv"));
+    std::string kept, line;
+    for (int i = 0; i < 2 && std::getline(journal, line); ++i) kept += line + "\n";
+    std::ofstream(resumed / "journal.csv", std::ios::trunc) << kept;
+  }
+  for (const auto& gone : {resumed / "summary.csv", resumed / "trajectories.h5",
+                           resumed / "trajectories" / "member-000002.csv", resumed / "trajectories" / "member-000003.csv"})
+    fs::remove(gone);
+  const CliResult again = run_mechint("sweep " + file.string() + " --out " + resumed.string());
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(read_file(resumed / "trajectories.h5"), reference);
+  EXPECT_EQ(read_file(resumed / "trajectories" / "member-000003.csv"), read_file(one / "trajectories" / "member-000003.csv"));
+}
+
+// trajectories = true needs an interval (refused before any member runs); a member whose h the
+// interval is not a multiple of fails alone, with exit 2.
+TEST_F(SweepCli, TrajectoriesNeedAnIntervalThatIsAMultipleOfTheStep) {
+  const fs::path bad = write("bad.toml", "system = \"kepler\"\nh = 0.01\nt_end = 1.0\n[sweep]\ntrajectories = true\n");
+  const CliResult refused = run_mechint("sweep " + bad.string() + " --out " + (dir_ / "bad").string());
+  EXPECT_EQ(refused.status, 2) << refused.err;
+  EXPECT_NE(refused.err.find(bad.string() + ":5:16: "), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("output_every"), std::string::npos) << refused.err;
+  EXPECT_FALSE(fs::exists(dir_ / "bad"));
+  const fs::path steps = write("steps.toml", R"(system = "kepler"
+t_end = 1.0
+[vary]
+h = [0.01, 0.04]
+[sweep]
+output_every = 0.1
+trajectories = true
+)");
+  const CliResult r = run_mechint("sweep " + steps.string() + " --out " + (dir_ / "steps").string());
+  EXPECT_EQ(r.status, 0) << r.err;
+  const auto rows = cells_of(read_file(dir_ / "steps" / "summary.csv"));
+  ASSERT_EQ(rows.size(), 3u);
+  const std::size_t exit = column_of(rows[0], "exit"), status = column_of(rows[0], "status");
+  EXPECT_EQ(rows[1][exit], "0");
+  EXPECT_EQ(rows[2][exit], "2");
+  EXPECT_NE(rows[2][status].find("not a multiple"), std::string::npos) << rows[2][status];
+  EXPECT_TRUE(fs::exists(dir_ / "steps" / "trajectories" / "member-000000.csv"));
+  EXPECT_FALSE(fs::exists(dir_ / "steps" / "trajectories" / "member-000001.csv"));
+  EXPECT_TRUE(fs::exists(dir_ / "steps" / "trajectories.h5"));
 }
 
 // A link planted at the journal's name (in a directory that holds this sweep) is never followed:

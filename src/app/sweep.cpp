@@ -16,6 +16,7 @@
 #include "app/progress.hpp"
 #include "app/sweep_journal.hpp"
 #include "app/sweep_plan.hpp"
+#include "app/sweep_trajectories.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 
@@ -122,6 +123,11 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
   if (owner) {
     try {
       prepare_directory(dir, {{"file", file}, {"sweep", plan.describe()}});
+      if (plan.spec().trajectories) {
+        std::error_code error;
+        fs::create_directories(dir / "trajectories", error);
+        if (error) throw IoError("cannot create " + quote_for_message((dir / "trajectories").string(), 200) + ": " + error.message());
+      }
       journal.emplace((dir / "journal.csv").string(), plan.members());
     } catch (const InvalidInput& e) {
       if (ranks) ranks->broadcast(refusal_word(e, e.what()));
@@ -203,7 +209,14 @@ SweepOutcome run_members(const SweepPlan& plan, const std::string& file, const f
       if (i >= mine.size()) break;
       std::string row;
       try {
-        row = plan.run_member(mine[i], &stop);
+        if (plan.spec().trajectories) {
+          // The trajectory's file first: a member whose row is journaled has one (app/sweep_trajectories.hpp).
+          SweepPlan::Trajectory trajectory;
+          row = plan.run_member(mine[i], &stop, &trajectory);
+          write_member_trajectory(dir, mine[i], trajectory);
+        } else {
+          row = plan.run_member(mine[i], &stop);
+        }
       } catch (...) {
         // run_member records the member's own failures: what reaches here stops the sweep.
         const std::lock_guard lock(mutex);
@@ -318,6 +331,7 @@ SweepOutcome run_members(const SweepPlan& plan, const std::string& file, const f
     outcome.failed += row_exit_code(row) != 0;
   }
   write_text_atomically((dir / "summary.csv").string(), summary);
+  if (plan.spec().trajectories) write_trajectories_h5(dir, plan.members());
   if (outcome.failed > 0)
     err << "mechint sweep: " << outcome.failed << " of " << outcome.members
         << " members failed (their status and exit are in " << printable_line((dir / "summary.csv").string(), 200)

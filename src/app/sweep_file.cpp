@@ -293,15 +293,16 @@ class Reader : public TomlValues<Reader> {
       for (const auto& name : known)
         if (std::find(asked.begin(), asked.end(), name) != asked.end()) spec_.record.push_back(name);
     }
-    if (const auto* node = table.get("trajectories")) {
-      spec_.trajectories = bool_value(*node, "[sweep] trajectories");
-      if (spec_.trajectories)
-        fail(*node, "[sweep] trajectories = true is not available yet (a member's rows: mechint run with its values)");
-    }
+    const toml::node* trajectories = table.get("trajectories");
+    if (trajectories) spec_.trajectories = bool_value(*trajectories, "[sweep] trajectories");
     if (const auto* node = table.get("output_every")) {
       spec_.output_every = number_value(*node, "[sweep] output_every");
-      if (spec_.output_every < 0.0) fail(*node, "[sweep] output_every must be zero or positive");
+      if (!(spec_.output_every >= 0.0) || !std::isfinite(spec_.output_every))
+        fail(*node, "[sweep] output_every must be zero or a positive number");
     }
+    if (spec_.trajectories && !(spec_.output_every > 0.0))
+      fail(*trajectories, "[sweep] trajectories = true needs output_every > 0: the interval of the rows kept (a "
+                          "multiple of h)");
   }
 
   void count_members() {

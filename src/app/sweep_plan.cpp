@@ -266,7 +266,7 @@ void SweepPlan::find_columns() {
   header_ += ",status,exit";
 }
 
-std::string SweepPlan::run_member(std::size_t m, const std::atomic<bool>* stop) const {
+std::string SweepPlan::run_member(std::size_t m, const std::atomic<bool>* stop, Trajectory* trajectory) const {
   const double cpu_start = thread_cpu_seconds();
   std::string status = "ok";
   int exit = 0;
@@ -286,6 +286,17 @@ std::string SweepPlan::run_member(std::size_t m, const std::atomic<bool>* stop) 
       // rows of a 2-coordinate model cost more than its steps: Hénon–Heiles 0.63 against 0.25 µs a
       // step), so a sweep that records no such maximum takes only the first and the last rows.
       schedule.output_every = records_maxima_ ? 0.0 : schedule.t_end;
+      if (spec_.trajectories) {
+        // The rows at output_every: the run's own when it writes no other, else every stride-th of
+        // the rows at every step.
+        const double every = spec_.output_every;
+        const long stride = std::lround(every / s.h);
+        if (stride < 1 || std::abs(static_cast<double>(stride) * s.h - every) > 1e-9 * every)
+          throw InvalidInput("output_every = " + exact_text(every) + " is not a multiple of this member's h = " +
+                             exact_text(s.h));
+        schedule.output_every = records_maxima_ ? 0.0 : every;
+        rows.keep_trajectory(records_maxima_ ? stride : 1);
+      }
       steps = schedule.steps();
       run_system(*system_, method_, s.overrides, schedule, rows);
       if (rows.columns().state_names() != state_names_) {
@@ -315,6 +326,10 @@ std::string SweepPlan::run_member(std::size_t m, const std::atomic<bool>* stop) 
     exit = static_cast<int>(ExitCode::kInternalError);
   }
   const double cpu = thread_cpu_seconds() - cpu_start;
+  if (trajectory) {
+    trajectory->columns = rows.columns().names;
+    trajectory->values = rows.trajectory();
+  }
   const bool ok = exit == 0;
   const RunColumns& c = rows.columns();
   const auto column = [&](std::ptrdiff_t j) {

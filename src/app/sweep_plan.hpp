@@ -42,7 +42,13 @@ class SweepPlan {
   /// Runs member `m` and returns its summary row (no newline). A member that fails (exit 2 or 3)
   /// gives a row with its message and exit code, not an exception. When `stop` (may be null) turns
   /// true, the member stops between steps and Interrupted is thrown: it has no row.
-  std::string run_member(std::size_t m, const std::atomic<bool>* stop = nullptr) const;
+  /// With `trajectory` (the sweep keeps trajectories), the member's rows at output_every go there
+  /// too: its columns and its rows one after another (empty when it failed before its first row).
+  struct Trajectory {
+    std::vector<std::string> columns;
+    std::vector<double> values;
+  };
+  std::string run_member(std::size_t m, const std::atomic<bool>* stop = nullptr, Trajectory* trajectory = nullptr) const;
 
   /// What sweep.json records of the sweep: the file's content resolved (the method, h, every
   /// member's values), the member count and mechint's version; a rerun into the same directory

@@ -55,6 +55,8 @@ RunColumns RunColumns::of(const std::vector<std::string>& header) {
 void MemberRows::row(const std::vector<double>& values) {
   if (rows_ == 0) first_ = values;
   last_ = values;  // the same size every row: no allocation after the first
+  last_kept_ = stride_ > 0 && rows_ % stride_ == 0;
+  if (last_kept_) kept_.insert(kept_.end(), values.begin(), values.end());
   ++rows_;
   if (columns_.energy >= 0) {
     const auto e = static_cast<std::size_t>(columns_.energy);
@@ -64,6 +66,12 @@ void MemberRows::row(const std::vector<double>& values) {
     momentum_error_ = std::max(momentum_error_, std::abs(values[j] - first_[j]));
   for (const std::ptrdiff_t j : {columns_.constraint_residual, columns_.nonholonomic_residual})
     if (j >= 0) constraint_residual_ = std::max(constraint_residual_, values[static_cast<std::size_t>(j)]);
+}
+
+std::vector<double> MemberRows::trajectory() const {
+  std::vector<double> rows = kept_;
+  if (rows_ > 0 && !last_kept_) rows.insert(rows.end(), last_.begin(), last_.end());
+  return rows;
 }
 
 }  // namespace mechint::app

@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// What a sweep keeps of one member's run (DESIGN §9): the rows of `run` stream through
-/// MemberRows, which keeps the last row and the running maxima that summary.csv reports, and no
-/// trajectory.
+/// MemberRows, which keeps the last row and the running maxima that summary.csv reports, and — when
+/// the sweep keeps trajectories — every stride-th row.
 
 #include <atomic>
 #include <cstddef>
@@ -48,6 +48,12 @@ class MemberRows final : public RowWriter {
     if (stop_ && stop_->load(std::memory_order_relaxed)) throw Interrupted("interrupted");
   }
 
+  /// Keeps every `stride`-th row from the first, and the last: the rows `run --output-every` would
+  /// write when a row comes at every step (stride = output_every / h), or every row (stride 1).
+  void keep_trajectory(long stride) { stride_ = stride; }
+  /// The kept rows, one after another (columns().names.size() values each), the last row included.
+  std::vector<double> trajectory() const;
+
   const RunColumns& columns() const { return columns_; }
   /// Rows seen: with output at every step, the steps taken plus the start.
   long rows() const { return rows_; }
@@ -63,7 +69,9 @@ class MemberRows final : public RowWriter {
   const std::atomic<bool>* stop_;
   RunColumns columns_;
   long rows_ = 0;
-  std::vector<double> first_, last_;
+  long stride_ = 0;  ///< 0: no trajectory kept
+  bool last_kept_ = false;
+  std::vector<double> first_, last_, kept_;
   double energy_error_ = 0.0, momentum_error_ = 0.0, constraint_residual_ = 0.0;
 };
 

@@ -1,0 +1,35 @@
+#pragma once
+/// \file
+/// The trajectories of a sweep's members (`trajectories = true`, DESIGN §9, docs/sweeps.md): each
+/// member's rows at `output_every` — those `mechint run --output-every` writes with its values — go
+/// to DIR/trajectories/member-NNNNNN.csv as the member finishes (before its summary row is
+/// journaled, so a member a rerun skips has its file), and, once every member is done,
+/// DIR/trajectories.h5 gathers them in member order: a dataset /members/NNNNNN (rows x columns,
+/// float64) per member with its column names as the attribute `columns`. Both are written through
+/// a temporary file and a rename; the HDF5 file records no times, so its bytes depend only on the
+/// rows (the same for any number of threads or ranks, and after an interrupted sweep is rerun).
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/sweep_plan.hpp"
+
+namespace mechint::app {
+
+/// DIR/trajectories/member-NNNNNN.csv of member m.
+std::filesystem::path member_trajectory_path(const std::filesystem::path& dir, std::size_t m);
+
+/// Writes member m's rows (nothing when it has no column: it failed before its first row).
+void write_member_trajectory(const std::filesystem::path& dir, std::size_t m, const SweepPlan::Trajectory& trajectory);
+
+/// Gathers the members' files into DIR/trajectories.h5 (members without a file have no dataset).
+/// Throws IoError when a file cannot be read or written.
+void write_trajectories_h5(const std::filesystem::path& dir, std::size_t members);
+
+/// Member m's dataset of an HDF5 file written by write_trajectories_h5 (none: no such dataset).
+std::optional<SweepPlan::Trajectory> read_trajectory_h5(const std::filesystem::path& file, std::size_t m);
+
+}  // namespace mechint::app

@@ -1,0 +1,54 @@
+// The HDF5 file of a sweep's trajectories (app/sweep_trajectories.hpp) read back with the HDF5
+// library: every member's dataset holds exactly the rows and column names of its CSV file (doubles
+// through 17 significant digits and back: the same bits), a member without a file has no dataset,
+// and writing the file twice gives the same bytes (no times recorded). The end-to-end behaviour —
+// the files of a real sweep on threads, ranks and after a resume — is tests/test_sweep_cli.cpp's.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
+
+#include "app/sweep_trajectories.hpp"
+
+namespace mechint::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string bytes_of(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(SweepTrajectories, TheHdf5DatasetsAreTheMembersRowsBitForBit) {
+  const fs::path dir = fs::temp_directory_path() / ("mechint_sweep_trajectories_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "trajectories");
+  SweepPlan::Trajectory a{{"t", "x", "energy"}, {0.0, 0.1, 1.0 / 3.0, 0.5, -1e-300, std::nextafter(1.0, 2.0)}};
+  SweepPlan::Trajectory b{{"t", "theta_with_a_long_name", "J1", "lambda1"},
+                          {0.0, M_PI, -2.5e300, std::numeric_limits<double>::denorm_min()}};
+  write_member_trajectory(dir, 0, a);
+  write_member_trajectory(dir, 2, b);
+  write_member_trajectory(dir, 3, {});  // failed before its first row: no file
+  EXPECT_FALSE(fs::exists(member_trajectory_path(dir, 3)));
+  write_trajectories_h5(dir, 4);
+  const fs::path file = dir / "trajectories.h5";
+  const auto read_a = read_trajectory_h5(file, 0), read_b = read_trajectory_h5(file, 2);
+  ASSERT_TRUE(read_a && read_b);
+  EXPECT_EQ(read_a->columns, a.columns);
+  EXPECT_EQ(read_a->values, a.values);  // bit for bit
+  EXPECT_EQ(read_b->columns, b.columns);
+  EXPECT_EQ(read_b->values, b.values);
+  EXPECT_FALSE(read_trajectory_h5(file, 1).has_value());
+  EXPECT_FALSE(read_trajectory_h5(file, 3).has_value());
+  const std::string first = bytes_of(file);
+  write_trajectories_h5(dir, 4);
+  EXPECT_EQ(bytes_of(file), first);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace mechint::app
