@@ -169,6 +169,12 @@ double KernelEnergyMomentumIntegrator::substep(State& state, double h, NewtonSol
       equations.assemble(r, nullptr);
       residual = r.lpNorm<Eigen::Infinity>();
     }
+    // Newton's last iterate outside the model's own domain is the reason to give (as the variational
+    // integrator's, kernel_variational_integrator.cpp).
+    if (d_.allFinite()) {
+      q1_ = state.q + d_;
+      model_->check_step(state.q, q1_, t_ + h_);
+    }
     throw NewtonFailure(step_index_ + 1, t_ + h_, residual, stats.iterations);
   }
   last_iterations_ = stats.iterations;

@@ -53,13 +53,13 @@ void check_domain(const Model& model, const VecD<Model::kDim>& q, double t, cons
   }
 }
 
-/// The system of a model file whose generated model struct is `Model`: its parameters and initial
-/// values are those of `d` (model_file_parameters), its methods the rows of the table `Model` meets.
+/// `with_problem(values, f)`: f called with the problem of the generated model `Model` at these
+/// parameter and initial values (those of `d`, model_file_parameters).
 template <class Model>
-app::SystemEntry make_model_file_entry(const ModelDescription& d) {
+auto model_file_problem(const ModelDescription& d) {
   constexpr int n = Model::kDim;
   const auto shared = std::make_shared<const ModelDescription>(d);
-  auto with_problem = [d, shared](const app::ParameterValues& values, auto&& f) {
+  return [d, shared](const app::ParameterValues& values, auto&& f) {
     app::Problem<Model> p;
     for (std::size_t i = 0; i < d.parameters.size(); ++i) p.model.p_[i] = values.real(d.parameters[i].name);
     if constexpr (requires { p.model.description_; }) p.model.description_ = shared;
@@ -94,8 +94,29 @@ app::SystemEntry make_model_file_entry(const ModelDescription& d) {
     }
     return f(p);
   };
+}
+
+/// The system of a model file whose generated model struct is `Model`: its methods the rows of the
+/// table `Model` meets, and optimize.
+template <class Model>
+app::SystemEntry make_model_file_entry(const ModelDescription& d) {
   return app::make_system_entry(d.name, d.description, model_file_default_method(d),
-                                [d](const app::Overrides&) { return model_file_parameters(d); }, with_problem);
+                                [d](const app::Overrides&) { return model_file_parameters(d); },
+                                model_file_problem<Model>(d));
+}
+
+/// The same system for `mechint optimize` alone: only `optimize` is set, so that the method table is
+/// not instantiated (the model's library compiles in about two thirds of the time: docs/model-files.md).
+template <class Model>
+app::SystemEntry make_model_file_optimize_entry(const ModelDescription& d) {
+  app::SystemEntry e;
+  e.name = d.name;
+  e.optimize = [with_problem = model_file_problem<Model>(d)](const app::ParameterValues& v,
+                                                             const app::OptimalControlSpec& spec,
+                                                             const std::vector<std::string>& controls) {
+    return with_problem(v, [&]<class P>(const P& p) { return app::optimize_problem(p, spec, controls); });
+  };
+  return e;
 }
 
 }  // namespace mechint::model_file

@@ -55,13 +55,21 @@ class LoadedModel {
 
   /// The system of the compiled model: generated, compiled (once, cached) and loaded on first use.
   const app::SystemEntry& system() {
-    if (!loaded_) load();
+    if (!loaded_) {
+      loaded_ = load(GeneratedEntry::kEveryMethod);
+      check_default_method();
+    }
     return *loaded_;
+  }
+  /// The same for `optimize` alone: a library without the method table (codegen.hpp).
+  const app::SystemEntry& optimizer() {
+    if (!optimizer_) optimizer_ = load(GeneratedEntry::kOptimizeOnly);
+    return *optimizer_;
   }
 
  private:
-  void load() {
-    const std::string source = generate_model_source(description_);
+  app::SystemEntry load(GeneratedEntry purpose) {
+    const std::string source = generate_model_source(description_, purpose);
     const Toolchain toolchain = find_toolchain();
     const ModelCache cache = ModelCache::open_default();
     const std::string key = cache_key(source, text_, toolchain);
@@ -80,8 +88,7 @@ class LoadedModel {
       throw std::runtime_error("the compiled model " + library.path.string() + " has no entry point: " + ::dlerror());
     app::SystemEntry system;
     entry(&description_, &system);
-    loaded_ = std::move(system);
-    check_default_method();
+    return system;
   }
 
   /// The file's `method` must be one the model offers.
@@ -100,7 +107,7 @@ class LoadedModel {
   ModelDescription description_;
   std::string text_;
   ModelKernelsPlugin kernels_;
-  std::optional<app::SystemEntry> loaded_;
+  std::optional<app::SystemEntry> loaded_, optimizer_;
 };
 
 std::string read_text(const std::string& path) {
@@ -243,7 +250,14 @@ app::SystemEntry model_file_system(const std::string& path) {
     return session;
   };
   e.optimize = [model](const app::ParameterValues& v, const app::OptimalControlSpec& spec,
-                       const std::vector<std::string>& controls) { return model->system().optimize(v, spec, controls); };
+                       const std::vector<std::string>& controls) {
+    // What optimize_problem refuses (app/optimize_problem.hpp), refused before anything is compiled.
+    const ModelDescription& d = model->description();
+    if (d.controls.empty()) spec.fail(spec.model_where, "the system has no control inputs: there is nothing to optimize");
+    if (!d.constraints.empty())
+      spec.fail(spec.model_where, "optimal control of a system with holonomic constraints is not supported");
+    return model->optimizer().optimize(v, spec, controls);
+  };
   return e;
 }
 
