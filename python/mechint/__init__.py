@@ -42,7 +42,7 @@ _mechint._register_errors(_errors)
 Integrator = _mechint.Integrator
 
 __all__ = ["System", "Model", "Trajectory", "Animation", "Integrator", "OptimalControlResult", "systems", "methods",
-           "experiments", "optimize", "sweep", "reproduce", "check", "NumericalFailure", "NewtonFailure",
+           "experiments", "optimize", "sweep", "sweep_trajectories", "reproduce", "check", "NumericalFailure", "NewtonFailure",
            "RejectedStep", "ImpactFailure", "DomainError"]
 
 
@@ -269,7 +269,8 @@ def sweep(sweep, threads=None, out=None):
     once (None: one per hardware thread). out: the directory for summary.csv, sweep.json and the
     journal (new, empty, or that of the same sweep, which it finishes); None: a temporary one,
     removed after reading. A bad sweep file raises ValueError before any member runs; a member
-    that fails is a row with its status and exit, not an exception.
+    that fails is a row with its status and exit, not an exception. A sweep with
+    ``trajectories = true`` also gives ``frame.attrs["trajectories"]``: ``sweep_trajectories(out)``.
     """
     try:
         import pandas as _pandas
@@ -286,12 +287,31 @@ def sweep(sweep, threads=None, out=None):
         else:
             _mechint._sweep(_os.fspath(sweep), "", "", out_dir, count)
         # Text cells stay text (status), empty cells are missing values (a failed member's numbers).
-        return _pandas.read_csv(_os.path.join(out_dir, "summary.csv"))
+        frame = _pandas.read_csv(_os.path.join(out_dir, "summary.csv"))
+        if _os.path.isdir(_os.path.join(out_dir, "trajectories")):
+            frame.attrs["trajectories"] = sweep_trajectories(out_dir)  # read before a temporary out goes
+        return frame
 
     if out is not None:
         return run(_os.fspath(out))
     with _tempfile.TemporaryDirectory(prefix="mechint-sweep-") as scratch:
         return run(_os.path.join(scratch, "out"))
+
+
+def sweep_trajectories(out):
+    """The trajectories of a sweep run with ``trajectories = true`` into the directory ``out``
+    (docs/sweeps.md): a dict member -> DataFrame, each the member's rows every ``output_every`` and
+    at ``t_end`` — what ``mechint run`` with its values writes. A member that failed before its first
+    row has none; one that failed later has its rows up to the failure."""
+    import pandas as _pandas
+    directory = _os.path.join(_os.fspath(out), "trajectories")
+    found = {}
+    for name in sorted(_os.listdir(directory)):
+        if name.startswith("member-") and name.endswith(".csv"):
+            # round_trip: the 17 digits read back as the very doubles the run computed
+            found[int(name[len("member-"):-len(".csv")])] = _pandas.read_csv(_os.path.join(directory, name),
+                                                                           float_precision="round_trip")
+    return found
 
 
 def reproduce(name, out):

@@ -53,3 +53,23 @@ def test_sobol_points_are_scipys(tmp_path):
     mine = set(tuple(row[n] - 1.0 for n in names) for _, row in frame.iterrows())
     reference = set(tuple(x) for x in qmc.Sobol(d=4, scramble=False).random(128))
     assert mine == reference
+
+
+def test_trajectories_are_the_members_runs(tmp_path):
+    # trajectories = true: each member's rows every output_every are those of System.run with its
+    # values, also when the sweep's directory is a temporary one (read before it goes).
+    spec = dict(AMPLITUDES, sweep={"record": ["final"], "output_every": 0.5, "trajectories": True})
+    frame = mechint.sweep(spec, threads=2)
+    trajectories = frame.attrs["trajectories"]
+    assert sorted(trajectories) == [0, 1, 2]
+    for member, q0 in enumerate(frame["q"]):
+        run = mechint.System("harmonic-oscillator", q=q0).run(method="vi-trapezoid", h=0.05, t_end=3.0,
+                                                             output_every=0.5).to_pandas()
+        assert list(trajectories[member].columns) == list(run.columns)
+        assert trajectories[member].equals(run)
+    assert len(trajectories[0]) == 7  # t = 0, 0.5, ..., 3
+    # Into a directory of one's own: the same files, and trajectories.h5 beside them.
+    mechint.sweep(spec, out=tmp_path / "out")
+    assert (tmp_path / "out" / "trajectories.h5").stat().st_size > 0
+    again = mechint.sweep_trajectories(tmp_path / "out")
+    assert all(again[m].equals(trajectories[m]) for m in range(3))
