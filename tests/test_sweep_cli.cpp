@@ -418,6 +418,7 @@ trajectories = true
   }
   const std::string reference = read_file(one / "trajectories.h5");
   ASSERT_GT(reference.size(), 0u);
+  EXPECT_GT(read_file(one / "summary.h5").size(), 0u);  // summary.csv in HDF5 (test_sweep_trajectories.cpp)
   const CliResult two = run_mechint("sweep " + file.string() + " --out " + (dir_ / "two").string() + " --threads 2");
   ASSERT_EQ(two.status, 0) << two.err;
   EXPECT_EQ(read_file(dir_ / "two" / "trajectories.h5"), reference);

@@ -1,5 +1,7 @@
-// The HDF5 file of a sweep's trajectories (app/sweep_trajectories.hpp) read back with the HDF5
-// library: every member's dataset holds exactly the rows and column names of its CSV file (doubles
+// The HDF5 files of a sweep read back with the HDF5 library. summary.h5 (app/sweep_summary_hdf5.hpp):
+// each column of summary.csv as a dataset, numbers as the same doubles (an empty cell NaN), text as
+// the same text (quotes and commas inside a quoted cell included). trajectories.h5
+// (app/sweep_trajectories.hpp): every member's dataset holds exactly the rows and column names of its CSV file (doubles
 // through 17 significant digits and back: the same bits), a member without a file has no dataset,
 // and writing the file twice gives the same bytes (no times recorded). The end-to-end behaviour —
 // the files of a real sweep on threads, ranks and after a resume — is tests/test_sweep_cli.cpp's.
@@ -11,6 +13,8 @@
 #include <iterator>
 #include <limits>
 
+#include "app/hdf5_file.hpp"
+#include "app/sweep_summary_hdf5.hpp"
 #include "app/sweep_trajectories.hpp"
 
 namespace mechint::app {
@@ -47,6 +51,36 @@ TEST(SweepTrajectories, TheHdf5DatasetsAreTheMembersRowsBitForBit) {
   const std::string first = bytes_of(file);
   write_trajectories_h5(dir, 4);
   EXPECT_EQ(bytes_of(file), first);
+  fs::remove_all(dir);
+}
+
+TEST(SweepSummaryHdf5, EveryColumnOfTheCsvAsADataset) {
+  const fs::path dir = fs::temp_directory_path() / ("mechint_sweep_summary_h5_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string header = "member,vy,x_final,energy_error,steps,status,exit";
+  const std::vector<std::string> rows = {
+      "0,0.80000000000000004,0.33333333333333331,1.2e-300,200,ok,0",
+      "1,0.90000000000000002,,,57,\"Newton did not converge at step 58 (t = 0.58): residual 3, \"\"nan\"\"\",3",
+      "2,1,-2.5,0,200,ok,0"};
+  EXPECT_EQ(csv_cells(rows[1]),
+            (std::vector<std::string>{"1", "0.90000000000000002", "", "", "57",
+                                      "Newton did not converge at step 58 (t = 0.58): residual 3, \"nan\"", "3"}));
+  write_summary_h5(dir, header, rows);
+  const fs::path file = dir / "summary.h5";
+  EXPECT_EQ(read_hdf5_string_attribute(file, "/", "columns"), csv_cells(header));
+  const auto x = read_hdf5_table(file, "/x_final");
+  ASSERT_TRUE(x.has_value());
+  ASSERT_EQ(x->rows, 3u);
+  EXPECT_EQ(x->values[0], 1.0 / 3.0);
+  EXPECT_TRUE(std::isnan(x->values[1]));  // the failed member's value: empty in the CSV
+  EXPECT_EQ(x->values[2], -2.5);
+  EXPECT_EQ(read_hdf5_table(file, "/energy_error")->values[0], 1.2e-300);
+  EXPECT_EQ(read_hdf5_table(file, "/exit")->values, (std::vector<double>{0, 3, 0}));
+  const auto status = read_hdf5_strings(file, "/status");
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ(*status, (std::vector<std::string>{"ok", csv_cells(rows[1])[5], "ok"}));
+  EXPECT_FALSE(read_hdf5_table(file, "/no_such_column").has_value());
   fs::remove_all(dir);
 }
 

@@ -16,6 +16,7 @@
 #include "app/progress.hpp"
 #include "app/sweep_journal.hpp"
 #include "app/sweep_plan.hpp"
+#include "app/sweep_summary_hdf5.hpp"
 #include "app/sweep_trajectories.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
@@ -331,6 +332,7 @@ SweepOutcome run_members(const SweepPlan& plan, const std::string& file, const f
     outcome.failed += row_exit_code(row) != 0;
   }
   write_text_atomically((dir / "summary.csv").string(), summary);
+  write_summary_h5(dir, plan.header_line(), rows);
   if (plan.spec().trajectories) write_trajectories_h5(dir, plan.members());
   if (outcome.failed > 0)
     err << "mechint sweep: " << outcome.failed << " of " << outcome.members
