@@ -66,10 +66,15 @@ bool KernelDaeStepper::residual(const double* y, const double* yp, double* f) co
   q_work_ = q;
   v_work_ = v;
   if (!model_->lagrangian(q_work_, v_work_, values_) || !model_->constraints(q_work_, &g_, &dg_)) return false;
-  out.segment(0, n) = qd - v - dg_.transpose() * mu;
-  out.segment(n, n) = values_.vv * vd + values_.qv.transpose() * v - values_.q - dg_.transpose() * lambda;
+  // Each product on its own (noalias): in a longer expression Eigen would evaluate it into a temporary.
+  out.segment(0, n) = qd - v;
+  out.segment(0, n).noalias() -= dg_.transpose() * mu;
+  out.segment(n, n).noalias() = values_.vv * vd;
+  out.segment(n, n).noalias() += values_.qv.transpose() * v;
+  out.segment(n, n) -= values_.q;
+  out.segment(n, n).noalias() -= dg_.transpose() * lambda;
   out.segment(2 * n, k) = g_;
-  out.segment(2 * n + k, k) = dg_ * v;
+  out.segment(2 * n + k, k).noalias() = dg_ * v;
   return true;
 }
 
