@@ -112,6 +112,11 @@ TEST(KernelEnergyMomentum, KeepsEnergyAndMomentumAtEveryStepAndAllocatesNothing)
     const long before = g_allocations.load();
     for (int i = 0; i < 100; ++i) em.step();
     EXPECT_EQ(g_allocations.load() - before, 0) << scheme;
+    // A control: the counter sees Eigen's runtime-sized storage (std::malloc, not operator new).
+    const long before_control = g_allocations.load();
+    const Eigen::VectorXd control = em.q() + em.p();
+    EXPECT_GT(g_allocations.load() - before_control, 0);
+    EXPECT_TRUE(control.allFinite());
     EXPECT_LE(worst_e, 1e-12 * e_scale) << scheme;
     EXPECT_LE(worst_j, 1e-12 * (1.0 + std::abs(j0))) << scheme;
     EXPECT_LE(em.constraint_residual().lpNorm<Eigen::Infinity>(), 1e-12) << scheme;

@@ -69,7 +69,10 @@ struct NonholonomicIntegrator::StepSystem {
           r.setConstant(kNaN);
           return;
         }
-        j->block(i, 0, 1, n).noalias() += 0.5 * s.nu_.transpose() * s.a_derivative_;
+        // Through a vector of its own: into a row of the column-major Jacobian Eigen would evaluate
+        // the product in a temporary.
+        s.jacobian_row_.noalias() = s.a_derivative_.transpose() * s.nu_;
+        j->row(i).head(n) += 0.5 * s.jacobian_row_.transpose();
       }
     }
     // A⁻ of the trapezoid rule is A(q_k): it does not move with q_{k+1}; nor does G(q_k).
@@ -113,7 +116,7 @@ NonholonomicIntegrator::NonholonomicIntegrator(const KernelModel& model, Rule ru
   if (rule == Rule::kFirstOrder)
     throw InvalidInput("vi-first-order is not symmetric: nonholonomic models take vi-midpoint or vi-trapezoid");
   if (!(h > 0.0) || !std::isfinite(h)) throw InvalidInput("step size h must be positive and finite, got " + format_number(h));
-  for (Vector* v : {&q_, &q_prev_, &p_, &q_next_, &d1_, &mid_, &w_, &unit_}) v->setZero(n_);
+  for (Vector* v : {&q_, &q_prev_, &p_, &q_next_, &d1_, &mid_, &w_, &unit_, &jacobian_row_}) v->setZero(n_);
   for (Vector* v : {&nu_, &mu_, &c_}) v->setZero(r_);
   for (Vector* v : {&eta_, &lambda_, &g_next_}) v->setZero(k_);
   d12_.setZero(n_, n_);

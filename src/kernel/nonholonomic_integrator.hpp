@@ -124,7 +124,7 @@ class NonholonomicIntegrator {
   long step_index_ = 0;
   NewtonStats stats_;
   // Workspace of the step (sized once).
-  Vector d1_, mid_, w_, unit_, c_, g_next_, empty_;
+  Vector d1_, mid_, w_, unit_, c_, g_next_, empty_, jacobian_row_;
   RowMatrix d12_, a_minus_, a_plus_, a_bar_, aw_q_, a_derivative_, dg_k_, dg_next_;
 };
 
