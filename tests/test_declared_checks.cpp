@@ -110,6 +110,17 @@ TEST(ModelFileDomain, AStepOverASingularPotentialStopsWithExitThree) {
   expect_one_line(r, 3, "central.toml:4:");
   EXPECT_NE(r.err.find("left the model's domain"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(out));
+  // The same fall by the other methods on the kernels: the Runge–Kutta steppers check their steps
+  // too, and energy-momentum names the domain its Newton iterate left; dopri5's state stops being
+  // finite first, which the run loop reports. Each: exit 3, one line, no file.
+  for (const std::string method : {"rk4", "energy-momentum", "dopri5"}) {
+    const CliResult by = run_mechint_argv({"run", file.string(), "--method", method, "--set", "y_dot=0", "--h", "0.01",
+                                           "--t-end", "3", "--out", out.string()},
+                                          shared_cache());
+    expect_one_line(by, 3, method == "dopri5" ? "not finite" : "central.toml:4:");
+    if (method != "dopri5") EXPECT_NE(by.err.find("left the model's domain"), std::string::npos) << method << by.err;
+    EXPECT_FALSE(fs::exists(out)) << method;
+  }
   // A start outside the domain is bad input, and `check` shows the inequalities' values.
   expect_one_line(run_mechint_argv({"run", file.string(), "--set", "x=0", "--t-end", "1"}, shared_cache()), 2,
                   "domain");

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 
 #include <stdlib.h>
 
@@ -195,6 +196,30 @@ TEST_F(OptimizeCli, BadProblemFilesExitTwoWithALocatedLine) {
   refuse("model = \"damped-pendulum\"\nhorizon = 1.0\nsteps = 60\n[parameters]\nlength = 2.0\n", "length");
   refuse("model = \"damped-pendulum\"\nhorizon = 1.0\n", "missing required key 'steps'");
   refuse("model = \"damped-pendulum\"\nhorizon = [1.0\n", "bad.toml:2:");
+}
+
+// A model file without controls, or with holonomic constraints, is refused as the built-ins are, and
+// before anything of the model is compiled: a fresh cache stays empty of compiled models.
+TEST_F(OptimizeCli, ModelFilesThatCannotBeOptimizedAreRefusedBeforeCompiling) {
+  const fs::path out = dir_ / "out", cache = dir_ / "cache";
+  const mechint::testing::LaunchOptions fresh{.environment = {"MECHINT_CACHE_DIR=" + cache.string()}};
+  const fs::path ring = write("ring.toml", "name = \"ring\"\ncoordinates = [\"x\", \"y\"]\n"
+                                           "lagrangian = \"0.5*(x_dot^2 + y_dot^2)\"\nconstraints = [\"x^2 + y^2 - 1\"]\n"
+                                           "controls = [\"u\"]\nforces = [\"-u*y\", \"u*x\"]\n[initial]\nx = 1.0\n");
+  const std::string examples = std::string(MECHINT_SOURCE_DIR) + "/examples/models/";
+  for (const auto& [model, what] :
+       {std::pair<std::string, std::string>{examples + "henon-heiles.toml", "the system has no control inputs"},
+        {ring.string(), "holonomic constraints is not supported"}}) {
+    const fs::path problem = write("p.toml", "model = \"" + model + "\"\nhorizon = 1.0\nsteps = 20\n");
+    expect_refused(mechint::testing::run_mechint_argv({"optimize", problem.string(), "--out", out.string()}, fresh), 2,
+                   what, out);
+    EXPECT_NE(mechint::testing::run_mechint_argv({"optimize", problem.string(), "--out", out.string()}, fresh).err.find(
+                  "p.toml:1:"),
+              std::string::npos);
+  }
+  if (fs::exists(cache))
+    for (const auto& entry : fs::recursive_directory_iterator(cache))
+      EXPECT_NE(entry.path().extension(), ".so") << entry.path() << ": a model was compiled";
 }
 
 TEST_F(OptimizeCli, SolverFailuresExitThree) {
