@@ -443,6 +443,33 @@ trajectories = true
   EXPECT_EQ(read_file(resumed / "trajectories" / "member-000003.csv"), read_file(one / "trajectories" / "member-000003.csv"));
 }
 
+// A link planted at a member's trajectory file, or at the trajectories directory, is never written
+// through: the sweep stops with exit 4 and one line, and the file the link points to keeps its bytes.
+TEST_F(SweepCli, TrajectoriesAreNeverWrittenThroughALink) {
+  const fs::path file = write("kepler.toml", "system = \"kepler\"\nh = 0.01\nt_end = 0.5\n[vary]\nvy = [1.0, 1.1]\n"
+                                             "[sweep]\noutput_every = 0.1\ntrajectories = true\n");
+  const fs::path out = dir_ / "out", victim = write("victim.txt", "mine\n");
+  ASSERT_EQ(run_mechint("sweep " + file.string() + " --out " + out.string()).status, 0);
+  // As a rerun after a kill before any member finished would find it, with a link planted.
+  std::ofstream(out / "journal.csv", std::ios::trunc).flush();
+  fs::remove(out / "trajectories" / "member-000001.csv");
+  fs::create_symlink(victim, out / "trajectories" / "member-000001.csv");
+  const CliResult member = run_mechint("sweep " + file.string() + " --out " + out.string() + " --threads 1");
+  EXPECT_EQ(member.status, 4) << member.err;
+  EXPECT_EQ(count_lines(member.err), 1) << member.err;
+  EXPECT_NE(member.err.find("is a link"), std::string::npos) << member.err;
+  EXPECT_EQ(read_file(victim), "mine\n");
+  // The directory itself a link to another directory: nothing is written there.
+  const fs::path elsewhere = dir_ / "elsewhere";
+  fs::create_directories(elsewhere);
+  fs::remove_all(out / "trajectories");
+  fs::create_directory_symlink(elsewhere, out / "trajectories");
+  const CliResult directory = run_mechint("sweep " + file.string() + " --out " + out.string());
+  EXPECT_EQ(directory.status, 4) << directory.err;
+  EXPECT_EQ(count_lines(directory.err), 1) << directory.err;
+  EXPECT_TRUE(fs::is_empty(elsewhere));
+}
+
 // trajectories = true needs an interval (refused before any member runs); a member whose h the
 // interval is not a multiple of fails alone, with exit 2.
 TEST_F(SweepCli, TrajectoriesNeedAnIntervalThatIsAMultipleOfTheStep) {

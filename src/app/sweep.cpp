@@ -125,9 +125,14 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
     try {
       prepare_directory(dir, {{"file", file}, {"sweep", plan.describe()}});
       if (plan.spec().trajectories) {
+        // Its own directory, never followed through a link planted at its name.
+        const fs::path trajectories = dir / "trajectories";
+        const std::string shown = quote_for_message(trajectories.string(), 200);
         std::error_code error;
-        fs::create_directories(dir / "trajectories", error);
-        if (error) throw IoError("cannot create " + quote_for_message((dir / "trajectories").string(), 200) + ": " + error.message());
+        if (fs::is_symlink(trajectories, error) || (fs::exists(trajectories, error) && !fs::is_directory(trajectories, error)))
+          throw IoError(shown + " is not this sweep's directory (a link or a file): remove it and run again");
+        fs::create_directories(trajectories, error);
+        if (error) throw IoError("cannot create " + shown + ": " + error.message());
       }
       journal.emplace((dir / "journal.csv").string(), plan.members());
     } catch (const InvalidInput& e) {

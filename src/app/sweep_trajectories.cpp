@@ -58,7 +58,12 @@ void write_member_trajectory(const fs::path& dir, std::size_t m, const SweepPlan
     text += exact_text(trajectory.values[i]);
     text += (i + 1) % width == 0 ? "\n" : ",";
   }
-  write_text_atomically(member_trajectory_path(dir, m).string(), text);
+  // A link planted at the member's name is not written through (write_text_atomically would follow it).
+  const fs::path path = member_trajectory_path(dir, m);
+  std::error_code error;
+  if (fs::is_symlink(path, error))
+    throw IoError(quote_for_message(path.string(), 200) + " is a link: not written through; remove it and run again");
+  write_text_atomically(path.string(), text);
 }
 
 void write_trajectories_h5(const fs::path& dir, std::size_t members) {
