@@ -10,23 +10,13 @@
 #include "kernel/kernel_variational_integrator.hpp"
 #include "mechint/mechint.hpp"
 #include "mechint/systems/pendulum_chain.hpp"
+#include "step_loop.hpp"
 
 namespace {
 
 using namespace mechint;
 
-template <class Integrator>
-void run_steps(benchmark::State& state, Integrator& integ) {
-  long steps = 0;
-  for (auto _ : state) {
-    integ.step();
-    benchmark::DoNotOptimize(integ.q().data());
-    ++steps;
-  }
-  state.SetItemsProcessed(steps);
-  state.counters["ns_per_step"] =
-      benchmark::Counter(static_cast<double>(steps) * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-}
+using mechint::bench::run_steps;
 
 StepCheckOptions step_check(const benchmark::State& state) {
   StepCheckOptions check;

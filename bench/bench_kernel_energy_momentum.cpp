@@ -10,23 +10,14 @@
 #include "kernel/model_adapter.hpp"
 #include "mechint/integrate/energy_momentum.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
+#include "step_loop.hpp"
 
 namespace {
 
 using namespace mechint;
 using systems::DoubleSphericalPendulum;
 
-template <class Integrator>
-void run_steps(benchmark::State& state, Integrator& integ) {
-  long steps = 0;
-  for (auto _ : state) {
-    integ.step();
-    benchmark::DoNotOptimize(integ.q().data());
-    ++steps;
-  }
-  state.counters["ns_per_step"] =
-      benchmark::Counter(static_cast<double>(steps) * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-}
+using mechint::bench::run_steps;
 
 std::vector<double> composition(const benchmark::State& state) {
   return state.range(0) != 0 ? kernel::composition_named("yoshida4").gammas : std::vector<double>{};

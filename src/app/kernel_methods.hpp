@@ -31,7 +31,9 @@ struct KernelProblem {
 /// The methods that apply to a kernel model with `num_constraints` constraints, in `mechint list`'s
 /// order: the variational rules, and the Runge–Kutta baselines when it is unconstrained.
 std::vector<std::string> kernel_methods(int num_constraints);
-/// A model with nonholonomic constraints takes the rules of app/nonholonomic_methods.hpp instead.
+/// The methods of this model: those above, then energy-momentum where the model's declared structure
+/// admits it (KernelModel::Structure) and dae with constraints and no forces; a model with
+/// nonholonomic constraints takes the rules of app/nonholonomic_methods.hpp instead.
 std::vector<std::string> kernel_methods(const kernel::KernelModel& model);
 /// A method only the kernel boundary offers, as `mechint list` shows it.
 struct KernelMethodRow {
