@@ -18,6 +18,7 @@
 #include <tuple>
 
 #include "counting_allocator.hpp"
+#include "kernel/chain_kernels.hpp"
 #include "kernel/galerkin_integrator.hpp"
 #include "kernel/kernel_runge_kutta.hpp"
 #include "kernel/model_adapter.hpp"
@@ -497,6 +498,19 @@ TEST(GalerkinNoAllocation, Steps) {
     before = g_allocations.load();
     for (int i = 0; i < 50; ++i) lobatto.step();
     EXPECT_EQ(g_allocations.load(), before) << "lobatto s=" << stages;
+  }
+  // A stage system above 16 unknowns (Eigen's PartialPivLU would take its blocked, allocating path
+  // there; solve/runtime_lu.hpp): vi-gauss8 on a 6-link chain, 4 stages × 6 = 24 unknowns.
+  const KernelModel chain = kernel::pendulum_chain_model(6, 1.0, 1.0, 9.81);
+  Vector q0 = Vector::Zero(6);
+  q0[0] = 0.7;
+  for (NewtonVariant variant : {NewtonVariant::kFull, NewtonVariant::kSimplified}) {
+    KernelGalerkinIntegrator gauss8(chain, kernel::gauss_tableau(4), 0.01, {}, NewtonOptions{.variant = variant});
+    gauss8.start_from_velocity(q0, Vector::Zero(6));
+    gauss8.step();
+    before = g_allocations.load();
+    for (int i = 0; i < 50; ++i) gauss8.step();
+    EXPECT_EQ(g_allocations.load(), before) << "gauss8 on the 6-link chain";
   }
 }
 

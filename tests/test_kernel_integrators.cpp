@@ -273,18 +273,22 @@ TEST(KernelChain, LongChainsKeepTheirEnergyBounded) {
 }
 
 TEST(KernelNoAllocation, StepsOfChainAndOfConstrainedForcedModel) {
-  const KernelModel chain = kernel::pendulum_chain_model(10, 1.0, 1.0, 9.81);
-  for (NewtonVariant variant : {NewtonVariant::kFull, NewtonVariant::kSimplified}) {
-    NewtonOptions options;
-    options.variant = variant;
-    KernelVariationalIntegrator vi(chain, Rule::kTrapezoid, 0.01, options);
-    kernel::Vector q0 = kernel::Vector::Zero(10);
-    q0[0] = M_PI / 4;
-    vi.start_from_velocity(q0, kernel::Vector::Zero(10));
-    vi.step();
-    const long before = g_allocations.load();
-    for (int k = 0; k < 300; ++k) vi.step();  // includes confirmed steps (1, 2, 4, …, every 64)
-    EXPECT_EQ(g_allocations.load() - before, 0);
+  // 20 links: a Newton system above 16 unknowns, where Eigen's PartialPivLU would take its blocked,
+  // allocating path (solve/runtime_lu.hpp).
+  for (int links : {10, 20}) {
+    const KernelModel chain = kernel::pendulum_chain_model(links, 1.0, 1.0, 9.81);
+    for (NewtonVariant variant : {NewtonVariant::kFull, NewtonVariant::kSimplified}) {
+      NewtonOptions options;
+      options.variant = variant;
+      KernelVariationalIntegrator vi(chain, Rule::kTrapezoid, 0.01, options);
+      kernel::Vector q0 = kernel::Vector::Zero(links);
+      q0[0] = M_PI / 4;
+      vi.start_from_velocity(q0, kernel::Vector::Zero(links));
+      vi.step();
+      const long before = g_allocations.load();
+      for (int k = 0; k < 300; ++k) vi.step();  // includes confirmed steps (1, 2, 4, …, every 64)
+      EXPECT_EQ(g_allocations.load() - before, 0) << links << " links";
+    }
   }
   const DrivenSphericalPendulum model;
   const KernelModel driven = driven_kernels(model);
@@ -298,17 +302,18 @@ TEST(KernelNoAllocation, StepsOfChainAndOfConstrainedForcedModel) {
 }
 
 TEST(KernelNoAllocation, RungeKuttaSteps) {
-  const KernelModel chain = kernel::pendulum_chain_model(6, 1.0, 1.0, 9.81);
-  kernel::Vector q0 = kernel::Vector::Zero(6);
+  // 20 links: the mass-matrix solve of the Euler–Lagrange ODE is above 16 unknowns.
+  const KernelModel chain = kernel::pendulum_chain_model(20, 1.0, 1.0, 9.81);
+  kernel::Vector q0 = kernel::Vector::Zero(20);
   q0[0] = M_PI / 4;
   kernel::KernelRk4 rk4(kernel::KernelEulerLagrangeOde(chain, nullptr), 0.01);
-  rk4.start_from_velocity(q0, kernel::Vector::Zero(6));
+  rk4.start_from_velocity(q0, kernel::Vector::Zero(20));
   rk4.step();  // Odeint sizes its stages at the first step
   long before = g_allocations.load();
   for (int k = 0; k < 300; ++k) rk4.step();
   EXPECT_EQ(g_allocations.load() - before, 0);
   kernel::KernelRk78 rk78(kernel::KernelEulerLagrangeOde(chain, nullptr), 0.01, RungeKuttaTolerances{});
-  rk78.start_from_velocity(q0, kernel::Vector::Zero(6));
+  rk78.start_from_velocity(q0, kernel::Vector::Zero(20));
   rk78.step_toward(0.01);
   before = g_allocations.load();
   for (int k = 2; k < 300; ++k) rk78.step_toward(0.01 * k);

@@ -1,12 +1,15 @@
 // The generic Newton solver (solve/newton.hpp) on problems with known roots: convergence to the
 // root, quadratic convergence of full Newton, linear convergence and Jacobian reuse of simplified
-// Newton, failures reported, and no allocation.
+// Newton, failures reported, and no allocation; the runtime-sized LU (solve/runtime_lu.hpp) against
+// Eigen's PartialPivLU.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <vector>
 
 #include "mechint/solve/newton.hpp"
+#include "mechint/solve/runtime_lu.hpp"
 
 #include "counting_allocator.hpp"
 
@@ -276,6 +279,81 @@ TEST(Newton, SolvesWithoutAllocating) {
   }
   EXPECT_EQ(g_allocations.load() - before, 0);
   EXPECT_TRUE(all_converged);
+}
+
+// ---- RuntimeLu ----------------------------------------------------------------------------------
+
+/// A matrix whose partial pivoting interchanges rows (uniform entries in [−1, 1], no dominant diagonal).
+Eigen::MatrixXd pivoting_matrix(int n, unsigned seed) {
+  std::srand(seed);
+  return Eigen::MatrixXd::Random(n, n);
+}
+
+TEST(RuntimeLu, IsPartialPivLuBitForBitUpTo16Unknowns) {
+  // Up to 16 unknowns PartialPivLU runs the same unblocked factorisation.
+  for (int n = 1; n <= 16; ++n) {
+    const Eigen::MatrixXd a = pivoting_matrix(n, 100 + n);
+    const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(n, -1.0, 2.0);
+    RuntimeLu lu(n);
+    lu.compute(a);
+    Eigen::VectorXd x(n);
+    lu.solve(b, x);
+    const Eigen::VectorXd reference = Eigen::PartialPivLU<Eigen::MatrixXd>(a).solve(b);
+    for (int i = 0; i < n; ++i) EXPECT_EQ(x[i], reference[i]) << "n = " << n << ", i = " << i;
+  }
+}
+
+TEST(RuntimeLu, SolvesLargerSystemsToRoundOff) {
+  // Backward error ‖A x − b‖ / (‖A‖ ‖x‖) at round-off, and the same solution as the blocked
+  // PartialPivLU up to the conditioning of A.
+  for (int n : {17, 24, 50, 120}) {
+    const Eigen::MatrixXd a = pivoting_matrix(n, n);
+    const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(n, -1.0, 2.0);
+    RuntimeLu lu(n);
+    lu.compute(a);
+    Eigen::VectorXd x(n);
+    lu.solve(b, x);
+    const double norm_a = a.lpNorm<Eigen::Infinity>();
+    EXPECT_LE((a * x - b).lpNorm<Eigen::Infinity>() / (norm_a * x.lpNorm<Eigen::Infinity>()), 50 * n * 1.1e-16) << n;
+    const Eigen::PartialPivLU<Eigen::MatrixXd> blocked(a);
+    const double condition = norm_a * blocked.inverse().lpNorm<Eigen::Infinity>();
+    const Eigen::VectorXd reference = blocked.solve(b);
+    EXPECT_LE((x - reference).lpNorm<Eigen::Infinity>() / reference.lpNorm<Eigen::Infinity>(), 50 * n * condition * 1.1e-16)
+        << n;
+    // In place: the right-hand side overwritten by the solution.
+    Eigen::VectorXd in_place = b;
+    lu.solve(in_place, in_place);
+    EXPECT_EQ(in_place, x) << n;
+  }
+}
+
+TEST(RuntimeLu, AZeroPivotGivesANonFiniteSolution) {
+  // What Newton tests for (a singular Jacobian): a zero column leaves an exactly zero pivot.
+  for (int n : {5, 30}) {
+    Eigen::MatrixXd a = pivoting_matrix(n, 3);
+    a.col(n / 2).setZero();
+    RuntimeLu lu(n);
+    lu.compute(a);
+    Eigen::VectorXd x(n);
+    lu.solve(Eigen::VectorXd::Ones(n), x);
+    EXPECT_FALSE(x.allFinite()) << n;
+  }
+}
+
+TEST(RuntimeLu, FactorsAndSolvesWithoutAllocating) {
+  for (int n : {8, 40}) {
+    const Eigen::MatrixXd a = pivoting_matrix(n, 11);
+    const Eigen::VectorXd b = Eigen::VectorXd::Ones(n);
+    RuntimeLu lu(n);
+    Eigen::VectorXd x(n);
+    const long before = g_allocations.load();
+    for (int k = 0; k < 10; ++k) {
+      lu.compute(a);
+      lu.solve(b, x);
+    }
+    EXPECT_EQ(g_allocations.load() - before, 0) << n;
+    EXPECT_TRUE(x.allFinite());
+  }
 }
 
 }  // namespace

@@ -17,13 +17,6 @@
 
 #include <cmath>
 
-// Known defect, not yet mended: with malloc counted, the double spherical pendulum's Lobatto steps
-// allocate. Their stage systems have more than 16 unknowns, where Eigen's PartialPivLU takes its
-// blocked path, whose triangular solve and matrix product draw their workspace from the heap because
-// mechint_core sets EIGEN_STACK_ALLOCATION_LIMIT=0 (CMakeLists.txt). This file counts operator new
-// only until the LU of the kernel methods (solve/newton.hpp, kernel/galerkin_integrator.cpp) stops
-// allocating; the other allocation tests count malloc as well.
-#define MECHINT_COUNT_OPERATOR_NEW_ONLY
 #include "counting_allocator.hpp"
 #include "kernel/chain_kernels.hpp"
 #include "kernel/galerkin_integrator.hpp"

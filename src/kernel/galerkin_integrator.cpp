@@ -168,13 +168,13 @@ KernelGalerkinIntegrator::KernelGalerkinIntegrator(const KernelModel& model, Gal
   lin_hdq_.setZero(n * s_);
   column_.setZero(2 * n);
   lin_jacobian_.setZero(unknowns, unknowns);
-  lin_lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(unknowns);
+  lin_lu_ = RuntimeLu(unknowns);
   curvature_known_ = model.has_constraint_curvature();
   if (k_ > 0) {
     curvature_.assign(s_, RowMatrix::Zero(n, n));
     end_curvature_.setZero(n, n), end_velocity_jacobian_.setZero(k_, n), unit_.setZero(k_), stage_lambda_.setZero(k_);
     projection_matrix_.setZero(n + k_, n + k_);
-    projection_lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n + k_);
+    projection_lu_ = RuntimeLu(n + k_);
     projection_rhs_.setZero(n + k_), projection_solution_.setZero(n + k_);
     lin_dp_hat_.setZero(n), lin_dq1_.setZero(n);
   }
@@ -481,7 +481,7 @@ void KernelGalerkinIntegrator::apply_linearisation(double h, Vector& delta) {
     rhs.setZero();
     rhs.noalias() -= dg_stage_[i] * lin_dq0_;
   }
-  lin_dv_.noalias() = lin_lu_.solve(lin_rhs_);
+  lin_lu_.solve(lin_rhs_, lin_dv_);
   auto dq1 = delta.head(n);
   auto dp1 = delta.tail(n);
   for (int j = 0; j < st; ++j) {
@@ -505,7 +505,7 @@ void KernelGalerkinIntegrator::apply_linearisation(double h, Vector& delta) {
   projection_rhs_.head(n).noalias() -= end_curvature_ * lin_dq1_;
   projection_rhs_.tail(nk).setZero();
   projection_rhs_.tail(nk).noalias() -= end_velocity_jacobian_ * lin_dq1_;
-  projection_solution_.noalias() = projection_lu_.solve(projection_rhs_);
+  projection_lu_.solve(projection_rhs_, projection_solution_);
   dp1.noalias() -= dg_end_.transpose() * projection_solution_.tail(nk);
   dp1.noalias() -= end_curvature_ * lin_dq1_;
 }

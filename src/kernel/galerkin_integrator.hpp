@@ -43,14 +43,13 @@
 #include <functional>
 #include <optional>
 
-#include <Eigen/LU>
-
 #include "kernel/chaos_indicators.hpp"
 #include "kernel/galerkin_tableau.hpp"
 #include "kernel/kernel_model.hpp"
 #include "kernel/separable.hpp"
 #include "mechint/integrate/step_check.hpp"
 #include "mechint/solve/newton.hpp"
+#include "mechint/solve/runtime_lu.hpp"
 
 namespace mechint::kernel {
 
@@ -201,7 +200,7 @@ class KernelGalerkinIntegrator {
   Eigen::MatrixXd lin_jacobian_;
   /// Where the last StageSystem::assemble wrote F_V (null: it assembled the residual only).
   const Eigen::MatrixXd* last_assembled_jacobian_ = nullptr;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lin_lu_;
+  RuntimeLu lin_lu_;
   // Constraints: whether the kernels give their curvature; K_j = ∂(G_jᵀΛ_j)/∂Q_j at the nodes
   // (StageSystem::assemble); the linearised momentum projection (factor_projection_linearisation).
   bool curvature_known_ = false;
@@ -209,7 +208,7 @@ class KernelGalerkinIntegrator {
   RowMatrix end_curvature_, end_velocity_jacobian_;
   Vector unit_, stage_lambda_, projection_rhs_, projection_solution_, lin_dp_hat_, lin_dq1_;
   Eigen::MatrixXd projection_matrix_;
-  Eigen::PartialPivLU<Eigen::MatrixXd> projection_lu_;
+  RuntimeLu projection_lu_;
 };
 
 }  // namespace mechint::kernel

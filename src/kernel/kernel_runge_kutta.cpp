@@ -1,5 +1,7 @@
 #include "kernel/kernel_runge_kutta.hpp"
 
+#include "mechint/solve/runtime_lu.hpp"
+
 #include <limits>
 
 namespace mechint::kernel {
@@ -11,7 +13,7 @@ struct KernelEulerLagrangeOde::Workspace {
   LagrangianValues l;
   Vector q, v, rhs, a, f, u;
   Eigen::MatrixXd vv;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+  RuntimeLu lu;
 };
 
 KernelEulerLagrangeOde::KernelEulerLagrangeOde(const KernelModel& model, ControlLaw law)
@@ -40,7 +42,7 @@ void KernelEulerLagrangeOde::operator()(const State& x, State& dxdt, double t) c
   }
   w.vv = w.l.vv;
   w.lu.compute(w.vv);
-  w.a.noalias() = w.lu.solve(w.rhs);
+  w.lu.solve(w.rhs, w.a);
   dv = w.a;
 }
 

@@ -11,7 +11,8 @@
 ///      for it only when it is going to factor it); every entry is written;
 ///   2. a non-finite entry of R stops the solve (`NewtonStop::kNonFinite`);
 ///   3. `problem.converged_on_residual(state)` (optional member; never by default);
-///   4. J is factored (partial-pivoting LU, fixed size) — at every iterate for full Newton, only when
+///   4. J is factored (partial-pivoting LU: Eigen's for a fixed size, RuntimeLu for a runtime size,
+///      which does not allocate above 16 unknowns) — at every iterate for full Newton, only when
 ///      there is no usable factorization for simplified Newton;
 ///   5. Δ = J⁻¹R; a non-finite Δ stops the solve (singular J, iterates out of the domain);
 ///   6. `problem.update(Δ)` applies x_{i+1} = x_i − Δ (or the problem's image of it: a minimum-norm
@@ -25,9 +26,9 @@
 /// the contraction estimate θ/(1 − θ)·‖Δ‖ ≤ tol of simplified Newton, and the round-off stall (the
 /// update stopped shrinking while already below an absolute tolerance).
 ///
-/// Storage is fixed-size and lives in the solver object: a solve never allocates. A simplified
-/// solve that converged leaves its factorization for the next solve; the owner drops it with
-/// `discard_factorization()` when the equations change (another step size).
+/// Storage lives in the solver object, fixed-size or sized once at construction: a solve never
+/// allocates. A simplified solve that converged leaves its factorization for the next solve; the
+/// owner drops it with `discard_factorization()` when the equations change (another step size).
 
 #include <cmath>
 #include <type_traits>
@@ -38,6 +39,7 @@
 #include "mechint/core/linear_algebra.hpp"
 #include "mechint/core/state_archive.hpp"
 #include "mechint/solve/newton_options.hpp"
+#include "mechint/solve/runtime_lu.hpp"
 
 namespace mechint {
 
@@ -195,7 +197,8 @@ class NewtonSolver {
         factored_ = true;
         ++stats.jacobian_evaluations;
       }
-      delta_.noalias() = lu_.solve(residual_);
+      if constexpr (N == Eigen::Dynamic) lu_.solve(residual_, delta_);
+      else delta_.noalias() = lu_.solve(residual_);
       if (!delta_.allFinite()) {
         stop_ = NewtonStop::kNonFinite;
         break;
@@ -223,7 +226,7 @@ class NewtonSolver {
   Vector residual_;
   Vector delta_;
   Matrix jacobian_;
-  Eigen::PartialPivLU<Matrix> lu_{N == Eigen::Dynamic ? 0 : N};
+  std::conditional_t<N == Eigen::Dynamic, RuntimeLu, Eigen::PartialPivLU<Matrix>> lu_{N == Eigen::Dynamic ? 0 : N};
   bool factored_ = false;
   NewtonStop stop_ = NewtonStop::kMaxIterations;
 };
