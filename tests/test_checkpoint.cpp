@@ -145,6 +145,9 @@ TEST(Checkpoint, RungeKuttaResumesByteIdentical) {
   expect_resume_identical("rk4", "run kepler --method rk4 --h 0.0002 --t-end 300 --output-every 0.01", 15);
   expect_resume_identical("rk78", "run three-body --method rk78 --set rtol=1e-13 --set atol=1e-15 --h 0.01 "
                                   "--t-end 600 --output-every 0.01", 30);
+  // The carried deviation (part of rk78's state) and the indicators' sums.
+  expect_resume_identical("rk78-indicators", "run kepler --method rk78 --set indicators=on --set rtol=1e-12 "
+                                             "--h 0.01 --t-end 300 --output-every 0.01", 15);
 }
 
 TEST(Checkpoint, GalerkinRulesResumeByteIdentical) {

@@ -12,7 +12,12 @@
 //     one step equals central differences along a deviation tangent to the constrained phase space,
 //     many steps equal the product of step Jacobians, and the symplectic form of two tangent vectors
 //     is kept to round-off, on the spherical and the double spherical pendulum;
-//   - carrying the deviation allocates nothing.
+//   - carrying the deviation allocates nothing;
+//   - the Runge–Kutta baselines (rk4, rk78) carry δ by the variational equations of the ODE in
+//     (q, p) (kernel/kernel_runge_kutta.hpp): over a run it equals central differences of rk4's flow
+//     along δ (to 1e-7 relative) on the same three models and a damped pendulum (a force that
+//     depends on the velocity), rk78 at a tight tolerance agrees, the
+//     motion is bit for bit that of the run without δ (rk4), and a step allocates nothing.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,6 +29,7 @@
 #include "kernel/kernel_runge_kutta.hpp"
 #include "kernel/model_adapter.hpp"
 #include "mechint/systems/cart_pole.hpp"
+#include "mechint/systems/damped_pendulum.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
 #include "mechint/systems/kepler.hpp"
 #include "mechint/systems/spherical_pendulum.hpp"
@@ -280,6 +286,107 @@ TEST(TangentMap, RefusedForABadDeviation) {
   Vector nan = Vector::Ones(4);
   nan[2] = std::nan("");
   EXPECT_THROW(vi.track_deviation(nan), InvalidInput);
+}
+
+// ---- the Runge–Kutta baselines: the variational equations of the ODE --------------------------------
+
+/// The case's ODE, under the cart-pole's control law when it is forced.
+kernel::KernelEulerLagrangeOde case_ode(const Case& c) {
+  kernel::ControlLaw law;
+  if (c.forced) law = [](double t, Vector& u) { u[0] = 2.0 * std::sin(3.0 * t); };
+  return kernel::KernelEulerLagrangeOde(*c.model, law);
+}
+
+/// The unconstrained cases, and a damped pendulum (f = u − c θ̇: a force Jacobian f_v ≠ 0, which the
+/// cart-pole's pushes do not have).
+std::vector<Case> runge_kutta_cases() {
+  std::vector<Case> all = cases();
+  systems::DampedPendulum damped;
+  damped.damping = 0.3;
+  all.push_back({"damped pendulum (forced)", kernel::ModelAdapter<systems::DampedPendulum>::kernels(damped),
+                 Vector::Constant(1, 2.5), Vector::Constant(1, 0.4), 0.02, true});
+  return all;
+}
+
+/// (q, p = ∂L/∂v) of (q, v).
+Vector to_qp(const KernelModel& model, const Vector& q, const Vector& v) {
+  kernel::LagrangianValues l(model.dim());
+  model.lagrangian(q, v, l);
+  Vector z(2 * q.size());
+  z << q, l.v;
+  return z;
+}
+
+TEST(TangentMapRungeKutta, VariationalEquationsEqualDifferencesOfTheFlow) {
+  for (const Case& c : runge_kutta_cases()) {
+    const int n = c.model->dim();
+    const double h = c.h / 10;  // rk4's own error far below the differences'
+    const int steps = static_cast<int>(std::lround(1.0 / h));
+    const kernel::KernelEulerLagrangeOde ode = case_ode(c);
+    const Vector delta0 = kernel::initial_deviation(2 * n);
+    // (q, p) after `steps` steps of rk4 from (q, p) = z.
+    const auto flow = [&](const Vector& z) {
+      const Vector v = kernel::tangent_velocity(*c.model, z.head(n), z.tail(n), c.v0);
+      kernel::KernelRk4 rk(ode, h);
+      rk.start_from_velocity(z.head(n), v);
+      for (int i = 0; i < steps; ++i) rk.step();
+      return to_qp(*c.model, rk.q(), rk.velocity());
+    };
+    const Vector z0 = to_qp(*c.model, c.q0, c.v0);
+    const double d = 1e-6;
+    const Vector differences = (flow(z0 + d * delta0) - flow(z0 - d * delta0)) / (2 * d);
+
+    kernel::KernelRk4 rk(ode, h), plain(ode, h);
+    rk.start_from_velocity(c.q0, c.v0);
+    plain.start_from_velocity(c.q0, c.v0);
+    rk.track_deviation(delta0);
+    for (int i = 0; i < steps; ++i) rk.step(), plain.step();
+    const Vector carried = std::exp(rk.indicators().log_growth()) * rk.deviation();
+    EXPECT_LE((carried - differences).norm(), 1e-7 * differences.norm()) << c.name;
+    // The motion is the one without the deviation, bit for bit (the same arithmetic on q and v).
+    for (int i = 0; i < n; ++i) {
+      EXPECT_EQ(rk.q()[i], plain.q()[i]) << c.name;
+      EXPECT_EQ(rk.velocity()[i], plain.velocity()[i]) << c.name;
+    }
+    // rk78 at a tight tolerance carries the same deviation (an adaptive method: its own steps).
+    kernel::KernelRk78 rk78(ode, h, RungeKuttaTolerances{1e-13, 1e-15});
+    rk78.start_from_velocity(c.q0, c.v0);
+    rk78.track_deviation(delta0);
+    while (rk78.time() < steps * h) rk78.step_toward(steps * h);
+    const Vector carried78 = std::exp(rk78.indicators().log_growth()) * rk78.deviation();
+    EXPECT_LE((carried78 - differences).norm(), 1e-7 * differences.norm()) << c.name << " rk78";
+  }
+}
+
+TEST(TangentMapRungeKutta, CarryingTheDeviationAllocatesNothing) {
+  for (const Case& c : runge_kutta_cases()) {
+    const kernel::KernelEulerLagrangeOde ode = case_ode(c);
+    kernel::KernelRk4 rk4(ode, c.h);
+    rk4.start_from_velocity(c.q0, c.v0);
+    rk4.track_deviation(kernel::initial_deviation(2 * c.model->dim()));
+    rk4.step();  // Odeint sizes its stages at the first step
+    long before = g_allocations.load();
+    for (int i = 0; i < 30; ++i) rk4.step();
+    EXPECT_EQ(g_allocations.load(), before) << c.name << " rk4";
+    kernel::KernelRk78 rk78(ode, c.h, RungeKuttaTolerances{});
+    rk78.start_from_velocity(c.q0, c.v0);
+    rk78.track_deviation(kernel::initial_deviation(2 * c.model->dim()));
+    rk78.step_toward(c.h);
+    before = g_allocations.load();
+    for (int i = 2; i < 30; ++i) rk78.step_toward(i * c.h);
+    EXPECT_EQ(g_allocations.load(), before) << c.name << " rk78";
+  }
+}
+
+TEST(TangentMapRungeKutta, RefusedForABadDeviationOrAfterTheFirstStep) {
+  const Case c = cases()[0];
+  kernel::KernelRk4 rk(case_ode(c), 0.01);
+  rk.start_from_velocity(c.q0, c.v0);
+  EXPECT_THROW(rk.track_deviation(Vector::Zero(4)), InvalidInput);
+  EXPECT_THROW(rk.track_deviation(Vector::Ones(3)), InvalidInput);
+  rk.step();
+  EXPECT_THROW(rk.track_deviation(Vector::Ones(4)), InvalidInput);
+  EXPECT_FALSE(rk.tracks_deviation());
 }
 
 }  // namespace

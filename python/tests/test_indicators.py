@@ -1,6 +1,7 @@
 """The chaos indicators from Python: run(..., indicators='on') adds the megno and lyapunov columns
 (docs/chaos-indicators.md), here against the theory's values: <Y> tends to 2 on a Kepler orbit
-(quasi-periodic) and grows far beyond it on a chaotic Henon-Heiles orbit (E = 1/6)."""
+(quasi-periodic), for a Galerkin rule and for rk78 (the variational equations), and grows far beyond
+it on a chaotic Henon-Heiles orbit (E = 1/6)."""
 
 import math
 import os
@@ -28,5 +29,13 @@ def test_chaotic_henon_heiles_model_file():
 
 
 def test_refused_without_a_tangent_map():
-    with pytest.raises(ValueError):
-        mechint.System("kepler").run(method="rk4", t_end=1, indicators="on")
+    # dopri5 keeps the stages of its last step inside Odeint: no deviation is carried there.
+    with pytest.raises(ValueError, match="indicators"):
+        mechint.System("kepler").run(method="dopri5", t_end=1, indicators="on")
+
+
+def test_runge_kutta_columns_by_the_variational_equations():
+    t = mechint.System("kepler").run(method="rk78", h=0.05, t_end=1256.6, output_every=100, indicators="on",
+                                     rtol=1e-10, atol=1e-12)
+    assert t.columns[-3:] == ("megno", "lyapunov", "fli")
+    assert abs(t["megno"][-1] - 2.0) < 0.1

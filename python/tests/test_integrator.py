@@ -240,6 +240,33 @@ def test_tangent_map_of_steps_equals_differences_of_the_step_map():
         system.integrator("rk4", h=0.05).track(delta)
 
 
+def test_runge_kutta_carries_the_deviation_by_the_variational_equations():
+    # rk4 with indicators="on": a deviation tracked from the start follows the variational equations
+    # of the ODE; after 100 steps it equals central differences of 100 rk4 steps (Kepler: p = v).
+    system = mechint.System("kepler")
+    q0 = np.array([0.5, 0.0])
+    p0 = np.array([0.0, 1.6])
+
+    def steps_from(q, p, n):
+        integ = system.integrator("rk4", h=0.01)
+        integ.start(q, p)
+        integ.step(n)
+        return np.concatenate([integ.q, integ.velocity])
+
+    integ = system.integrator("rk4", h=0.01, indicators="on")
+    integ.start(q0, p0)
+    delta = np.array([0.3, -0.2, 0.5, 0.1])
+    integ.track(delta)
+    integ.step(100)
+    carried = integ.deviation * np.exp(integ.log_growth) * np.linalg.norm(delta)
+    d = 1e-5
+    difference = (steps_from(q0 + d * delta[:2], p0 + d * delta[2:], 100) -
+                  steps_from(q0 - d * delta[:2], p0 - d * delta[2:], 100)) / (2 * d)
+    assert np.linalg.norm(carried - difference) <= 1e-7 * np.linalg.norm(difference)
+    with pytest.raises(ValueError, match="before the first step"):
+        integ.track(delta)
+
+
 def test_nonholonomic_multipliers_are_the_mu_columns():
     integ = mechint.System("chaplygin-sleigh").integrator("vi-midpoint", h=0.01)
     integ.step(50)

@@ -62,6 +62,14 @@ ParameterSpec indicators_option() {
                                "holonomic constraints on vi-trapezoid and the Lobatto rules");
 }
 
+/// indicators=on of rk4 and rk78: the deviation by the variational equations (kernel_runge_kutta.hpp).
+ParameterSpec runge_kutta_indicators_option() {
+  return ParameterSpec::choice("indicators", {"off", "on"},
+                               "on: carry a deviation by the variational equations of the Euler-Lagrange ODE, "
+                               "integrated with the motion, and add the chaos indicators megno, lyapunov and fli as "
+                               "columns (docs/chaos-indicators.md)");
+}
+
 bool indicators_on(const ParameterValues& o) { return o.has("indicators") && o.choice("indicators") == "on"; }
 
 /// adapt=sundman|energy and where adapt=sundman's rows come from (kernel/sundman_integrator.hpp,
@@ -136,6 +144,14 @@ template <class S>
 constexpr bool kIntegratesForces = kIsVariational<S> && !std::is_same_v<S, kernel::KernelEnergyMomentumIntegrator>;
 template <class S>
 constexpr bool kIsEnergyStep = std::is_same_v<S, kernel::KernelEnergyStepIntegrator>;
+/// Steppers that can carry a deviation and its chaos indicators: the Galerkin rules (exact tangent
+/// map), rk4 and rk78 (variational equations).
+template <class S>
+concept TracksDeviation = requires(S& s, const Vector& delta) {
+  s.track_deviation(delta);
+  { s.tracks_deviation() } -> std::convertible_to<bool>;
+  s.indicators().megno();
+};
 
 /// t, coordinates, [velocities], [canonical momenta], energy, Noether momenta, [their discrete work],
 /// [constraint_residual, lambda1..k], [u1..um]: Recorder's order (DESIGN §4, §6).
@@ -213,7 +229,7 @@ class KernelRecorder {
         append_vector(u_);
       }
     }
-    if constexpr (std::is_same_v<S, kernel::KernelGalerkinIntegrator>)
+    if constexpr (TracksDeviation<S>)
       if (indicators_) {
         row_.push_back(s.indicators().megno());
         row_.push_back(s.indicators().lyapunov());
@@ -244,7 +260,7 @@ class KernelRecorder {
 
 template <class S>
 bool tracks(const S& stepper) {
-  if constexpr (std::is_same_v<S, kernel::KernelGalerkinIntegrator>)
+  if constexpr (TracksDeviation<S>)
     return stepper.tracks_deviation();
   else
     return false;
@@ -299,7 +315,7 @@ class KernelStartedStepper final : public StartedStepper {
       return Eigen::VectorXd();
   }
   bool track_deviation(const Eigen::VectorXd& delta) override {
-    if constexpr (std::is_same_v<S, kernel::KernelGalerkinIntegrator>) {
+    if constexpr (TracksDeviation<S>) {
       stepper_->track_deviation(delta);
       return true;
     } else {
@@ -309,11 +325,11 @@ class KernelStartedStepper final : public StartedStepper {
   }
   std::optional<Eigen::VectorXd> deviation() const override {
     if (!tracks(*stepper_)) return std::nullopt;
-    if constexpr (std::is_same_v<S, kernel::KernelGalerkinIntegrator>) return stepper_->deviation();
+    if constexpr (TracksDeviation<S>) return Eigen::VectorXd(stepper_->deviation());
     return std::nullopt;
   }
   double log_growth() const override {
-    if constexpr (std::is_same_v<S, kernel::KernelGalerkinIntegrator>)
+    if constexpr (TracksDeviation<S>)
       if (stepper_->tracks_deviation()) return stepper_->indicators().log_growth();
     return std::numeric_limits<double>::quiet_NaN();
   }
@@ -447,7 +463,9 @@ std::vector<std::pair<std::string, ParameterSpec>> kernel_extra_options() {
       {std::string(MidpointRule::kName), compose_option()},
       {std::string(TrapezoidRule::kName), compose_option()},
       {std::string(MidpointRule::kName), indicators_option()},
-      {std::string(TrapezoidRule::kName), indicators_option()}};
+      {std::string(TrapezoidRule::kName), indicators_option()},
+      {std::string(RungeKutta4Method::kName), runge_kutta_indicators_option()},
+      {std::string(kRk78), runge_kutta_indicators_option()}};
   for (std::string_view method : {MidpointRule::kName, TrapezoidRule::kName})
     for (auto& spec : adapt_options()) options.emplace_back(std::string(method), std::move(spec));
   return options;
@@ -476,6 +494,7 @@ std::vector<ParameterSpec> kernel_extra_options_of(int num_constraints, const st
 bool runs_on_kernels_only(int num_constraints, const std::string& method, const ParameterValues& options) {
   if (const GalerkinRow* row = galerkin_row(method)) return row->applies(num_constraints);
   if (num_constraints > 0) return method == TrapezoidRule::kName && indicators_on(options);
+  if (method == RungeKutta4Method::kName || method == kRk78) return indicators_on(options);
   if (method != MidpointRule::kName && method != TrapezoidRule::kName) return false;
   return !read_composition(options).empty() || indicators_on(options) || sundman_on(options) ||
          energy_steps_on(options);
@@ -508,8 +527,9 @@ std::vector<ParameterSpec> kernel_method_options(int num_constraints, const std:
     for (auto& extra : kernel_extra_options_of(num_constraints, method)) options.push_back(std::move(extra));
     return options;
   }
-  if (method == RungeKutta4Method::kName) return RungeKutta4Method::options();
-  return tolerance_options(method);
+  auto options = method == RungeKutta4Method::kName ? RungeKutta4Method::options() : tolerance_options(method);
+  for (auto& extra : kernel_extra_options_of(num_constraints, method)) options.push_back(std::move(extra));
+  return options;
 }
 
 std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<KernelProblem>& problem,
@@ -548,7 +568,7 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
     return erase(problem, std::move(vi), h);
   }
   const bool sundman = sundman_on(o);
-  const bool second_order_indicators = !galerkin && indicators_on(o);
+  const bool second_order_indicators = !galerkin && is_variational(method) && indicators_on(o);
   // vi-trapezoid in momentum form on a separable model (kernel/separable.hpp): the 2-stage Lobatto
   // rule, whose steps are then the explicit Störmer–Verlet ones (kernel/galerkin_integrator.hpp), the
   // root of the trapezoid rule's DEL equations without Newton.
@@ -608,6 +628,7 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
   if (method == RungeKutta4Method::kName) {
     auto rk = std::make_unique<kernel::KernelRk4>(ode, h);
     rk->start_from_velocity(problem->q0, problem->qdot0);
+    if (indicators_on(o)) rk->track_deviation(kernel::initial_deviation(2 * model.dim()));
     return erase(problem, std::move(rk), h);
   }
   const RungeKuttaTolerances tolerances{o.real("rtol"), o.real("atol")};
@@ -618,6 +639,7 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
   }
   auto rk = std::make_unique<kernel::KernelRk78>(ode, h, tolerances);
   rk->start_from_velocity(problem->q0, problem->qdot0);
+  if (indicators_on(o)) rk->track_deviation(kernel::initial_deviation(2 * model.dim()));
   return erase(problem, std::move(rk), h);
 }
 

@@ -7,12 +7,22 @@
 ///
 /// The state is a std::vector (Boost.Odeint sizes its stages once, at the first step); the ODE's
 /// workspace sits behind a pointer, so Odeint's copies of the ODE allocate nothing.
+///
+/// With a deviation tracked (rk4 and rk78: `track_deviation`) the state is x = (q, v, δq, δp) and the
+/// ODE carries δ by the variational equations of the same flow, written in the coordinates (q, p =
+/// ∂L/∂v) of the variational integrators' tangent maps (docs/chaos-indicators.md):
+///
+///     δv = L_vv⁻¹ (δp − L_qvᵀ δq),   δq' = δv,   δp' = (L_qq + f_q) δq + (L_qv + f_v) δv,
+///
+/// the linearisation of q' = v(q, p), p' = L_q + f. Only second derivatives of L enter: in (q, v)
+/// the linearised acceleration would need its third.
 
 #include <memory>
 #include <vector>
 
 #include <Eigen/LU>
 
+#include "kernel/chaos_indicators.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
 #include "mechint/integrate/odeint_baselines.hpp"
 
@@ -25,6 +35,7 @@ class KernelEulerLagrangeOde {
   KernelEulerLagrangeOde(const KernelModel& model, ControlLaw law);
 
   /// dx/dt at (x, t); NaN where the model is not defined or L_vv is singular (the run stops there).
+  /// A state of 4n entries carries the deviation (δq, δp) as well (the file comment).
   void operator()(const State& x, State& dxdt, double t) const;
   const KernelModel& model() const { return *model_; }
 
@@ -56,21 +67,70 @@ class KernelRungeKutta : public Method {
   void step()
     requires requires(Method& m) { m.step(); }
   {
-    if (!model().has_step_check()) return Method::step();
-    before_ = q();
-    Method::step();
-    after_ = q();
-    model().check_step(before_, after_, this->time());
+    if (!model().has_step_check()) {
+      Method::step();
+    } else {
+      before_ = q();
+      Method::step();
+      after_ = q();
+      model().check_step(before_, after_, this->time());
+    }
+    if (tracking_) renormalise_deviation();
   }
   void step_toward(double t_out)
     requires requires(Method& m) { m.step_toward(0.0); }
   {
-    if (!model().has_step_check()) return Method::step_toward(t_out);
-    before_ = q();
-    Method::step_toward(t_out);
-    after_ = q();
-    model().check_step(before_, after_, this->time());
+    if (!model().has_step_check()) {
+      Method::step_toward(t_out);
+    } else {
+      before_ = q();
+      Method::step_toward(t_out);
+      after_ = q();
+      model().check_step(before_, after_, this->time());
+    }
+    if (tracking_) renormalise_deviation();
   }
+
+  /// Carries the deviation δ = (δq, δp) (2n values, scaled to unit length; p = ∂L/∂v) by the
+  /// variational equations (the file comment), integrated by the method together with the motion,
+  /// renormalised after every step, its stretch added to the chaos indicators (chaos_indicators.hpp).
+  /// From the start only: Odeint sizes its stages at the first step. rk4 and rk78 (their state is all
+  /// they keep between steps, so it can be rescaled; dopri5 keeps its last stages inside Odeint). The
+  /// adaptive rk78 controls the error of δ's entries too, so its steps are not those of a run without
+  /// a deviation.
+  void track_deviation(const Vector& delta)
+    requires requires(Method& m) { m.scale_state_tail(0, 1.0); }
+  {
+    const int n = model().dim();
+    const double norm = delta.norm();
+    if (delta.size() != 2 * n || !(norm > 0.0) || !std::isfinite(norm))
+      throw InvalidInput("the deviation must be a non-zero finite vector of 2n = " + std::to_string(2 * n) + " values");
+    if (this->step_index() != 0)
+      throw InvalidInput("a Runge-Kutta run carries a deviation from its start: track it before the first step");
+    std::vector<double> x(4 * static_cast<std::size_t>(n));
+    std::copy(this->state().begin(), this->state().begin() + 2 * n, x.begin());
+    Eigen::Map<Vector>(x.data() + 2 * n, 2 * n) = delta / norm;
+    this->start(x, this->time());
+    tracking_ = true;
+    indicators_.restart(this->time());
+  }
+  bool tracks_deviation() const { return tracking_; }
+  /// δ after the last step (unit length), or as given before the first.
+  Vector deviation() const {
+    const int n = model().dim();
+    return tracking_ ? Vector(Eigen::Map<const Vector>(this->state().data() + 2 * n, 2 * n)) : Vector();
+  }
+  const ChaosIndicators& indicators() const { return indicators_; }
+
+  /// The method's state (with δ when tracked), then the indicators' sums when tracked (a resumed
+  /// run tracks a deviation from its start, as the interrupted one did).
+  template <class Archive>
+    requires requires(Method& m, Archive& a) { m.checkpoint_state(a); }
+  void checkpoint_state(Archive& a) {
+    Method::checkpoint_state(a);
+    if (tracking_) indicators_.checkpoint_state(a);
+  }
+
   const KernelModel& model() const { return this->ode().model(); }
   Eigen::Map<const Vector> q() const { return {this->state().data(), model().dim()}; }
   Eigen::Map<const Vector> velocity() const { return {this->state().data() + model().dim(), model().dim()}; }
@@ -91,7 +151,27 @@ class KernelRungeKutta : public Method {
   }
 
  private:
+  /// Adds the deviation's stretch over the step to the indicators and scales it back to unit length
+  /// (only the methods that can track one get here: tracking_ is set by track_deviation alone).
+  void renormalise_deviation() {
+    if constexpr (requires(Method& m) { m.scale_state_tail(std::size_t{0}, 1.0); }) {
+      const int n = model().dim();
+      // A motion that is not finite itself is the run loop's to report.
+      if (!Eigen::Map<const Vector>(this->state().data(), 2 * n).allFinite()) return;
+      const double stretch = Eigen::Map<const Vector>(this->state().data() + 2 * n, 2 * n).norm();
+      if (!(stretch > 0.0) || !std::isfinite(stretch))
+        throw NumericalFailure("the deviation of the chaos indicators is not finite at t = " +
+                                   format_number(this->time()) + " (step " + std::to_string(this->step_index()) +
+                                   "); reduce the step size",
+                               FailureLocation{this->step_index(), this->time()});
+      indicators_.add_step(this->time(), std::log(stretch));
+      this->scale_state_tail(2 * static_cast<std::size_t>(n), 1.0 / stretch);
+    }
+  }
+
   Vector before_, after_;  ///< the step's ends, for the model's step check (sized at the start)
+  bool tracking_ = false;
+  ChaosIndicators indicators_;
 };
 
 using KernelRk4 = KernelRungeKutta<RungeKutta4<KernelEulerLagrangeOde>>;

@@ -64,6 +64,13 @@ class RungeKutta4 {
     a(x_), a(t0_), a(t_), a(steps_);
   }
 
+  /// Multiplies the state's entries from `first` on by `factor`. Where the ODE is linear and
+  /// homogeneous in those entries (a deviation carried by the variational equations) that is the same
+  /// solution scaled, and the method keeps nothing else between steps: the next steps are unchanged.
+  void scale_state_tail(std::size_t first, double factor) {
+    for (std::size_t i = first; i < x_.size(); ++i) x_[i] *= factor;
+  }
+
  private:
   Ode ode_;
   double h_;
@@ -145,6 +152,14 @@ class AdaptiveRungeKutta {
     requires(kMethod == RungeKuttaMethod::kRk78)
   void checkpoint_state(Archive& a) {
     a(x_), a(t_), a(dt_), a(steps_), a(rejected_in_a_row_);
+  }
+
+  /// As RungeKutta4::scale_state_tail; rk78 only, for the reason above (dopri5's stage values of its
+  /// last step would keep the old scale).
+  void scale_state_tail(std::size_t first, double factor)
+    requires(kMethod == RungeKuttaMethod::kRk78)
+  {
+    for (std::size_t i = first; i < x_.size(); ++i) x_[i] *= factor;
   }
 
  private:
