@@ -4,7 +4,8 @@
 // pendulum chain of 5 and 20 links (hand-derived kernels). Beside them, on the same kernels, the
 // midpoint VI (KernelVariationalIntegrator, step check off) and a hand-written leapfrog on Kepler
 // (the explicit reference a celestial-mechanics user compares with). Counters: ns per step and per
-// stage evaluation (stages × sub-steps). docs/methods.md has the table.
+// stage evaluation (stages × sub-steps). docs/methods.md has the table. BM_GalerkinTangent and
+// BM_RungeKuttaTangent: a step carrying the deviation of the chaos indicators against the plain step.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -13,6 +14,7 @@
 #include "kernel/chain_kernels.hpp"
 #include "kernel/energy_step_integrator.hpp"
 #include "kernel/galerkin_integrator.hpp"
+#include "kernel/kernel_runge_kutta.hpp"
 #include "kernel/sundman_integrator.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
 #include "kernel/model_adapter.hpp"
@@ -93,6 +95,27 @@ void BM_GalerkinTangent(benchmark::State& state) {
 BENCHMARK(BM_GalerkinTangent)
     ->ArgNames({"problem", "method", "tangent"})
     ->ArgsProduct({{0, 1, 2}, {0, 3}, {0, 1}});
+
+/// rk4 on the same kernels, range(1) = 0 plain, 1 carrying a deviation by the variational equations
+/// (kernel/kernel_runge_kutta.hpp): the augmented state (q, v, δq, δp).
+void BM_RungeKuttaTangent(benchmark::State& state) {
+  kernel::Vector q0, v0;
+  double h = 0.0;
+  const auto model = problem(static_cast<int>(state.range(0)), q0, v0, h);
+  kernel::KernelRk4 rk(kernel::KernelEulerLagrangeOde(*model, nullptr), h);
+  rk.start_from_velocity(q0, v0);
+  if (state.range(1) == 1) rk.track_deviation(kernel::initial_deviation(2 * model->dim()));
+  state.SetLabel(state.range(1) == 1 ? "rk4 variational" : "rk4 plain");
+  long steps = 0;
+  for (auto _ : state) {
+    rk.step();
+    benchmark::DoNotOptimize(rk.state().data());
+    ++steps;
+  }
+  state.counters["ns_per_step"] =
+      benchmark::Counter(static_cast<double>(steps) * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_RungeKuttaTangent)->ArgNames({"problem", "tangent"})->ArgsProduct({{0, 1, 2, 3}, {0, 1}});
 
 /// A step of adapt=sundman against a fixed step of the same rule, on Kepler e = 0.9 (s = r^1.5):
 /// range(1) = 0 gauss4, 1 midpoint; range(2) = 0 fixed step (h = 0.001), 1 Sundman (fictive h = 0.05),
