@@ -2,7 +2,7 @@
 // built-in systems (their kernels by AD) and model files (their generated kernels), for the
 // second-order rules and the Galerkin rules, with holonomic constraints too; the trajectory columns are those of the same run
 // without indicators (the midpoint rule as the one-stage Gauss rule: the same discrete Lagrangian);
-// refused with exit 2 and one line where the tangent map does not exist. rk4 and rk78 carry the
+// refused with exit 2 and one line where the tangent map does not exist. rk4, dopri5 and rk78 carry the
 // deviation by the variational equations of the ODE: the same regular values, rk4's motion bit for
 // bit that of the run without indicators, and on a chaotic orbit the Lyapunov estimate of the
 // variational integrator's exact tangent map over the same stretch of orbit. (A checkpointed run with
@@ -96,7 +96,8 @@ TEST(IndicatorsCli, ConstrainedSphericalPendulumIsRegular) {
 }
 
 TEST(IndicatorsCli, RefusedWhereThereIsNoTangentMap) {
-  for (const std::string args : {"run kepler --method dopri5 --set indicators=on",
+  for (const std::string args : {"run double-spherical-pendulum --method energy-momentum --set indicators=on",
+                                 "run spherical-pendulum --method dae --set indicators=on",
                                  "run kepler --method vi-first-order --set indicators=on",
                                  "run spherical-pendulum --method vi-midpoint --set indicators=on",
                                  "run kepler --set indicators=on --set form=position",
@@ -104,13 +105,16 @@ TEST(IndicatorsCli, RefusedWhereThereIsNoTangentMap) {
     const CliResult r = run_mechint(args + " --t-end 1");
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
+    EXPECT_NE(r.err.find("indicators"), std::string::npos) << args << ": " << r.err;
     EXPECT_TRUE(r.out.empty()) << args;
   }
 }
 
 TEST(IndicatorsCli, RungeKuttaBaselinesCarryTheDeviationByTheVariationalEquations) {
-  // Kepler, 200 orbits of the e = 0.5 orbit: ⟨Y⟩ → 2, λ → 0, for rk4 and rk78.
-  for (const std::string method : {"rk4 --h 0.01", "rk78 --set rtol=1e-10 --set atol=1e-12 --h 0.05"}) {
+  // Kepler, 200 orbits of the e = 0.5 orbit: ⟨Y⟩ → 2, λ → 0, for rk4, dopri5 (stepped without its
+  // dense output) and rk78.
+  for (const std::string method : {"rk4 --h 0.01", "dopri5 --set rtol=1e-10 --set atol=1e-12 --h 0.05",
+                                   "rk78 --set rtol=1e-10 --set atol=1e-12 --h 0.05"}) {
     const CliResult r = run_mechint("run kepler --method " + method + " --set indicators=on --t-end 1256.6 "
                                     "--output-every 100");
     ASSERT_EQ(r.status, 0) << method << ": " << r.err;

@@ -13,10 +13,10 @@
 //     many steps equal the product of step Jacobians, and the symplectic form of two tangent vectors
 //     is kept to round-off, on the spherical and the double spherical pendulum;
 //   - carrying the deviation allocates nothing;
-//   - the Runge–Kutta baselines (rk4, rk78) carry δ by the variational equations of the ODE in
+//   - the Runge–Kutta baselines (rk4, rk78, dopri5) carry δ by the variational equations of the ODE in
 //     (q, p) (kernel/kernel_runge_kutta.hpp): over a run it equals central differences of rk4's flow
 //     along δ (to 1e-7 relative) on the same three models and a damped pendulum (a force that
-//     depends on the velocity), rk78 at a tight tolerance agrees, the
+//     depends on the velocity), rk78 and dopri5 at a tight tolerance agree, the
 //     motion is bit for bit that of the run without δ (rk4), and a step allocates nothing.
 #include <gtest/gtest.h>
 
@@ -355,6 +355,13 @@ TEST(TangentMapRungeKutta, VariationalEquationsEqualDifferencesOfTheFlow) {
     while (rk78.time() < steps * h) rk78.step_toward(steps * h);
     const Vector carried78 = std::exp(rk78.indicators().log_growth()) * rk78.deviation();
     EXPECT_LE((carried78 - differences).norm(), 1e-7 * differences.norm()) << c.name << " rk78";
+    // So does dopri5, stepped without its dense output.
+    kernel::KernelDopri5Stepped dopri5(ode, h, RungeKuttaTolerances{1e-13, 1e-15});
+    dopri5.start_from_velocity(c.q0, c.v0);
+    dopri5.track_deviation(delta0);
+    while (dopri5.time() < steps * h) dopri5.step_toward(steps * h);
+    const Vector carried5 = std::exp(dopri5.indicators().log_growth()) * dopri5.deviation();
+    EXPECT_LE((carried5 - differences).norm(), 1e-7 * differences.norm()) << c.name << " dopri5";
   }
 }
 

@@ -426,14 +426,15 @@ void define_module(py::module_& m) {
           exclusively([](Session& s, const Eigen::VectorXd& delta) {
             if (!s.view().track_deviation(delta))
               throw InvalidInput("this method has no tangent map: use a Galerkin rule (vi-gauss4, vi-lobatto4, ...), "
-                                 "a second-order rule with indicators='on', or rk4 or rk78 with indicators='on' "
+                                 "a second-order rule with indicators='on', or rk4, dopri5 or rk78 with indicators='on' "
                                  "(docs/chaos-indicators.md)");
           }),
           py::arg("delta"),
           "Carries the deviation delta = (dq, dp) (2n values) by the exact tangent map of every step from "
           "now on (the Galerkin rules, or a second-order rule with indicators='on'), or by the variational "
-          "equations of the ODE from the start (rk4 or rk78 with indicators='on', before the first step). After "
-          "steps, deviation * exp(log_growth) * |delta| is the linearised map of those steps applied to delta.")
+          "equations of the ODE from the start (rk4, dopri5 or rk78 with indicators='on', before the first "
+          "step). After steps, deviation * exp(log_growth) * |delta| is the linearised map of those steps "
+          "applied to delta.")
       .def_property_readonly(
           "deviation",
           exclusively([](const Session& s) -> py::object {

@@ -62,12 +62,14 @@ ParameterSpec indicators_option() {
                                "holonomic constraints on vi-trapezoid and the Lobatto rules");
 }
 
-/// indicators=on of rk4 and rk78: the deviation by the variational equations (kernel_runge_kutta.hpp).
+/// indicators=on of the Runge–Kutta rows: the deviation by the variational equations
+/// (kernel_runge_kutta.hpp); dopri5 then steps without its dense output.
 ParameterSpec runge_kutta_indicators_option() {
   return ParameterSpec::choice("indicators", {"off", "on"},
                                "on: carry a deviation by the variational equations of the Euler-Lagrange ODE, "
                                "integrated with the motion, and add the chaos indicators megno, lyapunov and fli as "
-                               "columns (docs/chaos-indicators.md)");
+                               "columns (docs/chaos-indicators.md; dopri5 then clips its steps at the output times "
+                               "instead of interpolating)");
 }
 
 bool indicators_on(const ParameterValues& o) { return o.has("indicators") && o.choice("indicators") == "on"; }
@@ -465,6 +467,7 @@ std::vector<std::pair<std::string, ParameterSpec>> kernel_extra_options() {
       {std::string(MidpointRule::kName), indicators_option()},
       {std::string(TrapezoidRule::kName), indicators_option()},
       {std::string(RungeKutta4Method::kName), runge_kutta_indicators_option()},
+      {std::string(kDopri5), runge_kutta_indicators_option()},
       {std::string(kRk78), runge_kutta_indicators_option()}};
   for (std::string_view method : {MidpointRule::kName, TrapezoidRule::kName})
     for (auto& spec : adapt_options()) options.emplace_back(std::string(method), std::move(spec));
@@ -494,7 +497,7 @@ std::vector<ParameterSpec> kernel_extra_options_of(int num_constraints, const st
 bool runs_on_kernels_only(int num_constraints, const std::string& method, const ParameterValues& options) {
   if (const GalerkinRow* row = galerkin_row(method)) return row->applies(num_constraints);
   if (num_constraints > 0) return method == TrapezoidRule::kName && indicators_on(options);
-  if (method == RungeKutta4Method::kName || method == kRk78) return indicators_on(options);
+  if (method == RungeKutta4Method::kName || method == kDopri5 || method == kRk78) return indicators_on(options);
   if (method != MidpointRule::kName && method != TrapezoidRule::kName) return false;
   return !read_composition(options).empty() || indicators_on(options) || sundman_on(options) ||
          energy_steps_on(options);
@@ -632,6 +635,12 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
     return erase(problem, std::move(rk), h);
   }
   const RungeKuttaTolerances tolerances{o.real("rtol"), o.real("atol")};
+  if (method == kDopri5 && indicators_on(o)) {
+    auto rk = std::make_unique<kernel::KernelDopri5Stepped>(ode, h, tolerances);
+    rk->start_from_velocity(problem->q0, problem->qdot0);
+    rk->track_deviation(kernel::initial_deviation(2 * model.dim()));
+    return erase(problem, std::move(rk), h);
+  }
   if (method == kDopri5) {
     auto rk = std::make_unique<kernel::KernelDopri5>(ode, h, tolerances);
     rk->start_from_velocity(problem->q0, problem->qdot0);

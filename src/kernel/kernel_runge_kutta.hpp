@@ -8,7 +8,7 @@
 /// The state is a std::vector (Boost.Odeint sizes its stages once, at the first step); the ODE's
 /// workspace sits behind a pointer, so Odeint's copies of the ODE allocate nothing.
 ///
-/// With a deviation tracked (rk4 and rk78: `track_deviation`) the state is x = (q, v, δq, δp) and the
+/// With a deviation tracked (rk4, rk78, dopri5 without dense output: `track_deviation`) the state is x = (q, v, δq, δp) and the
 /// ODE carries δ by the variational equations of the same flow, written in the coordinates (q, p =
 /// ∂L/∂v) of the variational integrators' tangent maps (docs/chaos-indicators.md):
 ///
@@ -94,10 +94,10 @@ class KernelRungeKutta : public Method {
   /// Carries the deviation δ = (δq, δp) (2n values, scaled to unit length; p = ∂L/∂v) by the
   /// variational equations (the file comment), integrated by the method together with the motion,
   /// renormalised after every step, its stretch added to the chaos indicators (chaos_indicators.hpp).
-  /// From the start only: Odeint sizes its stages at the first step. rk4 and rk78 (their state is all
-  /// they keep between steps, so it can be rescaled; dopri5 keeps its last stages inside Odeint). The
-  /// adaptive rk78 controls the error of δ's entries too, so its steps are not those of a run without
-  /// a deviation.
+  /// From the start only: Odeint sizes its stages at the first step. rk4, rk78 and dopri5 stepped
+  /// without its dense output (KernelDopri5Stepped): their state is all they keep between steps, so it
+  /// can be rescaled. The adaptive methods control the error of δ's entries too, so their steps are
+  /// not those of a run without a deviation.
   void track_deviation(const Vector& delta)
     requires requires(Method& m) { m.scale_state_tail(0, 1.0); }
   {
@@ -176,6 +176,10 @@ class KernelRungeKutta : public Method {
 
 using KernelRk4 = KernelRungeKutta<RungeKutta4<KernelEulerLagrangeOde>>;
 using KernelDopri5 = KernelRungeKutta<AdaptiveRungeKutta<KernelEulerLagrangeOde, RungeKuttaMethod::kDopri5>>;
+/// dopri5 stepped without its dense output (each output time clips a step, as for rk78): the stepper
+/// of dopri5 carrying a deviation, whose state must be rescaled between steps.
+using KernelDopri5Stepped =
+    KernelRungeKutta<AdaptiveRungeKutta<KernelEulerLagrangeOde, RungeKuttaMethod::kDopri5, /*kDense=*/false>>;
 using KernelRk78 = KernelRungeKutta<AdaptiveRungeKutta<KernelEulerLagrangeOde, RungeKuttaMethod::kRk78>>;
 
 }  // namespace mechint::kernel

@@ -85,8 +85,10 @@ class RungeKutta4 {
 /// dopri5 steps freely and evaluates Dormand–Prince's continuous extension (order 4) at t_out, so
 /// sampling does not constrain its steps; rk78 clips its step at t_out and keeps the step size
 /// the controller proposed before the clipped step, so each output time costs at most one short step.
-template <class Ode, RungeKuttaMethod kMethod>
-  requires(kMethod != RungeKuttaMethod::kRk4)
+/// `kDense = false` steps dopri5 as rk78 is stepped (Odeint's controlled stepper, no dense output):
+/// then its state is all it keeps between steps, as for rk78 (checkpoint_state, scale_state_tail).
+template <class Ode, RungeKuttaMethod kMethod, bool kDense = kMethod == RungeKuttaMethod::kDopri5>
+  requires(kMethod != RungeKuttaMethod::kRk4 && (kMethod == RungeKuttaMethod::kDopri5 || !kDense))
 class AdaptiveRungeKutta {
  public:
   using State = typename Ode::State;
@@ -103,11 +105,11 @@ class AdaptiveRungeKutta {
     dt_ = h0_;
     steps_ = 0;
     rejected_in_a_row_ = 0;
-    if constexpr (kMethod == RungeKuttaMethod::kDopri5) stepper_.initialize(x_, t0, h0_);
+    if constexpr (kDense) stepper_.initialize(x_, t0, h0_);
   }
 
   void step_toward(double t_out) {
-    if constexpr (kMethod == RungeKuttaMethod::kDopri5) {
+    if constexpr (kDense) {
       if (stepper_.current_time() < t_out) {
         stepper_.do_step(ode_);
         ++steps_;
@@ -146,20 +148,25 @@ class AdaptiveRungeKutta {
   const Ode& ode() const { return ode_; }
 
   /// rk78's controlled stepper evaluates everything afresh at each try: its state is x, t and the
-  /// proposed step. Not offered for dopri5, whose dense output keeps the stage values of its last
-  /// step inside Odeint (it interpolates the output times from them) where they cannot be read.
+  /// proposed step; dopri5's without dense output keeps besides the derivative at x (first same as
+  /// last), which a resumed run evaluates again at x: the same values. Not offered for dopri5 with its
+  /// dense output, which keeps the stage values of its last step inside Odeint (it interpolates the
+  /// output times from them) where they cannot be read.
   template <class Archive>
-    requires(kMethod == RungeKuttaMethod::kRk78)
+    requires(!kDense)
   void checkpoint_state(Archive& a) {
     a(x_), a(t_), a(dt_), a(steps_), a(rejected_in_a_row_);
   }
 
-  /// As RungeKutta4::scale_state_tail; rk78 only, for the reason above (dopri5's stage values of its
-  /// last step would keep the old scale).
+  /// As RungeKutta4::scale_state_tail; not with dense output, for the reason above (the stage values
+  /// of its last step would keep the old scale). dopri5's controlled stepper keeps the derivative at
+  /// the current state for its next step (first same as last): it is dropped, and evaluated again at
+  /// the rescaled state — one more evaluation, the same values but for the scale.
   void scale_state_tail(std::size_t first, double factor)
-    requires(kMethod == RungeKuttaMethod::kRk78)
+    requires(!kDense)
   {
     for (std::size_t i = first; i < x_.size(); ++i) x_[i] *= factor;
+    if constexpr (kMethod == RungeKuttaMethod::kDopri5) stepper_.reset();
   }
 
  private:
@@ -170,8 +177,10 @@ class AdaptiveRungeKutta {
 #pragma GCC diagnostic ignored "-Wuninitialized"
   static auto make_stepper(RungeKuttaTolerances tol) {
     namespace odeint = boost::numeric::odeint;
-    if constexpr (kMethod == RungeKuttaMethod::kDopri5)
+    if constexpr (kDense)
       return odeint::make_dense_output(tol.atol, tol.rtol, odeint::runge_kutta_dopri5<State>());
+    else if constexpr (kMethod == RungeKuttaMethod::kDopri5)
+      return odeint::make_controlled(tol.atol, tol.rtol, odeint::runge_kutta_dopri5<State>());
     else
       return odeint::make_controlled(tol.atol, tol.rtol, odeint::runge_kutta_fehlberg78<State>());
   }
