@@ -20,6 +20,7 @@
 #include "kernel/model_adapter.hpp"
 #include "mechint/systems/kepler.hpp"
 #include "mechint/systems/three_body.hpp"
+#include "step_loop.hpp"
 
 namespace {
 
@@ -106,14 +107,7 @@ void BM_RungeKuttaTangent(benchmark::State& state) {
   rk.start_from_velocity(q0, v0);
   if (state.range(1) == 1) rk.track_deviation(kernel::initial_deviation(2 * model->dim()));
   state.SetLabel(state.range(1) == 1 ? "rk4 variational" : "rk4 plain");
-  long steps = 0;
-  for (auto _ : state) {
-    rk.step();
-    benchmark::DoNotOptimize(rk.state().data());
-    ++steps;
-  }
-  state.counters["ns_per_step"] =
-      benchmark::Counter(static_cast<double>(steps) * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  mechint::bench::run_steps(state, rk);
 }
 BENCHMARK(BM_RungeKuttaTangent)->ArgNames({"problem", "tangent"})->ArgsProduct({{0, 1, 2, 3}, {0, 1}});
 
@@ -166,14 +160,7 @@ void BM_KernelMidpointVi(benchmark::State& state) {
   check.enabled = false;
   kernel::KernelVariationalIntegrator vi(*model, kernel::Rule::kMidpoint, h, {}, DelForm::kMomentum, check);
   vi.start_from_velocity(q0, v0);
-  long steps = 0;
-  for (auto _ : state) {
-    vi.step();
-    benchmark::DoNotOptimize(vi.q().data());
-    ++steps;
-  }
-  state.counters["ns_per_step"] =
-      benchmark::Counter(static_cast<double>(steps) * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  mechint::bench::run_steps(state, vi);
 }
 BENCHMARK(BM_KernelMidpointVi)->ArgName("problem")->DenseRange(0, 3);
 

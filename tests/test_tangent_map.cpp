@@ -348,19 +348,18 @@ TEST(TangentMapRungeKutta, VariationalEquationsEqualDifferencesOfTheFlow) {
       EXPECT_EQ(rk.q()[i], plain.q()[i]) << c.name;
       EXPECT_EQ(rk.velocity()[i], plain.velocity()[i]) << c.name;
     }
-    // rk78 at a tight tolerance carries the same deviation (an adaptive method: its own steps).
-    kernel::KernelRk78 rk78(ode, h, RungeKuttaTolerances{1e-13, 1e-15});
-    rk78.start_from_velocity(c.q0, c.v0);
-    rk78.track_deviation(delta0);
-    while (rk78.time() < steps * h) rk78.step_toward(steps * h);
-    const Vector carried78 = std::exp(rk78.indicators().log_growth()) * rk78.deviation();
+    // The adaptive methods at a tight tolerance carry the same deviation (their own steps): rk78, and
+    // dopri5 stepped without its dense output.
+    const auto adaptive_carried = [&]<class Rk>(Rk rk) {
+      rk.start_from_velocity(c.q0, c.v0);
+      rk.track_deviation(delta0);
+      while (rk.time() < steps * h) rk.step_toward(steps * h);
+      return Vector(std::exp(rk.indicators().log_growth()) * rk.deviation());
+    };
+    const RungeKuttaTolerances tight{1e-13, 1e-15};
+    const Vector carried78 = adaptive_carried(kernel::KernelRk78(ode, h, tight));
     EXPECT_LE((carried78 - differences).norm(), 1e-7 * differences.norm()) << c.name << " rk78";
-    // So does dopri5, stepped without its dense output.
-    kernel::KernelDopri5Stepped dopri5(ode, h, RungeKuttaTolerances{1e-13, 1e-15});
-    dopri5.start_from_velocity(c.q0, c.v0);
-    dopri5.track_deviation(delta0);
-    while (dopri5.time() < steps * h) dopri5.step_toward(steps * h);
-    const Vector carried5 = std::exp(dopri5.indicators().log_growth()) * dopri5.deviation();
+    const Vector carried5 = adaptive_carried(kernel::KernelDopri5Stepped(ode, h, tight));
     EXPECT_LE((carried5 - differences).norm(), 1e-7 * differences.norm()) << c.name << " dopri5";
   }
 }
