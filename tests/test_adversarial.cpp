@@ -516,6 +516,7 @@ const std::vector<Case> kModelFiles = {
     {"symmetry_with_velocity", {"check", "m.toml"}, 2, {{"m.toml", model(kLagrangian + "\nsymmetries = [[\"x_dot\", \"0\"]]")}}},
     {"controls_without_forces", {"check", "m.toml"}, 2, {{"m.toml", model(kLagrangian + "\ncontrols = [\"u\"]")}}},
     {"forces_and_walls", {"check", "m.toml"}, 2, {{"m.toml", model(kLagrangian + "\nforces = [\"0\", \"0\"]\nunilateral = [\"x\"]")}}},
+    {"constraints_and_walls", {"run", "m.toml", "--t-end", "1"}, 2, {{"m.toml", model(kLagrangian + "\nconstraints = [\"x^2 + y^2 - 1\"]\nunilateral = [\"x + 0.5\"]")}}},
     {"forces_wrong_count", {"check", "m.toml"}, 2, {{"m.toml", model(kLagrangian + "\nforces = [\"0\"]")}}},
     {"forces_unknown_control", {"check", "m.toml"}, 2, {{"m.toml", model(kLagrangian + "\nforces = [\"v\", \"0\"]\ncontrols = [\"u\"]")}}},
     {"control_shadows_coordinate", {"check", "m.toml"}, 2, {{"m.toml", model(kLagrangian + "\nforces = [\"x\", \"0\"]\ncontrols = [\"x\"]")}}},

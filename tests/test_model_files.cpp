@@ -97,7 +97,7 @@ TEST_F(ModelFiles, SphericalPendulumMatchesTheBuiltInWithConstraintAndSymmetry) 
   EXPECT_LE(max_drift(em["J1"]), 1e-12);
 }
 
-/// energy-momentum, dae and a declared domain run on the model's derivative kernels: nothing of the
+/// energy-momentum, dae, a declared domain and walls run on the model's derivative kernels: nothing of the
 /// model is compiled as C++ (a fresh cache holds kernel sources only), and dae follows the built-in's
 /// fixed-size DAE (AD of the templated model) far below IDA's tolerances.
 TEST_F(ModelFiles, EnergyMomentumDaeAndDomainRunOnKernelsWithoutCompilingCxx) {
@@ -132,6 +132,11 @@ TEST_F(ModelFiles, EnergyMomentumDaeAndDomainRunOnKernelsWithoutCompilingCxx) {
                          "domain = [\"x^2 + y^2 - 0.01\"]\n[initial]\nx = 1.0\ny_dot = 1.0\n";
   for (const std::string method : {"vi-midpoint", "rk4", "energy-momentum"})
     run(with({"run", file.string(), "--method", method}));
+  // Walls: the impact driver on the kernels too, both flows.
+  for (const std::string method : {"vi-trapezoid", "stormer-verlet"}) {
+    const Table walls = run(with({"run", model("double-pendulum-wall.toml"), "--method", method, "--set", "impact=ctec"}));
+    EXPECT_EQ(walls.names, (std::vector<std::string>{"t", "th1", "th2", "energy", "impacts"})) << method;
+  }
   int sources = 0;
   for (const auto& entry : fs::recursive_directory_iterator(cache)) {
     if (!entry.is_regular_file()) continue;
@@ -140,7 +145,7 @@ TEST_F(ModelFiles, EnergyMomentumDaeAndDomainRunOnKernelsWithoutCompilingCxx) {
     EXPECT_EQ(text.find("GeneratedModel"), std::string::npos) << entry.path() << " is a compiled C++ model";
     if (text.find("Derivative kernels of a model file") != std::string::npos) ++sources;
   }
-  EXPECT_EQ(sources, 2);  // the spherical pendulum's kernels and the central force's
+  EXPECT_EQ(sources, 3);  // the spherical pendulum's kernels, the central force's, the wall's
   fs::remove_all(cache);
   fs::remove_all(dir);
 }

@@ -11,6 +11,7 @@
 #include "kernel/kernel_dae.hpp"
 #include "kernel/energy_step_integrator.hpp"
 #include "kernel/galerkin_integrator.hpp"
+#include "kernel/kernel_impact_driver.hpp"
 #include "kernel/kernel_runge_kutta.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
 #include "kernel/nonholonomic_integrator.hpp"
@@ -146,6 +147,13 @@ template <class S>
 constexpr bool kIntegratesForces = kIsVariational<S> && !std::is_same_v<S, kernel::KernelEnergyMomentumIntegrator>;
 template <class S>
 constexpr bool kIsEnergyStep = std::is_same_v<S, kernel::KernelEnergyStepIntegrator>;
+/// The impact driver (a model with walls): canonical momenta, H̃ and the impacts counted; no Noether
+/// momenta (the walls break the symmetries), as the fixed-size recorder writes it.
+template <class S>
+constexpr bool kIsImpactDriver = std::is_same_v<S, kernel::KernelImpactDriver>;
+/// Steppers that report canonical momenta.
+template <class S>
+constexpr bool kHasMomentum = kIsVariational<S> || kIsImpactDriver<S>;
 /// Steppers that can carry a deviation and its chaos indicators: the Galerkin rules (exact tangent
 /// map), rk4 and rk78 (variational equations).
 template <class S>
@@ -155,8 +163,8 @@ concept TracksDeviation = requires(S& s, const Vector& delta) {
   s.indicators().megno();
 };
 
-/// t, coordinates, [velocities], [canonical momenta], energy, Noether momenta, [their discrete work],
-/// [constraint_residual, lambda1..k], [u1..um]: Recorder's order (DESIGN §4, §6).
+/// t, coordinates, [velocities], [canonical momenta], energy, [htilde], Noether momenta, [their discrete
+/// work], [constraint_residual, lambda1..k], [u1..um], [impacts]: Recorder's order (DESIGN §4, §6).
 template <class S>
 class KernelRecorder {
  public:
@@ -172,9 +180,10 @@ class KernelRecorder {
     columns_.push_back("t");
     append(labels.coordinates);
     append(labels.velocities);
-    if constexpr (kIsVariational<S>) append(labels.canonical_momenta);
+    if constexpr (kHasMomentum<S>) append(labels.canonical_momenta);
     columns_.push_back(labels.energy_column);
-    append(labels.momenta);
+    if (kIsImpactDriver<S> && labels.modified_energy) columns_.push_back("htilde");
+    if (!kIsImpactDriver<S>) append(labels.momenta);
     if (kIsVariational<S> && m.forced())
       for (const auto& momentum : labels.momenta) columns_.push_back(momentum + "_work");
     if (m.num_constraints() > 0) {
@@ -188,6 +197,7 @@ class KernelRecorder {
     if (m.num_controls() > 0) append(numbered_controls(m.num_controls()));
     if (indicators_) append({"megno", "lyapunov", "fli"});
     if constexpr (kIsEnergyStep<S>) append({"discrete_energy", "energy_fallbacks"});
+    if (kIsImpactDriver<S>) columns_.push_back("impacts");
     row_.reserve(columns_.size());
   }
 
@@ -202,10 +212,14 @@ class KernelRecorder {
     for (Eigen::Index i = 0; i < q.size(); ++i)
       row_.push_back(labels.periodic.empty() || !labels.periodic[i] ? q[i] : wrap_angle(q[i]));
     if (!labels.velocities.empty()) append_vector(s.velocity());
-    if constexpr (kIsVariational<S>)
+    if constexpr (kHasMomentum<S>)
       if (!labels.canonical_momenta.empty()) append_vector(s.p());
     row_.push_back(labels.energy_factor * s.energy());
-    for (int i = 0; i < m.num_symmetries(); ++i) row_.push_back(s.momentum(i));
+    if constexpr (kIsImpactDriver<S>) {
+      if (labels.modified_energy) row_.push_back(s.htilde());
+    } else {
+      for (int i = 0; i < m.num_symmetries(); ++i) row_.push_back(s.momentum(i));
+    }
     if constexpr (kIntegratesForces<S>)
       if (m.forced())
         for (int i = 0; i < m.num_symmetries(); ++i) row_.push_back(s.discrete_work(i));
@@ -241,6 +255,7 @@ class KernelRecorder {
       row_.push_back(labels.energy_factor * s.last_discrete_energy());
       row_.push_back(static_cast<double>(s.fallbacks()));
     }
+    if constexpr (kIsImpactDriver<S>) row_.push_back(static_cast<double>(s.impact_count()));
     require_finite_row(columns_, row_, s.step_index(), t);
     return row_;
   }
@@ -291,7 +306,7 @@ class KernelStartedStepper final : public StartedStepper {
   }
   Eigen::VectorXd q() const override { return stepper_->q(); }
   std::optional<Eigen::VectorXd> p() const override {
-    if constexpr (kIsVariational<S>)
+    if constexpr (kHasMomentum<S>)
       return stepper_->p();
     else
       return std::nullopt;
@@ -431,8 +446,13 @@ std::vector<std::string> kernel_methods(int num_constraints) {
   return names;
 }
 
+std::vector<std::string> kernel_impact_methods() {
+  return {std::string(ImpactTrapezoidMethod::kName), std::string(StormerVerletMethod::kName)};
+}
+
 std::vector<std::string> kernel_methods(const KernelModel& model) {
   if (model.num_nonholonomic() > 0) return nonholonomic_methods();
+  if (model.num_unilateral() > 0) return kernel_impact_methods();
   std::vector<std::string> names = kernel_methods(model.num_constraints());
   if (model.energy_momentum_applies()) names.emplace_back(EnergyMomentumMethod::kName);
   if (model.num_constraints() > 0 && !model.forced() && model.has_constraint_curvature())
@@ -442,7 +462,16 @@ std::vector<std::string> kernel_methods(const KernelModel& model) {
 
 std::vector<ParameterSpec> kernel_method_options(const KernelModel& model, const std::string& method) {
   if (model.num_nonholonomic() > 0) return nonholonomic_method_options(method);
+  if (model.num_unilateral() > 0) return kernel_impact_method_options(method);
   return kernel_method_options(model.num_constraints(), method);
+}
+
+std::vector<ParameterSpec> kernel_impact_method_options(const std::string& method) {
+  const auto names = kernel_impact_methods();
+  if (std::find(names.begin(), names.end(), method) == names.end())
+    throw InvalidInput("method " + quote_for_message(method) + " does not apply to a system with walls (offered: " +
+                       names[0] + ", " + names[1] + ")");
+  return impact_options();
 }
 
 std::vector<KernelMethodRow> kernel_only_rows() {
@@ -543,6 +572,18 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
   check_kernel_start(*problem);
   const KernelModel& model = *problem->model;
   if (model.num_nonholonomic() > 0) return erase(problem, start_nonholonomic(*problem, method, o, h), h);
+  if (model.num_unilateral() > 0) {
+    // 004 §III: the impact driver on the method's flow, from the canonical momenta at the start.
+    ImpactOptions impact;
+    impact.law = parse_impact_law(o.choice("impact"));
+    impact.window_before = o.real("window_before");
+    impact.window_after = o.real("window_after");
+    impact.record_impacts = false;  // memory flat in the length of the run
+    impact.composition = read_composition(o);  // refused by the driver: the walls are on
+    auto driver = std::make_unique<kernel::KernelImpactDriver>(model, method, h, impact);
+    driver->start_from_velocity(problem->q0, problem->qdot0);
+    return erase(problem, std::move(driver), h);
+  }
   if (method == DaeMethod::kName) {
     auto dae = std::make_unique<kernel::KernelDaeStepper>(
         model, h, kernel::KernelDaeStepper::Tolerances{o.real("rtol"), o.real("atol")});

@@ -33,8 +33,12 @@ struct KernelProblem {
 std::vector<std::string> kernel_methods(int num_constraints);
 /// The methods of this model: those above, then energy-momentum where the model's declared structure
 /// admits it (KernelModel::Structure) and dae with constraints and no forces; a model with
-/// nonholonomic constraints takes the rules of app/nonholonomic_methods.hpp instead.
+/// nonholonomic constraints takes the rules of app/nonholonomic_methods.hpp instead, one with walls
+/// the impact driver's (kernel_impact_methods).
 std::vector<std::string> kernel_methods(const kernel::KernelModel& model);
+/// The methods of a model with walls (the impact driver's flows, kernel/kernel_impact_driver.hpp):
+/// vi-trapezoid and stormer-verlet, as the fixed-size table offers them.
+std::vector<std::string> kernel_impact_methods();
 /// A method only the kernel boundary offers, as `mechint list` shows it.
 struct KernelMethodRow {
   std::string name, summary;
@@ -60,6 +64,8 @@ int method_order(const std::string& method, const ParameterValues* options = nul
 /// The options of `method`; throws InvalidInput when it does not apply.
 std::vector<ParameterSpec> kernel_method_options(int num_constraints, const std::string& method);
 std::vector<ParameterSpec> kernel_method_options(const kernel::KernelModel& model, const std::string& method);
+/// The options of an impact method (kernel_impact_methods); throws InvalidInput for another name.
+std::vector<ParameterSpec> kernel_impact_method_options(const std::string& method);
 
 /// The started stepper of `method` (options resolved) for *problem, after the start checks.
 std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<KernelProblem>& problem,

@@ -25,6 +25,8 @@ KernelModel::KernelModel(const mechint_model_kernels& kernels, std::shared_ptr<c
     refuse(std::to_string(kernels.num_nonholonomic) + " nonholonomic and " + std::to_string(kernels.num_constraints) +
            " holonomic constraints on " + std::to_string(kernels.dim) + " coordinates");
   if (kernels.num_nonholonomic > 0 && kernels.nonholonomic == nullptr) refuse("nonholonomic constraints declared, no function");
+  if (kernels.num_unilateral < 0) refuse("negative count of walls");
+  if (kernels.num_unilateral > 0 && kernels.unilateral == nullptr) refuse("walls declared, no function");
 }
 
 bool KernelModel::lagrangian(const Vector& q, const Vector& v, LagrangianValues& out, bool with_value) const {
@@ -65,6 +67,11 @@ bool KernelModel::time_scale(const Vector& q, double& s, Vector* s_q, RowMatrix*
 bool KernelModel::nonholonomic(const Vector& q, const Vector& w, RowMatrix* a, RowMatrix* aw_q) const {
   return kernels_.nonholonomic(kernels_.context, q.data(), w.data(), a ? a->data() : nullptr,
                                aw_q ? aw_q->data() : nullptr) == MECHINT_KERNEL_OK;
+}
+
+bool KernelModel::unilateral(const Vector& q, Vector* phi, RowMatrix* dphi) const {
+  return kernels_.unilateral(kernels_.context, q.data(), phi ? phi->data() : nullptr, dphi ? dphi->data() : nullptr) ==
+         MECHINT_KERNEL_OK;
 }
 
 }  // namespace mechint::kernel

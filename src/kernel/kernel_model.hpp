@@ -47,6 +47,8 @@ class KernelModel {
   /// Whether the model declares a time scale s(q) (adapt=sundman).
   bool has_time_scale() const { return kernels_.time_scale != nullptr; }
   int num_nonholonomic() const { return kernels_.num_nonholonomic; }
+  /// Walls φ(q) ≥ 0 (the impact driver, kernel/kernel_impact_driver.hpp).
+  int num_unilateral() const { return kernels_.num_unilateral; }
 
   /// ∂L/∂q, ∂L/∂v and the three Hessian blocks, and L itself when `with_value` (a Newton iteration
   /// needs only the derivatives; a kernel skips what it is not asked for).
@@ -70,6 +72,8 @@ class KernelModel {
   /// A(q) (r x n) of the nonholonomic constraints A(q) v = 0 and ∂(A(q) w)/∂q (r x n; either may be
   /// null). Only when num_nonholonomic() > 0.
   bool nonholonomic(const Vector& q, const Vector& w, RowMatrix* a, RowMatrix* aw_q) const;
+  /// φ(q) (w) and Dφ(q) (w x n; either may be null). Only when num_unilateral() > 0.
+  bool unilateral(const Vector& q, Vector* phi, RowMatrix* dphi) const;
 
   /// What a backend knows of the model's structure that the table does not say: the conditions of
   /// the energy–momentum method (kernel/energy_momentum_integrator.hpp). A model file's are read from

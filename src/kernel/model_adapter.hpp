@@ -4,7 +4,8 @@
 /// include/mechint/systems/): the third backend of the kernel boundary (model_kernels.h), by
 /// automatic differentiation. L's gradient and Hessian come from the model's calculus
 /// (model/lagrangian_calculus.hpp: its hand-written derivatives, or one jet of jets over (q, v)),
-/// g and Dg from one jet over q, the forces' Jacobians from one jet over (q, v).
+/// g and Dg from one jet over q, the forces' Jacobians from one jet over (q, v), walls and their
+/// gradients from one jet over q.
 ///
 /// One instantiation per model type, whatever methods then run on it: a method added on the kernel
 /// boundary (the Galerkin rules, compositions) reaches every built-in without being compiled again
@@ -17,6 +18,7 @@
 #include "mechint/model/constraint_derivatives.hpp"
 #include "mechint/model/forces.hpp"
 #include "mechint/model/lagrangian_calculus.hpp"
+#include "mechint/model/unilateral.hpp"
 
 namespace mechint::kernel {
 
@@ -27,8 +29,10 @@ class ModelAdapter {
   static constexpr int k = M::kNumConstraints;
   static constexpr int m = kModelNumControls<M>;
 
-  /// The kernels of `model` (copied; it lives as long as the returned KernelModel).
-  static std::shared_ptr<const KernelModel> kernels(M model) {
+  /// The kernels of `model` (copied; it lives as long as the returned KernelModel). Its walls
+  /// (model/unilateral.hpp) are part of the table only `with_walls`: a built-in's problem without
+  /// active walls (the double pendulum without `wall=1`) reaches the smooth methods.
+  static std::shared_ptr<const KernelModel> kernels(M model, bool with_walls = false) {
     auto owner = std::make_shared<const M>(std::move(model));
     mechint_model_kernels t{};
     t.abi_version = MECHINT_KERNEL_ABI_VERSION;
@@ -44,6 +48,8 @@ class ModelAdapter {
     if constexpr (M::kNumSymmetries > 0) t.symmetry = &symmetry;
     if constexpr (ForcedModel<M>) t.forces = &forces;
     if constexpr (kHasTimeScale) t.time_scale = &time_scale;
+    if constexpr (HasUnilateralConstraints<M>)
+      if (with_walls) t.num_unilateral = M::kNumUnilateral, t.unilateral = &unilateral;
     auto kernel_model = std::make_shared<KernelModel>(t, owner);
     // A model that declares its constant mass matrix and potential declares the energy–momentum
     // method's conditions (the ConstantMassModel concept of integrate/energy_momentum.hpp).
@@ -207,6 +213,24 @@ class ModelAdapter {
       });
     } else {
       (void)context, (void)q, (void)s, (void)s_q, (void)s_qq;
+      return MECHINT_KERNEL_OUTSIDE_DOMAIN;
+    }
+  }
+
+  /// φ(q) and Dφ(q), one jet over q (model/unilateral.hpp).
+  static int unilateral(const void* context, const double* q, double* phi, double* dphi) {
+    if constexpr (HasUnilateralConstraints<M>) {
+      return guarded([&] {
+        constexpr int w = M::kNumUnilateral;
+        VecD<w> values;
+        Mat<w, n> jacobian;
+        unilateral_values_and_gradients(model_of(context), vec(q), values, jacobian);
+        if (phi) Eigen::Map<VecD<w>>{phi} = values;
+        if (dphi) Eigen::Map<RowMajorMatrix<w, n>>{dphi} = jacobian;
+        return values.allFinite() && jacobian.allFinite();
+      });
+    } else {
+      (void)context, (void)q, (void)phi, (void)dphi;
       return MECHINT_KERNEL_OUTSIDE_DOMAIN;
     }
   }

@@ -311,7 +311,7 @@ ModelStructure analyse_structure(const ModelDescription& model) {
   return s;
 }
 
-std::string generate_model_source(const ModelDescription& model, GeneratedEntry entry) {
+std::string generate_model_source(const ModelDescription& model) {
   const std::size_t n = model.coordinates.size();
   const std::string dim = std::to_string(n);
   const ModelStructure structure = analyse_structure(model);
@@ -373,9 +373,7 @@ std::string generate_model_source(const ModelDescription& model, GeneratedEntry 
   s += "};\n\n}  // namespace\n\n";
   s += "extern \"C\" __attribute__((visibility(\"default\"))) void mechint_model_file_entry_v1(\n";
   s += "    const mechint::model_file::ModelDescription* description, mechint::app::SystemEntry* entry) {\n";
-  s += entry == GeneratedEntry::kOptimizeOnly
-           ? "  *entry = mechint::model_file::make_model_file_optimize_entry<GeneratedModel>(*description);\n}\n"
-           : "  *entry = mechint::model_file::make_model_file_entry<GeneratedModel>(*description);\n}\n";
+  s += "  *entry = mechint::model_file::make_model_file_optimize_entry<GeneratedModel>(*description);\n}\n";
   return s;
 }
 

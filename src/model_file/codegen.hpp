@@ -34,14 +34,12 @@ struct ModelStructure {
 /// written in an unusual way, e.g. `(x_dot + 1)^2 - 2*x_dot - 1`, is not recognised).
 ModelStructure analyse_structure(const ModelDescription& model);
 
-/// What the entry point of the generated library hands back: a system with every method of the
-/// table (and optimize), or one for `mechint optimize` only (the method table not instantiated).
-enum class GeneratedEntry { kEveryMethod, kOptimizeOnly };
-
-/// The C++ source of the model struct and its entry point `mechint_model_file_entry_v1`.
-std::string generate_model_source(const ModelDescription& model, GeneratedEntry entry = GeneratedEntry::kEveryMethod);
+/// The C++ source of the model struct and its entry point `mechint_model_file_entry_v1`, which hands
+/// back a system for `mechint optimize` (DMOC's derivatives by AD of the struct); every other command
+/// runs on the model's derivative kernels (model_file/kernel_codegen.hpp).
+std::string generate_model_source(const ModelDescription& model);
 
 /// Version of the generated code's layout and entry point; part of the compile cache key.
-inline constexpr int kGeneratedCodeVersion = 2;
+inline constexpr int kGeneratedCodeVersion = 3;
 
 }  // namespace mechint::model_file

@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// What the source generated from a model file (model_file/codegen.hpp) includes: the math of the
-/// grammar for every scalar type, and `make_model_file_entry`, which turns the generated model
-/// struct into a system of the command line with every method of the table its structure allows.
+/// grammar for every scalar type, and `make_model_file_optimize_entry`, which turns the generated
+/// model struct into the system `mechint optimize` solves its optimal control problems on.
 ///
 /// Compiled into the model's shared library, not into mechint: the non-template functions it calls
 /// (model_file/model_file_system.hpp, app/) are resolved against the executable that loads it.
@@ -96,17 +96,8 @@ auto model_file_problem(const ModelDescription& d) {
   };
 }
 
-/// The system of a model file whose generated model struct is `Model`: its methods the rows of the
-/// table `Model` meets, and optimize.
-template <class Model>
-app::SystemEntry make_model_file_entry(const ModelDescription& d) {
-  return app::make_system_entry(d.name, d.description, model_file_default_method(d),
-                                [d](const app::Overrides&) { return model_file_parameters(d); },
-                                model_file_problem<Model>(d));
-}
-
-/// The same system for `mechint optimize` alone: only `optimize` is set, so that the method table is
-/// not instantiated (the model's library compiles in about two thirds of the time: docs/model-files.md).
+/// The system of a model file for `mechint optimize`: only `optimize` is set (the runs go through
+/// the model's kernels), so that the method table is not instantiated.
 template <class Model>
 app::SystemEntry make_model_file_optimize_entry(const ModelDescription& d) {
   app::SystemEntry e;

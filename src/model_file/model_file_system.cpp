@@ -36,7 +36,8 @@ std::string at(const ModelDescription& d, const SourcePosition& p) {
 /// The entry point a generated library exports (model_file/codegen.cpp).
 using EntryFunction = void (*)(const ModelDescription*, app::SystemEntry*);
 
-/// A model file's description and, once needed, its compiled and loaded system.
+/// A model file's description, its derivative kernels (every method of `run`, stepping sessions and
+/// sweeps) and, once `optimize` needs it, its compiled C++ model.
 class LoadedModel {
  public:
   LoadedModel(ModelDescription description, std::string text)
@@ -46,30 +47,17 @@ class LoadedModel {
 
   /// The model's derivative kernels, for the methods compiled once (model_kernels_plugin.hpp).
   ModelKernelsPlugin& kernels() { return kernels_; }
-  /// `method` runs on the kernels (no C++ of the model is compiled for it).
-  bool on_kernels(const std::string& method) const {
-    if (!runs_on_kernels(description_)) return false;
-    const auto names = kernel_model_methods(description_);
-    return std::find(names.begin(), names.end(), method) != names.end();
-  }
 
-  /// The system of the compiled model: generated, compiled (once, cached) and loaded on first use.
-  const app::SystemEntry& system() {
-    if (!loaded_) {
-      loaded_ = load(GeneratedEntry::kEveryMethod);
-      check_default_method();
-    }
-    return *loaded_;
-  }
-  /// The same for `optimize` alone: a library without the method table (codegen.hpp).
+  /// The system of the compiled C++ model for `mechint optimize` alone (codegen.hpp): generated,
+  /// compiled (once, cached) and loaded on first use.
   const app::SystemEntry& optimizer() {
-    if (!optimizer_) optimizer_ = load(GeneratedEntry::kOptimizeOnly);
+    if (!optimizer_) optimizer_ = load();
     return *optimizer_;
   }
 
  private:
-  app::SystemEntry load(GeneratedEntry purpose) {
-    const std::string source = generate_model_source(description_, purpose);
+  app::SystemEntry load() {
+    const std::string source = generate_model_source(description_);
     const Toolchain toolchain = find_toolchain();
     const ModelCache cache = ModelCache::open_default();
     const std::string key = cache_key(source, text_, toolchain);
@@ -91,23 +79,10 @@ class LoadedModel {
     return system;
   }
 
-  /// The file's `method` must be one the model offers.
-  void check_default_method() {
-    if (description_.method.empty()) return;
-    const auto values = app::ParameterValues::resolve(model_file_parameters(description_), {}, description_.name);
-    const auto offered = loaded_->methods(values);
-    for (const auto& m : offered)
-      if (m == description_.method) return;
-    std::string list;
-    for (const auto& m : offered) list += (list.empty() ? "" : ", ") + m;
-    throw InvalidInput(at(description_, description_.method_position) + "method " +
-                       quote_for_message(description_.method) + " does not apply to this model (offered: " + list + ")");
-  }
-
   ModelDescription description_;
   std::string text_;
   ModelKernelsPlugin kernels_;
-  std::optional<app::SystemEntry> loaded_, optimizer_;
+  std::optional<app::SystemEntry> optimizer_;
 };
 
 std::string read_text(const std::string& path) {
@@ -208,6 +183,10 @@ app::OutputLabels model_file_labels(const ModelDescription& d) {
 app::SystemEntry model_file_system(const std::string& path) {
   auto description = read_model_file(path);
   check_before_compiling(description);
+  // The impact driver's flows are unconstrained: no method integrates walls on a constraint manifold.
+  if (!description.unilateral.empty() && !description.constraints.empty())
+    throw InvalidInput(description.file + ": unilateral constraints together with holonomic constraints are not "
+                       "supported: the impact driver integrates unconstrained models only");
   check_symmetries(description);  // a momentum declared conserved must be: refused before compiling
   std::string text = read_text(path);
   const std::string fingerprint = digest(text);
@@ -221,31 +200,23 @@ app::SystemEntry model_file_system(const std::string& path) {
   e.default_h = d.h;
   e.controls = d.controls;  // settable by the file's names; the output columns are u1, u2, ...
   e.parameters = [model](const app::Overrides&) { return model_file_parameters(model->description()); };
-  // Methods on kernels need only the model's kernels, compiled in about a second; the others (the
-  // impact driver) and optimize compile the model's C++ (model_kernels_plugin.hpp).
-  if (runs_on_kernels(d)) {
-    check_kernel_default_method(d);
-    e.methods = [model](const app::ParameterValues&) { return kernel_model_methods(model->description()); };
-  } else {
-    e.methods = [model](const app::ParameterValues& v) { return model->system().methods(v); };
-  }
-  e.method_options = [model](const app::ParameterValues& v, const std::string& method) {
-    if (!model->description().nonholonomic.empty()) return app::nonholonomic_method_options(method);
-    if (model->on_kernels(method))
-      return app::kernel_method_options(static_cast<int>(model->description().constraints.size()), method);
-    return model->system().method_options(v, method);
+  // Every method runs on the model's derivative kernels, compiled in about a second
+  // (model_kernels_plugin.hpp); only optimize compiles the model's C++.
+  check_kernel_default_method(d);
+  e.methods = [model](const app::ParameterValues&) { return kernel_model_methods(model->description()); };
+  e.method_options = [model](const app::ParameterValues&, const std::string& method) {
+    const ModelDescription& d = model->description();
+    if (!d.nonholonomic.empty()) return app::nonholonomic_method_options(method);
+    if (!d.unilateral.empty()) return app::kernel_impact_method_options(method);
+    return app::kernel_method_options(static_cast<int>(d.constraints.size()), method);
   };
   e.run = [model](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
                   const OutputSchedule& schedule, const app::ControlSchedule& controls, app::RowWriter& out) {
-    if (model->on_kernels(method))
-      return app::run_kernel_problem(model->kernels().problem(v), method, options, schedule, out, controls);
-    model->system().run(v, method, options, schedule, controls, out);
+    app::run_kernel_problem(model->kernels().problem(v), method, options, schedule, out, controls);
   };
   e.stepping = [model](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
                        double h, const app::ControlSchedule& controls) {
-    auto session = model->on_kernels(method)
-                       ? app::make_kernel_stepping_session(model->kernels().problem(v), method, options, h, controls)
-                       : model->system().stepping(v, method, options, h, controls);
+    auto session = app::make_kernel_stepping_session(model->kernels().problem(v), method, options, h, controls);
     session->keep_alive(model);
     return session;
   };

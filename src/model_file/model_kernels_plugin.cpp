@@ -34,10 +34,9 @@ Toolchain kernel_toolchain(const Toolchain& cxx) {
 
 }  // namespace
 
-bool runs_on_kernels(const ModelDescription& d) { return d.unilateral.empty(); }
-
 std::vector<std::string> kernel_model_methods(const ModelDescription& d) {
   if (!d.nonholonomic.empty()) return app::nonholonomic_methods();  // DESIGN §10
+  if (!d.unilateral.empty()) return app::kernel_impact_methods();  // 004 §III
   std::vector<std::string> names = app::kernel_methods(static_cast<int>(d.constraints.size()));
   const ModelStructure s = analyse_structure(d);
   if (s.energy_momentum_applies()) names.emplace_back("energy-momentum");

@@ -17,12 +17,9 @@
 
 namespace mechint::model_file {
 
-/// True when every method that runs on kernels applies to the model: no walls (the impact driver
-/// is compiled per model still). A declared domain is checked on kernels (model_file/model_domain.hpp).
-bool runs_on_kernels(const ModelDescription& model);
-
-/// The methods a model file offers, from its description alone (the method table's rows the
-/// compiled model satisfies, in the same order), for a model that runs_on_kernels.
+/// The methods a model file offers, from its description alone (the rows the fixed-size method table
+/// would offer the model, in the same order): every one runs on the kernels. A declared domain is
+/// checked on kernels (model_file/model_domain.hpp), walls are the kernels' `unilateral`.
 std::vector<std::string> kernel_model_methods(const ModelDescription& model);
 
 class ModelKernelsPlugin {

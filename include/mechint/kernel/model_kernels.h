@@ -75,6 +75,11 @@ typedef struct mechint_model_kernels {
    * convergence) and the step's tangent map (chaos indicators) is defined; lambda = e_i gives the
    * Hessian of g_i alone. */
   int (*constraint_curvature)(const void* context, const double* q, const double* lambda, double* h);
+
+  /* w = num_unilateral walls phi(q) >= 0 (impacts, 004 sec. II-A): phi (w) and its Jacobian Dphi
+   * (w x n, row c the gradient of phi_c). Required when w > 0. */
+  int32_t num_unilateral;
+  int (*unilateral)(const void* context, const double* q, double* phi, double* dphi);
 } mechint_model_kernels;
 
 /* What a model plugin exports: fills `out` for parameter values `parameters` (the plugin's

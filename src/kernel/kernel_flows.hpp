@@ -1,0 +1,41 @@
+#pragma once
+/// \file
+/// The one-step flows of the impact driver on a kernel model (integrate/one_step_flow.hpp's
+/// contract, runtime-sized): a momentum-form map Φ_h(q0, p0) = (q1, p1) for any step size h — full
+/// steps and the partial steps αh and (1−α)h of 004 §III-B — with the discrete energy −D3 Ld of the
+/// step (what DTEC conserves) and the flow's own truncated modified Hamiltonian.
+///
+/// * `trapezoid` (vi-trapezoid, 004 eq. 16): p0 + D1 Ld(q0, q1, h) = 0 solved for q1 by the one
+///   Newton solver on the row-scaled system h(p0 + D1 Ld) (solve/del_newton.hpp's tests), from
+///   q0 + h v(q0, p0); p1 = D2 Ld(q0, q1, h); −D3 Ld = ½[E(q0, v) + E(q1, v)], v = (q1 − q0)/h.
+///   integrate/trapezoid_flow.hpp line for line.
+/// * `stormer-verlet` (Lobatto IIIA–IIIB in Hamiltonian form): the two implicit stages and the
+///   explicit one of integrate/stormer_verlet.hpp, each Newton with its exact Jacobian.
+///
+/// Unconstrained models without forces (the impact driver's). Storage sized once: a step never
+/// allocates; full Newton keeps nothing between steps.
+
+#include <memory>
+#include <string_view>
+
+#include "kernel/kernel_model.hpp"
+#include "mechint/analysis/modified_hamiltonian.hpp"
+#include "mechint/integrate/one_step_flow.hpp"
+#include "mechint/solve/newton_options.hpp"
+
+namespace mechint::kernel {
+
+class KernelFlow {
+ public:
+  virtual ~KernelFlow() = default;
+  /// One step of size h from (q0, p0); q1 and p1 sized by the caller.
+  virtual StepResult step(const Vector& q0, const Vector& p0, double h, Vector& q1, Vector& p1) = 0;
+  /// The truncated modified Hamiltonian the method conserves to O(h⁴) (analysis/modified_hamiltonian.hpp).
+  virtual ModifiedHamiltonianKind modified_hamiltonian_kind() const = 0;
+  virtual std::string_view name() const = 0;
+};
+
+/// "vi-trapezoid" or "stormer-verlet"; throws std::invalid_argument for another name.
+std::unique_ptr<KernelFlow> make_kernel_flow(std::string_view method, const KernelModel& model, NewtonOptions newton = {});
+
+}  // namespace mechint::kernel

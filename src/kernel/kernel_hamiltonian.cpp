@@ -1,0 +1,118 @@
+#include "kernel/kernel_hamiltonian.hpp"
+
+#include <limits>
+
+namespace mechint::kernel {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// R = ∂L/∂v(q, v) − p, J = L_vv (model/legendre.hpp's `velocity_and_derivatives_from_momentum`).
+struct Legendre {
+  const KernelModel& model;
+  const Vector& q;
+  const Vector& p;
+  LagrangianValues& l;
+  Vector& v;
+  double scale;
+  bool l_at_v = false;  // l holds the derivatives at the current v
+  void assemble(Eigen::VectorXd& r, Eigen::MatrixXd* j) {
+    l_at_v = model.lagrangian(q, v, l, /*with_value=*/true);
+    if (!l_at_v) {
+      r.setConstant(kNaN);
+      return;
+    }
+    r = l.v - p;
+    if (j) *j = l.vv;
+  }
+  double update(const Eigen::VectorXd& delta) {
+    v -= delta;
+    l_at_v = false;
+    return delta.lpNorm<Eigen::Infinity>();
+  }
+  bool converged_on_residual(const NewtonIterate& state) const { return state.residual_norm <= scale; }
+  bool converged_on_update(const NewtonIterate& state) const {
+    return update_below(state, 1e-12, v.lpNorm<Eigen::Infinity>());
+  }
+};
+
+}  // namespace
+
+KernelHamiltonian::KernelHamiltonian(const KernelModel& model)
+    : model_(&model), n_(model.dim()), l_(model.dim()), lu_(model.dim()), newton_(model.dim()) {
+  if (model.num_constraints() != 0) throw std::logic_error("the Hamiltonian on kernels is for unconstrained models");
+  for (Vector* x : {&v_, &hq_, &zero_, &column_, &unit_, &a_, &work_}) x->setZero(n_);
+  for (RowMatrix* x : {&hpp_, &hqp_, &hqq_, &qv_hpp_}) x->setZero(n_, n_);
+  vv_.setZero(n_, n_);
+}
+
+bool KernelHamiltonian::velocity(const Vector& q, const Vector& p, const Vector& guess) {
+  v_ = guess;
+  Legendre problem{*model_, q, p, l_, v_, 1e-14 * (1.0 + p.lpNorm<Eigen::Infinity>())};
+  if (!newton_.solve(problem, {.max_iterations = 30}).converged) {
+    value_ = kNaN;
+    return false;
+  }
+  if (!problem.l_at_v && !model_->lagrangian(q, v_, l_, /*with_value=*/true)) {
+    value_ = kNaN;
+    return false;
+  }
+  value_ = p.dot(v_) - l_.value;
+  return std::isfinite(value_);
+}
+
+bool KernelHamiltonian::derivatives(const Vector& q, const Vector& p, const Vector& guess) {
+  if (!velocity(q, p, guess)) return false;
+  // H_pp = L_vv⁻¹, column by column, made exactly symmetric as model/hamiltonian.hpp does.
+  vv_ = l_.vv;
+  lu_.compute(vv_);
+  for (int j = 0; j < n_; ++j) {
+    unit_.setZero();
+    unit_[j] = 1.0;
+    lu_.solve(unit_, column_);
+    hpp_.col(j) = column_;
+  }
+  for (int i = 0; i < n_; ++i)
+    for (int j = i + 1; j < n_; ++j) hpp_(i, j) = hpp_(j, i) = 0.5 * (hpp_(i, j) + hpp_(j, i));
+  hq_ = -l_.q;
+  qv_hpp_.noalias() = l_.qv * hpp_;
+  hqp_ = -qv_hpp_;
+  hqq_ = -l_.qq;
+  hqq_.noalias() += qv_hpp_ * l_.qv.transpose();
+  return hpp_.allFinite() && hqq_.allFinite();
+}
+
+double KernelHamiltonian::value(const Vector& q, const Vector& p) {
+  return velocity(q, p, zero_) ? value_ : kNaN;
+}
+
+double KernelHamiltonian::modified(ModifiedHamiltonianKind kind, const Vector& q, const Vector& p, double h) {
+  if (kind == ModifiedHamiltonianKind::kStormerVerlet) {
+    // H + h²/24 (2 H_qq(H_p, H_p) + 2 H_qp(H_p, H_q) − H_pp(H_q, H_q)), 004 §III-A.
+    if (!derivatives(q, p, zero_)) return kNaN;
+    work_.noalias() = hqq_ * v_;
+    double correction = 2.0 * v_.dot(work_);
+    work_.noalias() = hqp_ * hq_;
+    correction += 2.0 * v_.dot(work_);
+    work_.noalias() = hpp_ * hq_;
+    correction -= hq_.dot(work_);
+    return value_ + h * h / 24.0 * correction;
+  }
+  // H − h² B, B = L_qq(v, v)/12 + L_q·a/12 − L_qv(v, a)/12 − L_vv(a, a)/24, a the Euler–Lagrange
+  // acceleration L_vv⁻¹(L_q − L_qvᵀ v) (analysis/modified_hamiltonian.hpp).
+  if (!velocity(q, p, zero_)) return kNaN;
+  vv_ = l_.vv;
+  lu_.compute(vv_);
+  column_ = l_.q;
+  column_.noalias() -= l_.qv.transpose() * v_;
+  lu_.solve(column_, a_);
+  work_.noalias() = l_.qq * v_;
+  double b = v_.dot(work_) / 12.0 + l_.q.dot(a_) / 12.0;
+  work_.noalias() = l_.qv * a_;
+  b -= v_.dot(work_) / 12.0;
+  work_.noalias() = l_.vv * a_;
+  b -= a_.dot(work_) / 24.0;
+  return value_ - h * h * b;
+}
+
+}  // namespace mechint::kernel
