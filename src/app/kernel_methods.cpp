@@ -574,13 +574,8 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
   if (model.num_nonholonomic() > 0) return erase(problem, start_nonholonomic(*problem, method, o, h), h);
   if (model.num_unilateral() > 0) {
     // 004 §III: the impact driver on the method's flow, from the canonical momenta at the start.
-    ImpactOptions impact;
-    impact.law = parse_impact_law(o.choice("impact"));
-    impact.window_before = o.real("window_before");
-    impact.window_after = o.real("window_after");
-    impact.record_impacts = false;  // memory flat in the length of the run
-    impact.composition = read_composition(o);  // refused by the driver: the walls are on
-    auto driver = std::make_unique<kernel::KernelImpactDriver>(model, method, h, impact);
+    // A composition is refused by the driver: the walls are on.
+    auto driver = std::make_unique<kernel::KernelImpactDriver>(model, method, h, read_impact_options(o));
     driver->start_from_velocity(problem->q0, problem->qdot0);
     return erase(problem, std::move(driver), h);
   }

@@ -61,6 +61,16 @@ std::vector<ParameterSpec> impact_options() {
           compose_option()};
 }
 
+ImpactOptions read_impact_options(const ParameterValues& options) {
+  ImpactOptions impact;
+  impact.law = parse_impact_law(options.choice("impact"));
+  impact.window_before = options.real("window_before");
+  impact.window_after = options.real("window_after");
+  impact.record_impacts = false;
+  impact.composition = read_composition(options);
+  return impact;
+}
+
 ParameterSpec compose_option() {
   return ParameterSpec::choice("compose", kernel::composition_names(),
                                "compose the symmetric step into one of order 4 (yoshida4: 3 sub-steps, suzuki4: 5), "

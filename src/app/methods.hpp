@@ -62,6 +62,9 @@ std::vector<ParameterSpec> step_check_options();
 std::vector<ParameterSpec> tolerance_options(const std::string& method);
 /// impact, window_before, window_after of the impact driver (004 §III-C–E).
 std::vector<ParameterSpec> impact_options();
+/// The impact driver's settings from the options of `impact_options()` (the driver's impacts on,
+/// no record of them: memory stays flat in the length of the run).
+ImpactOptions read_impact_options(const ParameterValues& options);
 /// newton_tol of the energy–momentum integrator, the step check's, and compose.
 std::vector<ParameterSpec> energy_momentum_options();
 /// compose=none|yoshida4|suzuki4|kahan-li6|kahan-li8 of a symmetric method (DESIGN §10; the
@@ -163,13 +166,8 @@ struct ImpactMethod {
   template <class P, class F>
   static void with_stepper(const P& p, const ParameterValues& o, double h, F&& use) {
     if (p.initial != InitialData::kMomentum) throw InvalidInput("the impact driver starts from momenta");
-    ImpactOptions impact;
-    impact.law = parse_impact_law(o.choice("impact"));
-    impact.window_before = o.real("window_before");
-    impact.window_after = o.real("window_after");
-    impact.enabled = p.walls;
-    impact.record_impacts = false;  // memory flat in the length of the run
-    impact.composition = read_composition(o);  // refused by the driver while the walls are on
+    ImpactOptions impact = read_impact_options(o);
+    impact.enabled = p.walls;  // a composition is refused by the driver while the walls are on
     ImpactDriver<Flow<typename P::Model>> driver(p.model, h, impact);
     driver.start(p.q0, p.initial_data);
     use(driver);
