@@ -100,7 +100,8 @@ constexpr Scheme kSchemes[] = {{"none", 2}, {"yoshida4", 4}, {"suzuki4", 4}, {"k
 
 /// The observed order over N, 1.5 N and 2.25 N steps: both log-ratios within ±0.2 of the stated
 /// order, the finest error far above the reference's. N per problem and scheme inside the asymptotic
-/// range (found by a scan over step counts, docs/methods.md).
+/// range (found by a scan over step counts, docs/methods.md). An order below zero asks only for at
+/// least −order over the range N … 2.25 N; N = 0 leaves the scheme out.
 template <class M>
 void expect_order(const Case<M>& c, const std::vector<int>& coarsest, const char* problem,
                   const std::vector<int>& orders = {}) {
@@ -109,6 +110,7 @@ void expect_order(const Case<M>& c, const std::vector<int>& coarsest, const char
     Scheme s = kSchemes[k];
     if (!orders.empty()) s.order = orders[k];
     const int n = coarsest[k];
+    if (n == 0) continue;  // not measured on this problem (said where it is called)
     ASSERT_EQ(n % 16, 0);
     const int steps[3] = {n, n * 3 / 2, n * 9 / 4};
     double e[3];
@@ -117,6 +119,12 @@ void expect_order(const Case<M>& c, const std::vector<int>& coarsest, const char
     std::printf("%s %s: N = %d, errors %.2e %.2e %.2e, observed orders %.2f %.2f\n", problem, s.name, n, e[0], e[1],
                 e[2], p1, p2);
     EXPECT_GT(e[2], 5e-12) << problem << " " << s.name << ": the finest error is too close to the reference's";
+    if (s.order < 0) {
+      // Only a lower bound on the order over the whole range N … 2.25 N (see the constrained tests).
+      const double mean = std::log(e[0] / e[2]) / std::log(2.25);
+      EXPECT_GE(mean, -s.order) << problem << " " << s.name << " errors " << e[0] << " " << e[1] << " " << e[2];
+      continue;
+    }
     EXPECT_NEAR(p1, s.order, 0.2) << problem << " " << s.name << " errors " << e[0] << " " << e[1] << " " << e[2];
     EXPECT_NEAR(p2, s.order, 0.2) << problem << " " << s.name << " errors " << e[0] << " " << e[1] << " " << e[2];
   }
@@ -125,17 +133,20 @@ void expect_order(const Case<M>& c, const std::vector<int>& coarsest, const char
 // The coarsest step counts, in kSchemes' order: none, yoshida4, suzuki4, kahan-li6, kahan-li8.
 TEST(EnergyMomentumComposeOrder, Kepler) { expect_order(kepler_case(), {256, 400, 272, 128, 128}, "kepler"); }
 
-// With constraints the compositions stop at order 4 (docs/methods.md): kahan-li6 and kahan-li8 measure
-// 4.0 on both problems at every step count tried (errors 1e-6 … 1e-10), where they reach 6 and 8 on
-// Kepler. The likely cause, not yet shown: p_{n+1} = 2M(q_{n+1} − q_n)/h − p_n leaves p's component
-// off the hidden constraint Dg M⁻¹p = 0 free, so the step is not a smooth symmetric map of the
-// constrained phase space; projecting p would cost the exact energy. Asserted as measured.
+// With constraints the step flips p's component off the hidden constraint, and the compositions are
+// of pairs of half sub-steps (integrate/energy_momentum_composition.hpp); composed of single steps
+// kahan-li6 and kahan-li8 measured 4.0 on both problems at every step count tried. kahan-li6 now
+// measures 6.0; kahan-li8's log-ratios over N, 1.5 N, 2.25 N scatter (5.6–9.7 for N = 16 … 80: the
+// error is a maximum over four times, and the reference's 3e-13 is reached early), so for it the
+// test asks for an order of at least 7 over the range N … 2.25 N, where composing single steps gave 4.
+// On the double spherical pendulum its finest error is at the reference's: kahan-li8 is measured on
+// the double pendulum only.
 TEST(EnergyMomentumComposeOrder, CartesianDoublePendulum) {
-  expect_order(double_pendulum_case(), {256, 256, 256, 128, 128}, "double pendulum", {2, 4, 4, 4, 4});
+  expect_order(double_pendulum_case(), {256, 256, 256, 64, 16}, "double pendulum", {2, 4, 4, 6, -7});
 }
 
 TEST(EnergyMomentumComposeOrder, DoubleSphericalPendulum) {
-  expect_order(dsp_case(), {256, 256, 256, 128, 128}, "double spherical pendulum", {2, 4, 4, 4, 4});
+  expect_order(dsp_case(), {256, 256, 128, 32, 0}, "double spherical pendulum", {2, 4, 4, 6, 0});
 }
 
 TEST(EnergyMomentumCompose, EnergyAndMomentumAtEveryStepToRoundOff) {

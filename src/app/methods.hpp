@@ -230,7 +230,8 @@ struct EnergyMomentumMethod {
   static constexpr std::string_view kName = "energy-momentum";
   static constexpr std::string_view kSummary =
       "energy-momentum integrator of 003 sec. 5 (constant mass matrix, quadratic constraints), order 2; "
-      "compose= gives orders 4, 6, 8 unconstrained (4 with constraints) with energy and momentum still exact (003 sec. 6)";
+      "compose= gives orders 4, 6, 8 with energy and momentum still exact (003 sec. 6; with constraints as pairs of half "
+      "sub-steps)";
   template <class P>
   static constexpr bool kApplies =
       UnchartedSmoothProblem<P> && ConstantMassModel<typename P::Model> && !ForcedProblem<P>;

@@ -10,6 +10,7 @@
 #include "kernel/start_checks.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
+#include "mechint/integrate/energy_momentum_composition.hpp"
 
 namespace mechint::kernel {
 
@@ -91,6 +92,8 @@ KernelEnergyMomentumIntegrator::KernelEnergyMomentumIntegrator(const KernelModel
     throw InvalidInput("energy-momentum needs a constant mass matrix, constraints of degree at most 2 and no forces");
   if (k_ > 0 && !model.has_constraint_curvature())
     throw std::logic_error("energy-momentum on kernels needs the constraints' curvature");
+  // With constraints each γ_i is taken as two half sub-steps (integrate/energy_momentum_composition.hpp).
+  substeps = energy_momentum_substeps(substeps, k_);
   if (substeps.size() > 1) substeps_ = std::move(substeps);
   options_.variant = NewtonVariant::kFull;
   for (State* s : {&state_, &start_, &half_}) {

@@ -27,6 +27,8 @@
 /// is symmetric (exchanging (q_n, p_n) and (q_{n+1}, p_{n+1}) and h ↦ −h leaves eqs. 5.5–5.9 and the
 /// midpoint and Gonzalez discrete gradients unchanged), so the composition Φ_{γ_m h} ∘ … ∘ Φ_{γ_1 h}
 /// with the coefficients of a symmetric composition of order r (HLW V.3.2, Thm 3.1) has order r.
+/// With constraints the step flips p's component off the hidden constraint, and the composition is
+/// one of half-step pairs Φ_{γh/2} ∘ Φ_{γh/2} (integrate/energy_momentum_composition.hpp).
 /// Every sub-step keeps H and J as above, so the composed step keeps them exactly too: sub-steps of
 /// negative size γ_i h are steps of the same equations.
 ///
@@ -46,6 +48,7 @@
 #include "mechint/core/autodiff.hpp"
 #include "mechint/core/format.hpp"
 #include "mechint/model/lagrangian_model.hpp"
+#include "mechint/integrate/energy_momentum_composition.hpp"
 #include "mechint/integrate/step_check.hpp"
 #include "mechint/solve/newton.hpp"
 #include "mechint/solve/newton_options.hpp"
@@ -91,6 +94,8 @@ class EnergyMomentumIntegrator {
         mass_(model_.mass_matrix()),
         mass_inverse_(mass_.inverse()) {
     // Shared, not copied: the confirmation's copy of the integrator then allocates nothing.
+    // With constraints each γ_i is taken as two half sub-steps (integrate/energy_momentum_composition.hpp).
+    substeps = energy_momentum_substeps(substeps, k);
     if (substeps.size() > 1) substeps_ = std::make_shared<const std::vector<double>>(std::move(substeps));
   }
 
