@@ -1,8 +1,9 @@
 // `mechint reproduce high-order` through the command: its work–precision table against the
 // closed-form Kepler orbit shows each method's order (the median of the log-ratios over its step
 // sizes, which leaves out the coarsest, pre-asymptotic points and the finest, round-off ones), the
-// adaptive baselines appear where they apply, and every variational method's energy over 10⁶ steps
-// is reported and finite.
+// adaptive baselines appear where they apply (dae on the constrained problem), energy-momentum's
+// compositions reach their order with constraints, and every variational method's energy over 10⁶
+// steps is reported and finite.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -69,8 +70,24 @@ TEST(HighOrderExperiment, ReportsOrdersBaselinesAndLongRunEnergy) {
     EXPECT_EQ(table.at(p).count("rk78"), 1u) << p;
     EXPECT_EQ(table.at(p).count("dopri5"), 1u) << p;
   }
-  EXPECT_EQ(table.at("double-spherical-pendulum").count("rk78"), 0u);
-  EXPECT_EQ(table.at("double-spherical-pendulum").count("vi-lobatto6"), 1u);
+  const auto& dsp = table.at("double-spherical-pendulum");
+  EXPECT_EQ(dsp.count("rk78"), 0u);
+  EXPECT_EQ(dsp.count("vi-lobatto6"), 1u);
+  EXPECT_EQ(dsp.at("dae").size(), 4u);  // the constrained baseline at its four tolerances
+  // energy-momentum composed with constraints (pairs of half steps): kahan-li6 of order 6 between
+  // h = 0.04, 0.02 and 0.01, where its errors (1e-8 … 3e-12) stand above the reference's 3e-13.
+  const auto at_h = [&](const std::string& m, double h) {
+    for (const Point& p : dsp.at(m))
+      if (std::abs(p.h - h) < 1e-12) return p.error;
+    ADD_FAILURE() << m << " has no point at h = " << h;
+    return 1.0;
+  };
+  for (const auto& [coarse, fine] : {std::pair{0.04, 0.02}, std::pair{0.02, 0.01}})
+    EXPECT_NEAR(std::log2(at_h("energy-momentum compose=kahan-li6", coarse) / at_h("energy-momentum compose=kahan-li6", fine)),
+                6.0, 0.2)
+        << "h = " << coarse << " to " << fine;
+  EXPECT_NEAR(std::log2(at_h("energy-momentum compose=yoshida4", 0.04) / at_h("energy-momentum compose=yoshida4", 0.01)) / 2,
+              4.0, 0.2);
 
   const auto j = nlohmann::json::parse(read_file(out / "results.json"));
   for (const char* m : {"vi-gauss4", "vi-gauss6", "vi-gauss8", "vi-lobatto4", "vi-lobatto6", "compose=yoshida4",

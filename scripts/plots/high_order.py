@@ -20,7 +20,7 @@ for ax, problem in zip(axes[0], problems):
         pts = [(float(r["cpu_s"]), float(r["error"])) for r in sel if r["method"] == method and float(r["error"]) > 0]
         if not pts:
             continue
-        style = "s--" if method in ("dopri5", "rk78") else "o-"
+        style = "s--" if method in ("dopri5", "rk78", "dae") else "o-"
         ax.loglog([p[0] for p in pts], [p[1] for p in pts], style, label=method, markersize=3)
     ax.set_title(problem)
     ax.set_xlabel("CPU s")
