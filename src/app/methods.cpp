@@ -75,7 +75,8 @@ ParameterSpec compose_option() {
   return ParameterSpec::choice("compose", kernel::composition_names(),
                                "compose the symmetric step into one of order 4 (yoshida4: 3 sub-steps, suzuki4: 5), "
                                "6 (kahan-li6: 9) or 8 (kahan-li8: 17) (docs/methods.md); unconstrained models in "
-                               "momentum form, energy-momentum with its constraints, the impact rows without walls");
+                               "momentum form, energy-momentum with its constraints (there each sub-step a pair of half steps), "
+                               "the impact rows without walls");
 }
 
 std::vector<double> read_composition(const ParameterValues& options) {
