@@ -205,6 +205,10 @@ TEST(ChainKernels, AreTheFixedSizeChainsDerivatives) {
   expect_chain_kernels_match<1>(random);
   expect_chain_kernels_match<2>(random);
   expect_chain_kernels_match<5>(random);
+  // Up to 6 links the kernels are compiled for the length, from 7 on the length is read at run time
+  // (kernel/chain_kernels.hpp): both sides of the boundary.
+  expect_chain_kernels_match<6>(random);
+  expect_chain_kernels_match<7>(random);
   expect_chain_kernels_match<12>(random);
 }
 
@@ -274,8 +278,9 @@ TEST(KernelChain, LongChainsKeepTheirEnergyBounded) {
 
 TEST(KernelNoAllocation, StepsOfChainAndOfConstrainedForcedModel) {
   // 20 links: a Newton system above 16 unknowns, where Eigen's PartialPivLU would take its blocked,
-  // allocating path (solve/runtime_lu.hpp).
-  for (int links : {10, 20}) {
+  // allocating path (solve/runtime_lu.hpp); 2 links: the short chain's kernels and RuntimeLu's loops
+  // for at most 8 unknowns.
+  for (int links : {2, 10, 20}) {
     const KernelModel chain = kernel::pendulum_chain_model(links, 1.0, 1.0, 9.81);
     for (NewtonVariant variant : {NewtonVariant::kFull, NewtonVariant::kSimplified}) {
       NewtonOptions options;

@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <random>
 #include <vector>
 
 #include "mechint/solve/newton.hpp"
@@ -301,6 +303,39 @@ TEST(RuntimeLu, IsPartialPivLuBitForBitUpTo16Unknowns) {
     const Eigen::VectorXd reference = Eigen::PartialPivLU<Eigen::MatrixXd>(a).solve(b);
     for (int i = 0; i < n; ++i) EXPECT_EQ(x[i], reference[i]) << "n = " << n << ", i = " << i;
   }
+}
+
+TEST(RuntimeLu, IsPartialPivLuBitForBitOnManyMatricesUpTo8Unknowns) {
+  // Up to 8 unknowns RuntimeLu runs its own loops (solve/runtime_lu.hpp): they must be Eigen's
+  // arithmetic exactly — the pivot chosen among equal magnitudes (small integer entries give ties),
+  // exactly zero pivots, zero entries of the right-hand side (which Eigen's substitutions skip).
+  std::mt19937 random(2024);
+  std::uniform_int_distribution<int> small_integer(-2, 2);
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  long compared = 0;
+  for (int n = 1; n <= 8; ++n) {
+    RuntimeLu lu(n);
+    Eigen::VectorXd x(n);
+    for (int trial = 0; trial < 300; ++trial) {
+      const bool ties = trial % 2 == 0;
+      Eigen::MatrixXd a(n, n);
+      Eigen::VectorXd b(n);
+      for (int i = 0; i < n; ++i) {
+        b[i] = trial % 3 == 0 ? small_integer(random) : real(random);
+        for (int j = 0; j < n; ++j) a(i, j) = ties ? small_integer(random) : real(random);
+      }
+      lu.compute(a);
+      lu.solve(b, x);
+      const Eigen::VectorXd reference = Eigen::PartialPivLU<Eigen::MatrixXd>(a).solve(b);
+      for (int i = 0; i < n; ++i) {
+        // Singular integer matrices give the same NaN or infinity as Eigen: compare the bits.
+        EXPECT_EQ(std::memcmp(&x[i], &reference[i], sizeof(double)), 0)
+            << "n = " << n << ", trial " << trial << ", i = " << i << ": " << x[i] << " vs " << reference[i];
+        ++compared;
+      }
+    }
+  }
+  EXPECT_EQ(compared, 300L * 36);
 }
 
 TEST(RuntimeLu, SolvesLargerSystemsToRoundOff) {

@@ -5,6 +5,22 @@
 
 namespace mechint::kernel {
 
+namespace {
+
+/// out_ij = f(ij, ji) over a row-major n x n matrix, ij = i·n + j and ji = j·n + i: the D12 Ld sums
+/// of L's Hessian blocks and their transposes, written as one loop over plain arrays (as Eigen's
+/// expression would evaluate them entry by entry, the same arithmetic in the same order) — the
+/// expression over runtime-sized, transposed operands cost a short chain's step more than its sums.
+template <class Entry>
+void fill_entries(RowMatrix& out, Eigen::Index n, Entry entry) {
+  out.resize(n, n);  // sized once by the caller: no allocation
+  double* const d = out.data();
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index j = 0; j < n; ++j) d[i * n + j] = entry(i * n + j, j * n + i);
+}
+
+}  // namespace
+
 Rule rule_named(std::string_view method) {
   if (method == "vi-midpoint") return Rule::kMidpoint;
   if (method == "vi-trapezoid") return Rule::kTrapezoid;
@@ -26,7 +42,11 @@ bool DiscreteRule::d1(const Vector& q0, const Vector& q1, double h, Vector& d1, 
         if (!model_->lagrangian(point_, velocity_, a_)) return false;
         // D1 = h/2 L_q − L_v, D12 = h/4 L_qq + ½ L_qv − ½ L_qvᵀ − L_vv / h.
         d1 = 0.5 * h * a_.q - a_.v;
-        d12->noalias() = 0.25 * h * a_.qq + 0.5 * a_.qv - 0.5 * a_.qv.transpose() - a_.vv / h;
+        const double* qq = a_.qq.data();
+        const double* qv = a_.qv.data();
+        const double* vv = a_.vv.data();
+        const double c = 0.25 * h;
+        fill_entries(*d12, model_->dim(), [&](Eigen::Index ij, Eigen::Index ji) { return c * qq[ij] + 0.5 * qv[ij] - 0.5 * qv[ji] - vv[ij] / h; });
         return true;
       }
       if (!model_->gradient(point_, velocity_, nullptr, &gradient_a_, &momentum_a_)) return false;
@@ -37,7 +57,14 @@ bool DiscreteRule::d1(const Vector& q0, const Vector& q1, double h, Vector& d1, 
         if (!model_->lagrangian(q0, velocity_, a_) || !model_->lagrangian(q1, velocity_, b_)) return false;
         // D1 = h/2 L_q(a) − ½ (L_v(a) + L_v(b)), D12 = ½ L_qv(a) − ½ L_qv(b)ᵀ − (L_vv(a) + L_vv(b)) / 2h.
         d1 = 0.5 * h * a_.q - 0.5 * (a_.v + b_.v);
-        d12->noalias() = 0.5 * a_.qv - 0.5 * b_.qv.transpose() - (a_.vv + b_.vv) / (2.0 * h);
+        const double* qv_a = a_.qv.data();
+        const double* qv_b = b_.qv.data();
+        const double* vv_a = a_.vv.data();
+        const double* vv_b = b_.vv.data();
+        const double two_h = 2.0 * h;
+        fill_entries(*d12, model_->dim(), [&](Eigen::Index ij, Eigen::Index ji) {
+          return 0.5 * qv_a[ij] - 0.5 * qv_b[ji] - (vv_a[ij] + vv_b[ij]) / two_h;
+        });
         return true;
       }
       if (!model_->gradient(q0, velocity_, nullptr, &gradient_a_, &momentum_a_) ||
@@ -50,7 +77,9 @@ bool DiscreteRule::d1(const Vector& q0, const Vector& q1, double h, Vector& d1, 
         if (!model_->lagrangian(q1, velocity_, b_)) return false;
         // D1 = −L_v, D12 = −L_qvᵀ − L_vv / h.
         d1 = -b_.v;
-        d12->noalias() = -b_.qv.transpose() - b_.vv / h;
+        const double* qv = b_.qv.data();
+        const double* vv = b_.vv.data();
+        fill_entries(*d12, model_->dim(), [&](Eigen::Index ij, Eigen::Index ji) { return -qv[ji] - vv[ij] / h; });
         return true;
       }
       if (!model_->gradient(q1, velocity_, nullptr, nullptr, &momentum_b_)) return false;

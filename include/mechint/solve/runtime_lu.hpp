@@ -13,7 +13,16 @@
 ///
 /// The solve is PartialPivLU's: the row interchanges applied to the right-hand side in order, then
 /// the unit-lower and upper triangular solves in place (for one vector these take no workspace).
+///
+/// Up to kSmall unknowns (a short chain, Kepler, a small constrained model) both run as plain loops
+/// over the runtime size instead: the same operations in the same order as Eigen's code there (its
+/// pivot search, row swap, column division and rank-one update; its column-oriented substitutions,
+/// one panel wide at these sizes, zero entries skipped), so the factors and the solution are bit for
+/// bit Eigen's (tests/test_runtime_lu.cpp), without the dispatch through Eigen's expression and
+/// kernel layers that costs a 2 x 2 step more than its arithmetic (docs/performance.md, "A fast path
+/// for short chains").
 
+#include <cmath>
 #include <utility>
 
 #include <Eigen/Core>
@@ -31,6 +40,10 @@ class RuntimeLu {
   /// the callers test for.
   void compute(const Eigen::Ref<const Eigen::MatrixXd>& a) {
     lu_ = a;  // same size: no allocation
+    if (lu_.rows() <= kSmall) {
+      small_lu();
+      return;
+    }
     using Impl = Eigen::internal::partial_lu_impl<double, Eigen::ColMajor, int>;
     Impl::MatrixTypeRef lu_ref(lu_);
     int interchanges = 0;
@@ -41,6 +54,10 @@ class RuntimeLu {
   void solve(const Eigen::Ref<const Eigen::VectorXd>& b, Eigen::Ref<Eigen::VectorXd> x) const {
     if (x.data() != b.data()) x = b;
     for (Eigen::Index k = 0; k < transpositions_.size(); ++k) std::swap(x[k], x[transpositions_[k]]);
+    if (lu_.rows() <= kSmall) {
+      small_substitutions(x.data());
+      return;
+    }
     lu_.triangularView<Eigen::UnitLower>().solveInPlace(x);
     lu_.triangularView<Eigen::Upper>().solveInPlace(x);
   }
@@ -48,6 +65,48 @@ class RuntimeLu {
   Eigen::Index size() const { return lu_.rows(); }
 
  private:
+  /// At most Eigen's triangular panel width (EIGEN_TUNE_TRIANGULAR_PANEL_WIDTH, 8): one panel, so
+  /// Eigen's substitutions are the plain column sweeps of small_substitutions.
+  static constexpr Eigen::Index kSmall = 8;
+
+  /// Eigen's unblocked_lu (PartialPivLU.h) on the column-major lu_, written out.
+  void small_lu() {
+    const Eigen::Index n = lu_.rows();
+    double* const m = lu_.data();
+    for (Eigen::Index k = 0; k < n; ++k) {
+      Eigen::Index pivot = k;  // the first largest |entry| of column k from row k down
+      double biggest = std::abs(m[k + k * n]);
+      for (Eigen::Index i = k + 1; i < n; ++i)
+        if (std::abs(m[i + k * n]) > biggest) biggest = std::abs(m[i + k * n]), pivot = i;
+      transpositions_[k] = static_cast<int>(pivot);
+      if (biggest != 0.0) {
+        if (pivot != k)
+          for (Eigen::Index j = 0; j < n; ++j) std::swap(m[k + j * n], m[pivot + j * n]);
+        for (Eigen::Index i = k + 1; i < n; ++i) m[i + k * n] /= m[k + k * n];
+      }
+      for (Eigen::Index j = k + 1; j < n; ++j) {
+        const double u = m[k + j * n];
+        for (Eigen::Index i = k + 1; i < n; ++i) m[i + j * n] -= u * m[i + k * n];
+      }
+    }
+  }
+
+  /// L y = x (unit diagonal), then U x = y, in place: Eigen's column-major triangular_solve_vector
+  /// for one panel.
+  void small_substitutions(double* x) const {
+    const Eigen::Index n = lu_.rows();
+    const double* const m = lu_.data();
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (x[i] == 0.0) continue;
+      for (Eigen::Index r = i + 1; r < n; ++r) x[r] -= x[i] * m[r + i * n];
+    }
+    for (Eigen::Index i = n - 1; i >= 0; --i) {
+      if (x[i] == 0.0) continue;
+      x[i] /= m[i + i * n];
+      for (Eigen::Index r = 0; r < i; ++r) x[r] -= x[i] * m[r + i * n];
+    }
+  }
+
   Eigen::MatrixXd lu_;
   Eigen::VectorXi transpositions_;
 };
