@@ -18,7 +18,7 @@
 /// over the runtime size instead: the same operations in the same order as Eigen's code there (its
 /// pivot search, row swap, column division and rank-one update; its column-oriented substitutions,
 /// one panel wide at these sizes, zero entries skipped), so the factors and the solution are bit for
-/// bit Eigen's (tests/test_runtime_lu.cpp), without the dispatch through Eigen's expression and
+/// bit Eigen's (tests/test_newton.cpp, RuntimeLu), without the dispatch through Eigen's expression and
 /// kernel layers that costs a 2 x 2 step more than its arithmetic (docs/performance.md, "A fast path
 /// for short chains").
 
