@@ -233,6 +233,9 @@ void expect_same_chain_trajectory(NewtonVariant variant) {
 }
 
 TEST(KernelChain, FollowsTheFixedSizeChainStepForStep) {
+  // 2 and 3 links: the step's compile-time-size path (n ≤ 4, no constraints, no forces); 7: the
+  // runtime-sized one.
+  expect_same_chain_trajectory<2, MidpointRule>(NewtonVariant::kFull);
   expect_same_chain_trajectory<3, MidpointRule>(NewtonVariant::kFull);
   expect_same_chain_trajectory<3, TrapezoidRule>(NewtonVariant::kSimplified);
   expect_same_chain_trajectory<7, MidpointRule>(NewtonVariant::kSimplified);

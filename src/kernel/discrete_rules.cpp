@@ -11,8 +11,9 @@ namespace {
 /// of L's Hessian blocks and their transposes, written as one loop over plain arrays (as Eigen's
 /// expression would evaluate them entry by entry, the same arithmetic in the same order) — the
 /// expression over runtime-sized, transposed operands cost a short chain's step more than its sums.
-template <class Entry>
-void fill_entries(RowMatrix& out, Eigen::Index n, Entry entry) {
+template <int N, class Entry>
+void fill_entries(RowMatrix& out, Eigen::Index runtime_n, Entry entry) {
+  const Eigen::Index n = N == Eigen::Dynamic ? runtime_n : N;
   out.resize(n, n);  // sized once by the caller: no allocation
   double* const d = out.data();
   for (Eigen::Index i = 0; i < n; ++i)
@@ -33,36 +34,45 @@ DiscreteRule::DiscreteRule(const KernelModel& model, Rule rule)
       force_(model.dim()), gradient_a_(model.dim()), gradient_b_(model.dim()), momentum_a_(model.dim()),
       momentum_b_(model.dim()), force_q_(model.dim(), model.dim()), force_v_(model.dim(), model.dim()) {}
 
+/// One body for every size: `N` is the dimension as a compile-time constant (the short models' fast
+/// path, kernel_variational_integrator.hpp) or Eigen::Dynamic; the vectors are seen through maps of
+/// that size, so the arithmetic and its order are the same either way.
+template <int N>
 bool DiscreteRule::d1(const Vector& q0, const Vector& q1, double h, Vector& d1, RowMatrix* d12) {
-  velocity_ = (q1 - q0) / h;
+  using V = Eigen::Matrix<double, N, 1>;
+  using ConstMap = Eigen::Map<const V>;
+  const Eigen::Index n = model_->dim();
+  const ConstMap x0(q0.data(), n), x1(q1.data(), n);
+  Eigen::Map<V> velocity(velocity_.data(), n), out(d1.data(), n);
+  velocity = (x1 - x0) / h;
   switch (rule_) {
     case Rule::kMidpoint:
-      point_ = 0.5 * (q0 + q1);
+      Eigen::Map<V>(point_.data(), n) = 0.5 * (x0 + x1);
       if (d12) {
         if (!model_->lagrangian(point_, velocity_, a_)) return false;
         // D1 = h/2 L_q − L_v, D12 = h/4 L_qq + ½ L_qv − ½ L_qvᵀ − L_vv / h.
-        d1 = 0.5 * h * a_.q - a_.v;
+        out = 0.5 * h * ConstMap(a_.q.data(), n) - ConstMap(a_.v.data(), n);
         const double* qq = a_.qq.data();
         const double* qv = a_.qv.data();
         const double* vv = a_.vv.data();
         const double c = 0.25 * h;
-        fill_entries(*d12, model_->dim(), [&](Eigen::Index ij, Eigen::Index ji) { return c * qq[ij] + 0.5 * qv[ij] - 0.5 * qv[ji] - vv[ij] / h; });
+        fill_entries<N>(*d12, n, [&](Eigen::Index ij, Eigen::Index ji) { return c * qq[ij] + 0.5 * qv[ij] - 0.5 * qv[ji] - vv[ij] / h; });
         return true;
       }
       if (!model_->gradient(point_, velocity_, nullptr, &gradient_a_, &momentum_a_)) return false;
-      d1 = 0.5 * h * gradient_a_ - momentum_a_;
+      out = 0.5 * h * ConstMap(gradient_a_.data(), n) - ConstMap(momentum_a_.data(), n);
       return true;
     case Rule::kTrapezoid:
       if (d12) {
         if (!model_->lagrangian(q0, velocity_, a_) || !model_->lagrangian(q1, velocity_, b_)) return false;
         // D1 = h/2 L_q(a) − ½ (L_v(a) + L_v(b)), D12 = ½ L_qv(a) − ½ L_qv(b)ᵀ − (L_vv(a) + L_vv(b)) / 2h.
-        d1 = 0.5 * h * a_.q - 0.5 * (a_.v + b_.v);
+        out = 0.5 * h * ConstMap(a_.q.data(), n) - 0.5 * (ConstMap(a_.v.data(), n) + ConstMap(b_.v.data(), n));
         const double* qv_a = a_.qv.data();
         const double* qv_b = b_.qv.data();
         const double* vv_a = a_.vv.data();
         const double* vv_b = b_.vv.data();
         const double two_h = 2.0 * h;
-        fill_entries(*d12, model_->dim(), [&](Eigen::Index ij, Eigen::Index ji) {
+        fill_entries<N>(*d12, n, [&](Eigen::Index ij, Eigen::Index ji) {
           return 0.5 * qv_a[ij] - 0.5 * qv_b[ji] - (vv_a[ij] + vv_b[ij]) / two_h;
         });
         return true;
@@ -70,24 +80,31 @@ bool DiscreteRule::d1(const Vector& q0, const Vector& q1, double h, Vector& d1, 
       if (!model_->gradient(q0, velocity_, nullptr, &gradient_a_, &momentum_a_) ||
           !model_->gradient(q1, velocity_, nullptr, nullptr, &momentum_b_))
         return false;
-      d1 = 0.5 * h * gradient_a_ - 0.5 * (momentum_a_ + momentum_b_);
+      out = 0.5 * h * ConstMap(gradient_a_.data(), n) -
+            0.5 * (ConstMap(momentum_a_.data(), n) + ConstMap(momentum_b_.data(), n));
       return true;
     case Rule::kFirstOrder:
       if (d12) {
         if (!model_->lagrangian(q1, velocity_, b_)) return false;
         // D1 = −L_v, D12 = −L_qvᵀ − L_vv / h.
-        d1 = -b_.v;
+        out = -ConstMap(b_.v.data(), n);
         const double* qv = b_.qv.data();
         const double* vv = b_.vv.data();
-        fill_entries(*d12, model_->dim(), [&](Eigen::Index ij, Eigen::Index ji) { return -qv[ji] - vv[ij] / h; });
+        fill_entries<N>(*d12, n, [&](Eigen::Index ij, Eigen::Index ji) { return -qv[ji] - vv[ij] / h; });
         return true;
       }
       if (!model_->gradient(q1, velocity_, nullptr, nullptr, &momentum_b_)) return false;
-      d1 = -momentum_b_;
+      out = -ConstMap(momentum_b_.data(), n);
       return true;
   }
   return false;
 }
+
+template bool DiscreteRule::d1<Eigen::Dynamic>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
+template bool DiscreteRule::d1<1>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
+template bool DiscreteRule::d1<2>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
+template bool DiscreteRule::d1<3>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
+template bool DiscreteRule::d1<4>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
 
 bool DiscreteRule::d2(const Vector& q0, const Vector& q1, double h, Vector& d2) {
   velocity_ = (q1 - q0) / h;

@@ -32,7 +32,9 @@ class DiscreteRule {
   Rule rule() const { return rule_; }
   const KernelModel& model() const { return *model_; }
 
-  /// D1 Ld(q0, q1) and, when `d12` is not null, D12 Ld (∂²Ld/∂q0_i∂q1_j).
+  /// D1 Ld(q0, q1) and, when `d12` is not null, D12 Ld (∂²Ld/∂q0_i∂q1_j). `N`: the model's dimension
+  /// when the caller knows it at compile time (instantiated for 1–4; the same arithmetic).
+  template <int N = Eigen::Dynamic>
   bool d1(const Vector& q0, const Vector& q1, double h, Vector& d1, RowMatrix* d12);
   /// D2 Ld(q0, q1): the discrete Legendre transform p1.
   bool d2(const Vector& q0, const Vector& q1, double h, Vector& d2);
@@ -47,5 +49,11 @@ class DiscreteRule {
   Vector point_, velocity_, force_, gradient_a_, gradient_b_, momentum_a_, momentum_b_;
   RowMatrix force_q_, force_v_;
 };
+
+extern template bool DiscreteRule::d1<Eigen::Dynamic>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
+extern template bool DiscreteRule::d1<1>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
+extern template bool DiscreteRule::d1<2>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
+extern template bool DiscreteRule::d1<3>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
+extern template bool DiscreteRule::d1<4>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
 
 }  // namespace mechint::kernel

@@ -28,7 +28,15 @@ NewtonOptions full_newton(NewtonOptions options) {
 /// R = [h(p_k + D1 Ld + f⁻) + Dg(q_k)ᵀν ; g(q_{k+1})], J = [[h (D12 Ld + ∂f⁻/∂q_{k+1}), Dg(q_k)ᵀ],
 /// [Dg(q_{k+1}), 0]] with ν = hλ (000 eqs. 4.14–4.18, as solve/del_newton.hpp). An iterate where the
 /// model is not defined gives a NaN residual: Newton stops there (NewtonStop::kNonFinite).
+///
+/// `N` is the dimension n when it is known at compile time — the fast path of a short unconstrained,
+/// unforced model (docs/performance.md, "A fast path for short chains"), instantiated for n ≤ 4 —
+/// or Eigen::Dynamic for every model. One body: the position unknowns are seen through maps of size
+/// N, which changes no operation and no order of the arithmetic, only what the compiler knows.
+template <int N>
 struct KernelVariationalIntegrator::DelSystem {
+  using V = Eigen::Matrix<double, N, 1>;
+  using ConstMap = Eigen::Map<const V>;
   KernelVariationalIntegrator& s;
   NewtonOptions options;
   double h;
@@ -41,7 +49,7 @@ struct KernelVariationalIntegrator::DelSystem {
 
   void assemble(Eigen::VectorXd& r, Eigen::MatrixXd* j) {
     const int n = s.n_, k = s.k_;
-    bool defined = s.rule_.d1(q_k, q_next, h, s.d1_, j ? &s.d12_ : nullptr);
+    bool defined = s.rule_.template d1<N>(q_k, q_next, h, s.d1_, j ? &s.d12_ : nullptr);
     if (defined && k > 0) defined = s.model_->constraints(q_next, &s.g_next_, j ? &s.dg_next_ : nullptr);
     if (defined && s.model_->forced()) {
       defined = s.rule_.forces(q_k, q_next, *forcing.u, forcing.t, h, s.f_minus_, s.f_plus_, j ? &s.df_minus_ : nullptr);
@@ -52,13 +60,15 @@ struct KernelVariationalIntegrator::DelSystem {
       r.setConstant(std::numeric_limits<double>::quiet_NaN());
       return;
     }
-    r.head(n) = h * (p_k + s.d1_);
+    Eigen::Map<V>(r.data(), n) = h * (ConstMap(p_k.data(), n) + ConstMap(s.d1_.data(), n));
     if (k > 0) {
       r.head(n).noalias() += dg_k.transpose() * s.nu_;
       r.tail(k) = s.g_next_;
     }
     if (j) {
-      j->topLeftCorner(n, n) = h * s.d12_;
+      using RowMajorBlock = Eigen::Matrix<double, N, N, Eigen::RowMajor>;
+      Eigen::Map<Eigen::Matrix<double, N, N>, 0, Eigen::OuterStride<>>(j->data(), n, n, Eigen::OuterStride<>(n + k)) =
+          h * Eigen::Map<const RowMajorBlock>(s.d12_.data(), n, n);
       if (k > 0) {
         j->topRightCorner(n, k) = dg_k.transpose();
         j->bottomLeftCorner(k, n) = s.dg_next_;
@@ -67,15 +77,17 @@ struct KernelVariationalIntegrator::DelSystem {
     }
   }
   double update(const Eigen::VectorXd& delta) {
-    q_next -= delta.head(s.n_);
+    const ConstMap step(delta.data(), s.n_);
+    Eigen::Map<V>(q_next.data(), s.n_) -= step;
     if (s.k_ > 0) s.nu_ -= delta.tail(s.k_);
-    return delta.head(s.n_).lpNorm<Eigen::Infinity>();
+    return step.template lpNorm<Eigen::Infinity>();
   }
   bool converged_on_residual(const NewtonIterate& state) const {
     return state.residual_norm <= options.residual_tolerance * residual_scale;
   }
   bool converged_on_update(const NewtonIterate& state) const {
-    return update_converged(state, options.variant, options.step_tolerance * (1.0 + q_next.lpNorm<Eigen::Infinity>()));
+    return update_converged(state, options.variant,
+                            options.step_tolerance * (1.0 + ConstMap(q_next.data(), s.n_).template lpNorm<Eigen::Infinity>()));
   }
 };
 
@@ -205,9 +217,20 @@ NewtonStats KernelVariationalIntegrator::solve(double h, const Vector& q_k, cons
   // The kept factorization (simplified Newton) belongs to one step size.
   if (&newton == &newton_ && factored_h_ != h) newton.discard_factorization();
   nu_.setZero();
-  DelSystem system{*this, options, h, q_k, p_k, dg_k, forcing, q_next,
-                   1.0 + (h * p_k).lpNorm<Eigen::Infinity>()};
-  const NewtonStats stats = newton.solve(system, NewtonPolicy::from(options));
+  const double residual_scale = 1.0 + (h * p_k).lpNorm<Eigen::Infinity>();
+  const auto run = [&]<int N>() {
+    DelSystem<N> system{*this, options, h, q_k, p_k, dg_k, forcing, q_next, residual_scale};
+    return newton.solve(system, NewtonPolicy::from(options));
+  };
+  // The compile-time size only where nothing else of the step is sized by the model (no constraints,
+  // no forces): the short unconstrained models whose steps the runtime sizes slowed most.
+  const bool plain = k_ == 0 && !model_->forced();
+  const NewtonStats stats = !plain  ? run.template operator()<Eigen::Dynamic>()
+                            : n_ == 1 ? run.template operator()<1>()
+                            : n_ == 2 ? run.template operator()<2>()
+                            : n_ == 3 ? run.template operator()<3>()
+                            : n_ == 4 ? run.template operator()<4>()
+                                      : run.template operator()<Eigen::Dynamic>();
   if (&newton == &newton_) factored_h_ = newton.has_factorization() ? h : 0.0;
   if (k_ > 0) lambda = nu_ / h;
   return stats;

@@ -80,7 +80,9 @@ class KernelVariationalIntegrator {
     const Vector* u = nullptr;
     double t = 0.0;
   };
-  /// The bordered DEL system of one step (solve/del_newton.hpp's, runtime-sized).
+  /// The bordered DEL system of one step (solve/del_newton.hpp's, runtime-sized; `N`: the dimension
+  /// when known at compile time, the short models' fast path).
+  template <int N>
   struct DelSystem;
 
   NewtonStats solve(double h, const Vector& q_k, const Vector& p_k, const RowMatrix& dg_k, Forcing forcing,

@@ -39,11 +39,12 @@ class RuntimeLu {
   /// pivot is not an error here, as in PartialPivLU: the solve then gives non-finite values, which
   /// the callers test for.
   void compute(const Eigen::Ref<const Eigen::MatrixXd>& a) {
-    lu_ = a;  // same size: no allocation
-    if (lu_.rows() <= kSmall) {
-      small_lu();
+    if (a.rows() != lu_.rows()) lu_.resize(a.rows(), a.rows()), transpositions_.resize(a.rows());  // never in a step
+    if (a.rows() <= kSmall) {
+      with_small_size(a.rows(), [&]<int n>() { small_lu<n>(a); });
       return;
     }
+    lu_ = a;  // same size: no allocation
     using Impl = Eigen::internal::partial_lu_impl<double, Eigen::ColMajor, int>;
     Impl::MatrixTypeRef lu_ref(lu_);
     int interchanges = 0;
@@ -55,7 +56,7 @@ class RuntimeLu {
     if (x.data() != b.data()) x = b;
     for (Eigen::Index k = 0; k < transpositions_.size(); ++k) std::swap(x[k], x[transpositions_[k]]);
     if (lu_.rows() <= kSmall) {
-      small_substitutions(x.data());
+      with_small_size(lu_.rows(), [&]<int n>() { small_substitutions<n>(x.data()); });
       return;
     }
     lu_.triangularView<Eigen::UnitLower>().solveInPlace(x);
@@ -69,10 +70,30 @@ class RuntimeLu {
   /// Eigen's substitutions are the plain column sweeps of small_substitutions.
   static constexpr Eigen::Index kSmall = 8;
 
-  /// Eigen's unblocked_lu (PartialPivLU.h) on the column-major lu_, written out.
-  void small_lu() {
-    const Eigen::Index n = lu_.rows();
+  /// f.template operator()<n>() for the runtime size 1 ≤ n ≤ kSmall as a compile-time constant: the
+  /// loops below then have known bounds (a 2 x 2 factorisation is a handful of instructions).
+  template <class F>
+  static void with_small_size(Eigen::Index n, F&& f) {
+    switch (n) {
+      case 1: return f.template operator()<1>();
+      case 2: return f.template operator()<2>();
+      case 3: return f.template operator()<3>();
+      case 4: return f.template operator()<4>();
+      case 5: return f.template operator()<5>();
+      case 6: return f.template operator()<6>();
+      case 7: return f.template operator()<7>();
+      case 8: return f.template operator()<8>();
+      default: return;  // no unknowns: nothing to factor or solve
+    }
+  }
+
+  /// a copied into lu_, then Eigen's unblocked_lu (PartialPivLU.h) on it, written out.
+  template <int n>
+  void small_lu(const Eigen::Ref<const Eigen::MatrixXd>& a) {
+    static_assert(n <= kSmall);
     double* const m = lu_.data();
+    for (Eigen::Index j = 0; j < n; ++j)
+      for (Eigen::Index i = 0; i < n; ++i) m[i + j * n] = a(i, j);
     for (Eigen::Index k = 0; k < n; ++k) {
       Eigen::Index pivot = k;  // the first largest |entry| of column k from row k down
       double biggest = std::abs(m[k + k * n]);
@@ -93,8 +114,8 @@ class RuntimeLu {
 
   /// L y = x (unit diagonal), then U x = y, in place: Eigen's column-major triangular_solve_vector
   /// for one panel.
+  template <int n>
   void small_substitutions(double* x) const {
-    const Eigen::Index n = lu_.rows();
     const double* const m = lu_.data();
     for (Eigen::Index i = 0; i < n; ++i) {
       if (x[i] == 0.0) continue;
