@@ -204,6 +204,8 @@ TEST(ChainKernels, AreTheFixedSizeChainsDerivatives) {
   std::mt19937 random(7);
   expect_chain_kernels_match<1>(random);
   expect_chain_kernels_match<2>(random);
+  expect_chain_kernels_match<3>(random);
+  expect_chain_kernels_match<4>(random);
   expect_chain_kernels_match<5>(random);
   // Up to 6 links the kernels are compiled for the length, from 7 on the length is read at run time
   // (kernel/chain_kernels.hpp): both sides of the boundary.
@@ -233,10 +235,12 @@ void expect_same_chain_trajectory(NewtonVariant variant) {
 }
 
 TEST(KernelChain, FollowsTheFixedSizeChainStepForStep) {
-  // 2 and 3 links: the step's compile-time-size path (n ≤ 4, no constraints, no forces); 7: the
-  // runtime-sized one.
+  // 1–4 links: the step's compile-time-size path (n ≤ 4, no constraints, no forces), each of its four
+  // instantiations; 7: the runtime-sized one.
+  expect_same_chain_trajectory<1, MidpointRule>(NewtonVariant::kSimplified);
   expect_same_chain_trajectory<2, MidpointRule>(NewtonVariant::kFull);
   expect_same_chain_trajectory<3, MidpointRule>(NewtonVariant::kFull);
+  expect_same_chain_trajectory<4, FirstOrderRule>(NewtonVariant::kSimplified);
   expect_same_chain_trajectory<3, TrapezoidRule>(NewtonVariant::kSimplified);
   expect_same_chain_trajectory<7, MidpointRule>(NewtonVariant::kSimplified);
   expect_same_chain_trajectory<7, FirstOrderRule>(NewtonVariant::kFull);

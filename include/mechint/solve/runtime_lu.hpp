@@ -15,7 +15,7 @@
 /// the unit-lower and upper triangular solves in place (for one vector these take no workspace).
 ///
 /// Up to kSmall unknowns (a short chain, Kepler, a small constrained model) both run as plain loops
-/// over the runtime size instead: the same operations in the same order as Eigen's code there (its
+/// instead, the size dispatched to a compile-time constant: the same operations in the same order as Eigen's code there (its
 /// pivot search, row swap, column division and rank-one update; its column-oriented substitutions,
 /// one panel wide at these sizes, zero entries skipped), so the factors and the solution are bit for
 /// bit Eigen's (tests/test_newton.cpp, RuntimeLu), without the dispatch through Eigen's expression and
