@@ -2,14 +2,22 @@
 // derivatives D12 Ld(q0, q1) that the DEL Jacobian needs, with ceres::Jet (jet of jets) and with
 // Eigen's AutoDiffScalar (nested, fixed-size derivative vectors), on the midpoint discrete
 // Lagrangian of Kepler (n = 2) and of the planar pendulum chain with n = 10 and n = 30.
+// BM_HessianJetOfJets / BM_HessianSecondOrderJet: the gradient and Hessian of L over (q, q̇) that the
+// kernels of a built-in model need (kernel/model_adapter.hpp), by a jet of jets over the 2n variables
+// and by core/second_order_jet.hpp, on Kepler, the three-body problem, the double pendulum and the
+// double spherical pendulum (n = 6).
 #include <benchmark/benchmark.h>
 
 #include <Eigen/Core>
 #include <unsupported/Eigen/AutoDiff>
 
 #include "mechint/core/autodiff.hpp"
+#include "mechint/core/second_order_jet.hpp"
+#include "mechint/systems/double_pendulum.hpp"
+#include "mechint/systems/double_spherical_pendulum.hpp"
 #include "mechint/systems/kepler.hpp"
 #include "mechint/systems/pendulum_chain.hpp"
+#include "mechint/systems/three_body.hpp"
 
 namespace {
 
@@ -77,5 +85,42 @@ BENCHMARK_CAPTURE(BM_CeresJet, chain_n10, systems::PendulumChain<10>{}, ramp<10>
 BENCHMARK_CAPTURE(BM_EigenAutoDiff, chain_n10, systems::PendulumChain<10>{}, ramp<10>(0.01), ramp<10>(0.011));
 BENCHMARK_CAPTURE(BM_CeresJet, chain_n30, systems::PendulumChain<30>{}, ramp<30>(0.01), ramp<30>(0.011));
 BENCHMARK_CAPTURE(BM_EigenAutoDiff, chain_n30, systems::PendulumChain<30>{}, ramp<30>(0.01), ramp<30>(0.011));
+
+// The Hessian of L over the 2n variables (q, v), read out as a model's kernels do.
+template <class Model>
+void BM_HessianJetOfJets(benchmark::State& state, Model model, VecD<Model::kDim> q, VecD<Model::kDim> v) {
+  constexpr int n = Model::kDim, m = 2 * n;
+  double sink = 0;
+  for (auto _ : state) {
+    Vec<Jet2<m>, n> qj, vj;
+    for (int i = 0; i < n; ++i) qj[i] = Jet2<m>(Jet<m>(q[i], i), i), vj[i] = Jet2<m>(Jet<m>(v[i], n + i), n + i);
+    const Jet2<m> l = model.template lagrangian<Jet2<m>>(qj, vj);
+    sink += l.v[0].v[m - 1] + l.v[n].a;
+    benchmark::DoNotOptimize(sink);
+  }
+}
+
+template <class Model>
+void BM_HessianSecondOrderJet(benchmark::State& state, Model model, VecD<Model::kDim> q, VecD<Model::kDim> v) {
+  constexpr int n = Model::kDim, m = 2 * n;
+  using S = SecondOrderJet<m>;
+  double sink = 0;
+  for (auto _ : state) {
+    Vec<S, n> qj, vj;
+    for (int i = 0; i < n; ++i) qj[i] = S(q[i], i), vj[i] = S(v[i], n + i);
+    const S l = model.template lagrangian<S>(qj, vj);
+    sink += l.hessian(0, m - 1) + l.g[n];
+    benchmark::DoNotOptimize(sink);
+  }
+}
+
+#define MECHINT_HESSIAN_BENCHMARKS(NAME, ...)                   \
+  BENCHMARK_CAPTURE(BM_HessianJetOfJets, NAME, __VA_ARGS__);    \
+  BENCHMARK_CAPTURE(BM_HessianSecondOrderJet, NAME, __VA_ARGS__)
+MECHINT_HESSIAN_BENCHMARKS(kepler, kKepler, VecD<2>(0.7, 0.2), VecD<2>(-0.3, 1.1));
+MECHINT_HESSIAN_BENCHMARKS(three_body, systems::ThreeBody{}, VecD<2>(0.7, 0.2), VecD<2>(-0.3, 1.1));
+MECHINT_HESSIAN_BENCHMARKS(double_pendulum, systems::DoublePendulum{}, VecD<2>(0.7, 0.2), VecD<2>(-0.3, 1.1));
+MECHINT_HESSIAN_BENCHMARKS(double_spherical_pendulum, systems::DoubleSphericalPendulum{}, ramp<6>(0.1), ramp<6>(-0.2));
+#undef MECHINT_HESSIAN_BENCHMARKS
 
 }  // namespace

@@ -3,7 +3,7 @@
 /// The derivative kernels of a C++ model templated on the scalar (the built-in systems,
 /// include/mechint/systems/): the third backend of the kernel boundary (model_kernels.h), by
 /// automatic differentiation. L's gradient and Hessian come from the model's calculus
-/// (model/lagrangian_calculus.hpp: its hand-written derivatives, or one jet of jets over (q, v)),
+/// (model/lagrangian_calculus.hpp: its hand-written derivatives, or one second-order jet over (q, v)),
 /// g and Dg from one jet over q, the forces' Jacobians from one jet over (q, v), walls and their
 /// gradients from one jet over q.
 ///
@@ -181,7 +181,7 @@ class ModelAdapter {
     }
   }
 
-  /// s(q), and its gradient (one jet over q) and Hessian (a jet of jets) when asked for: the
+  /// s(q), and its gradient (one jet over q) and Hessian (a second-order jet) when asked for: the
   /// physical clock asks for s alone at every stage.
   static int time_scale(const void* context, const double* q, double* s, double* s_q, double* s_qq) {
     if constexpr (kHasTimeScale) {
@@ -198,17 +198,15 @@ class ModelAdapter {
           Eigen::Map<VecD<n>>{s_q} = r.v;
           return std::isfinite(*s) && r.v.allFinite();
         }
-        Vec<Jet2<n>, n> qj;
-        for (int i = 0; i < n; ++i) qj[i] = Jet2<n>(Jet<n>(q[i], i), i);
-        const Jet2<n> r = model_of(context).template time_scale<Jet2<n>>(qj);
-        *s = r.a.a;
-        bool finite = std::isfinite(*s);
-        for (int i = 0; i < n; ++i) {
-          if (s_q) s_q[i] = r.a.v[i];
-          finite = finite && std::isfinite(r.a.v[i]) && r.v[i].v.allFinite();
-          if (s_qq)
-            for (int j = 0; j < n; ++j) s_qq[i * n + j] = r.v[i].v[j];
-        }
+        using J = SecondOrderJet<n>;
+        const J r = second_order_expansion<n>(
+            [&](const Vec<J, n>& x) { return model_of(context).template time_scale<J>(x); }, vec(q));
+        const VecD<n> gradient = gradient_of(r);
+        const Mat<n, n> hessian = hessian_of(r);
+        *s = r.a;
+        if (s_q) Eigen::Map<VecD<n>>{s_q} = gradient;
+        Eigen::Map<RowMajorMatrix<n, n>>{s_qq} = hessian;
+        const bool finite = std::isfinite(*s) && gradient.allFinite() && hessian.allFinite();
         return finite;
       });
     } else {

@@ -62,18 +62,12 @@ concept ConstantMassModel = LagrangianModel<M> && requires(const M& m, const Vec
   { m.template potential<double>(q) } -> std::convertible_to<double>;
 };
 
-/// Gradient and Hessian of a scalar function of q (a jet of jets).
+/// Gradient and Hessian of a scalar function of q (core/second_order_jet.hpp).
 template <int N, class F>
 void gradient_and_hessian(const F& f, const VecD<N>& x, VecD<N>& grad, Mat<N, N>& hess) {
-  Vec<Jet2<N>, N> xj;
-  for (int i = 0; i < N; ++i) {
-    xj[i].a = Jet<N>(x[i], i);
-    xj[i].v.setZero();
-    xj[i].v[i] = Jet<N>(1.0);
-  }
-  const Jet2<N> r = f(xj);
-  grad = r.a.v;
-  for (int i = 0; i < N; ++i) hess.row(i) = r.v[i].v.transpose();
+  const SecondOrderJet<N> r = second_order_expansion<N>(f, x);
+  grad = gradient_of(r);
+  hess = hessian_of(r);
 }
 
 template <ConstantMassModel M>

@@ -9,6 +9,7 @@
 #include <concepts>
 
 #include "mechint/core/autodiff.hpp"
+#include "mechint/core/second_order_jet.hpp"
 
 namespace mechint {
 
@@ -68,24 +69,27 @@ VecD<S::kNumConstraints> constraint_curvature(const S& system, const VecD<S::kDi
   return out;
 }
 
-/// Σ_r λ_r ∂²g_r/∂q² (n × n, symmetric): the derivative of the constraint force Dg(q)ᵀλ in q, by
-/// one evaluation of g on a jet of jets over q.
+/// Σ_r λ_r ∂²g_r/∂q² (n × n, symmetric): the derivative of the constraint force Dg(q)ᵀλ in q, the
+/// Hessian of λ·g(q) by one evaluation on a second-order jet over q.
 template <HasConstraintCount S>
 Mat<S::kDim, S::kDim> constraint_hessian_contracted(const S& system, const VecD<S::kDim>& q,
                                                     const VecD<S::kNumConstraints>& lambda) {
   constexpr int n = S::kDim;
   constexpr int k = S::kNumConstraints;
-  Mat<n, n> out = Mat<n, n>::Zero();
   if constexpr (k > 0) {
-    Vec<Jet2<n>, n> x;
-    for (int i = 0; i < n; ++i) x[i] = Jet2<n>(Jet<n>(q[i], i), i);
-    const Vec<Jet2<n>, k> g = system.template constraints<Jet2<n>>(x);
-    for (int r = 0; r < k; ++r)
-      for (int i = 0; i < n; ++i) out.row(i) += lambda[r] * g[r].v[i].v.transpose();
+    using J = SecondOrderJet<n>;
+    return hessian_of(second_order_expansion<n>(
+        [&](const Vec<J, n>& x) {
+          const Vec<J, k> g = system.template constraints<J>(x);
+          J sum = lambda[0] * g[0];
+          for (int r = 1; r < k; ++r) sum += lambda[r] * g[r];
+          return sum;
+        },
+        q));
   } else {
     (void)system, (void)q, (void)lambda;
+    return Mat<n, n>::Zero();
   }
-  return out;
 }
 
 }  // namespace mechint

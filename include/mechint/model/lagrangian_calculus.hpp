@@ -14,13 +14,14 @@
 ///   lagrangian_dvdv                jet of jets over q̇                              O(n²)
 ///   lagrangian_velocity_hessians   L_q, L_qv, L_vv: nested Eigen AutoDiff, inner over (q, q̇),
 ///                                  outer over q̇ (no L_qq)                          O(n²)
-///   lagrangian_second_derivatives  everything, jet of jets over (q, q̇)              O(4n²)
+///   lagrangian_second_derivatives  everything, one second-order jet over (q, q̇)    O(2n²)
 
 #include <Eigen/LU>
 #include <cmath>
 #include <utility>
 
 #include "mechint/core/autodiff.hpp"
+#include "mechint/core/second_order_jet.hpp"
 #include "mechint/model/lagrangian_derivatives.hpp"
 #include "mechint/model/lagrangian_model.hpp"
 
@@ -72,7 +73,7 @@ Mat<M::kDim, M::kDim> lagrangian_dvdv(const M& model, const VecD<M::kDim>& q,
 }
 
 /// Gradient and Hessian of L at (q, v): the model's hand-written ones when it has them, otherwise
-/// one evaluation of L on a jet of jets over the 2n variables (q, v).
+/// one evaluation of L on a second-order jet over the 2n variables (q, v).
 template <LagrangianModel M>
 LagrangianDerivatives<M::kDim> lagrangian_second_derivatives(const M& model, const VecD<M::kDim>& q,
                                                              const VecD<M::kDim>& v) {
@@ -81,22 +82,25 @@ LagrangianDerivatives<M::kDim> lagrangian_second_derivatives(const M& model, con
   if constexpr (HasLagrangianDerivatives<M>) {
     model.lagrangian_derivatives(q, v, d);
   } else {
+    // One evaluation on a second-order jet over the 2n variables (q, v): value, gradient and the
+    // Hessian's upper triangle (core/second_order_jet.hpp; about half a jet of jets' arithmetic).
     constexpr int m = 2 * n;
-    Vec<Jet2<m>, n> qj, vj;
-    for (int i = 0; i < n; ++i) {
-      qj[i] = Jet2<m>(Jet<m>(q[i], i), i);
-      vj[i] = Jet2<m>(Jet<m>(v[i], n + i), n + i);
-    }
-    const Jet2<m> l = model.template lagrangian<Jet2<m>>(qj, vj);
-    for (int i = 0; i < n; ++i) {
-      d.q[i] = l.v[i].a;
-      d.v[i] = l.v[n + i].a;
-      for (int j = 0; j < n; ++j) {
-        d.qq(i, j) = l.v[i].v[j];
-        d.qv(i, j) = l.v[i].v[n + j];
-        d.vv(i, j) = l.v[n + i].v[n + j];
-      }
-    }
+    using S = SecondOrderJet<m>;
+    VecD<m> x;
+    x << q, v;
+    const S l = second_order_expansion<m>(
+        [&](const Vec<S, m>& y) {
+          const Vec<S, n> qs = y.template head<n>(), vs = y.template tail<n>();
+          return model.template lagrangian<S>(qs, vs);
+        },
+        x);
+    const Mat<m, m> hessian = hessian_of(l);
+    const VecD<m> gradient = gradient_of(l);
+    d.q = gradient.template head<n>();
+    d.v = gradient.template tail<n>();
+    d.qq = hessian.template topLeftCorner<n, n>();
+    d.qv = hessian.template topRightCorner<n, n>();
+    d.vv = hessian.template bottomRightCorner<n, n>();
   }
   return d;
 }
