@@ -186,6 +186,39 @@ TEST(ModelCache, CompilesIntoAPrivateDirectoryAndLoadsFromIt) {
     EXPECT_NE(e.path().filename().string().rfind(".build-", 0), 0u) << e.path();
 }
 
+TEST(ModelCache, GeneratesTheSourceOnlyWhenTheCacheHasNoLibrary) {
+  const mechint::model_file::ModelCache cache(scratch("cache_lazy") / "models");
+  int generated = 0;
+  const auto source = [&] {
+    ++generated;
+    return std::string(kTinySource);
+  };
+  ::testing::internal::CaptureStderr();
+  const auto first = mechint::model_file::compiled_library(cache, source, "k6", tiny_toolchain(), "model 'tiny'");
+  ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(generated, 1);
+  EXPECT_EQ(answer_of(first), 42);
+  const auto again = mechint::model_file::compiled_library(cache, source, "k6", tiny_toolchain(), "model 'tiny'");
+  EXPECT_EQ(generated, 1) << "a cached library was taken after generating its source again";
+  ::close(again.fd);
+}
+
+TEST(ModelCache, TheGeneratorIsIdentifiedByItsBinarysBuildId) {
+  // A model's cache key names its generator by the build ID of the binary that holds it (Debian's
+  // linker writes one; without it the key falls back to the generated source). Hex, the same at
+  // every call, and different keys for different generators.
+  const std::string id = mechint::model_file::generator_identity();
+  ASSERT_FALSE(id.empty()) << "this binary has no GNU build ID";
+  EXPECT_GE(id.size(), 16u);
+  EXPECT_EQ(id.find_first_not_of("0123456789abcdef"), std::string::npos) << id;
+  EXPECT_EQ(mechint::model_file::generator_identity(), id);
+  const auto toolchain = tiny_toolchain();
+  EXPECT_NE(mechint::model_file::cache_key("generator " + id, "text", toolchain),
+            mechint::model_file::cache_key("generator 0" + id, "text", toolchain));
+  EXPECT_NE(mechint::model_file::cache_key("generator " + id, "text", toolchain),
+            mechint::model_file::cache_key("generator " + id, "text ", toolchain));
+}
+
 TEST(ModelCache, RefusesADirectoryOthersCanWrite) {
   const fs::path dir = scratch("cache_shared");
   fs::permissions(dir, fs::perms::all);  // 0777: anyone could plant a library

@@ -1,5 +1,7 @@
 #include "model_file/model_compiler.hpp"
 
+#include <elf.h>
+#include <link.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -129,8 +131,8 @@ std::string digest(const std::string& material) {
   return text;
 }
 
-std::string cache_key(const std::string& source, const std::string& model_text, const Toolchain& toolchain) {
-  std::string material = "source\n" + source + "\nmodel\n" + model_text + "\ncompiler\n" + toolchain.compiler + "\n" +
+std::string cache_key(const std::string& made_by, const std::string& model_text, const Toolchain& toolchain) {
+  std::string material = "source\n" + made_by + "\nmodel\n" + model_text + "\ncompiler\n" + toolchain.compiler + "\n" +
                          toolchain.compiler_identity + "\nmechint " + toolchain.mechint_version + "\n";
   for (const auto& f : toolchain.flags) material += f + "\n";
   for (const auto& d : toolchain.include_dirs) material += d + "\n";
@@ -151,8 +153,60 @@ std::string cache_key(const std::string& source, const std::string& model_text, 
   return digest(material);
 }
 
-CachedLibrary compiled_library(const ModelCache& cache, const std::string& source, const std::string& key,
-                               const Toolchain& toolchain, const std::string& model) {
+namespace {
+
+/// The GNU build ID note (NT_GNU_BUILD_ID) of the loaded object that contains `address`, as hex.
+struct BuildIdSearch {
+  std::uintptr_t address = 0;
+  std::string hex;
+};
+
+int find_build_id(dl_phdr_info* info, std::size_t, void* data) {
+  auto* search = static_cast<BuildIdSearch*>(data);
+  bool contains = false;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    const std::uintptr_t start = info->dlpi_addr + ph.p_vaddr;
+    if (ph.p_type == PT_LOAD && search->address >= start && search->address < start + ph.p_memsz) contains = true;
+  }
+  if (!contains) return 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_NOTE) continue;
+    const auto* at = reinterpret_cast<const unsigned char*>(info->dlpi_addr + ph.p_vaddr);
+    const unsigned char* end = at + ph.p_memsz;
+    const auto aligned = [](std::size_t size) { return (size + 3) & ~std::size_t{3}; };
+    while (at + sizeof(ElfW(Nhdr)) <= end) {
+      ElfW(Nhdr) note;
+      std::memcpy(&note, at, sizeof note);
+      const unsigned char* name = at + sizeof note;
+      const unsigned char* desc = name + aligned(note.n_namesz);
+      if (desc + note.n_descsz > end) break;
+      if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
+        static const char kHex[] = "0123456789abcdef";
+        for (std::size_t k = 0; k < note.n_descsz; ++k)
+          search->hex += kHex[desc[k] >> 4], search->hex += kHex[desc[k] & 15];
+        return 1;
+      }
+      at = desc + aligned(note.n_descsz);
+    }
+  }
+  return 1;  // the object holding the generator has no build ID
+}
+
+}  // namespace
+
+std::string generator_identity() {
+  static const std::string identity = [] {
+    BuildIdSearch search{reinterpret_cast<std::uintptr_t>(&generator_identity), {}};
+    ::dl_iterate_phdr(&find_build_id, &search);
+    return search.hex;
+  }();
+  return identity;
+}
+
+CachedLibrary compiled_library(const ModelCache& cache, const std::function<std::string()>& make_source,
+                               const std::string& key, const Toolchain& toolchain, const std::string& model) {
   const std::string library = key + ".so";
   if (const int fd = cache.open_trusted(library); fd >= 0) return {fd, cache.path() / library};
 
@@ -165,6 +219,7 @@ CachedLibrary compiled_library(const ModelCache& cache, const std::string& sourc
   cache.remove_stale_builds();
   const auto started = std::chrono::steady_clock::now();
 
+  const std::string source = make_source();
   const BuildDirectory build(cache);
   const fs::path source_path = build / "model.cpp", log_path = build / "compile.log", output = build / "model.so";
   {

@@ -48,10 +48,14 @@ ModelKernelsPlugin::ModelKernelsPlugin(const ModelDescription& model, std::strin
     : model_(&model), text_(std::move(text)) {}
 
 void ModelKernelsPlugin::load() {
-  const std::string source = generate_kernel_source(*model_);
   const Toolchain toolchain = kernel_toolchain(find_toolchain());
   const ModelCache cache = ModelCache::open_default();
-  const std::string key = cache_key(source, text_, toolchain);
+  // The kernels are a function of the file's text and of the generator: keyed by the generator's
+  // identity, the source is generated only when the cache has no library for it (the cached start
+  // of a 30-link chain spent a third of its instructions generating a source it did not compile).
+  const std::string generator = generator_identity();
+  const auto source = [&] { return generate_kernel_source(*model_); };
+  const std::string key = cache_key(generator.empty() ? source() : "generator " + generator, text_, toolchain);
   const CachedLibrary library = compiled_library(cache, source, key, toolchain,
       "model '" + model_->name + "' (" + quote_for_message(model_->file, 200) + ")");
   // Through the checked descriptor, never closed (model_file_system.cpp says why).
