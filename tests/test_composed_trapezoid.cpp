@@ -4,7 +4,8 @@
 // boundary, integrate/variational_integrator.hpp for the fixed-size rows). What is asserted, each
 // against something independent:
 //   - the observed order (log-ratios over three step sizes) of every composition on the Kepler problem
-//     (explicit steps) and the double pendulum (Newton: its mass matrix depends on the angles),
+//     (explicit steps), the double pendulum (Newton: its mass matrix depends on the angles) and the
+//     restricted three-body problem (Newton: the Coriolis term),
 //     against references by rk78 at tight tolerances on the Euler–Lagrange ODE computed here;
 //   - the explicit steps are the Newton path's root to round-off, plain and composed, on both
 //     boundaries, and are taken exactly where the Lagrangian is separable;
@@ -54,6 +55,13 @@ Case kepler_case() {
 Case double_pendulum_case() {
   return {kernel::ModelAdapter<DoublePendulum>::kernels(DoublePendulum{}), Eigen::Vector2d(0.3, 0.45),
           Eigen::Vector2d(0.2, -0.4), 10.0};
+}
+
+/// The restricted three-body problem in the rotating frame (its Coriolis term makes L not separable:
+/// Newton), the start and span of the Galerkin rules' order test.
+Case three_body_case() {
+  return {kernel::ModelAdapter<ThreeBody>::kernels(ThreeBody{}), Eigen::Vector2d(0.5, 0.0), Eigen::Vector2d(0.0, 0.9),
+          32.0};
 }
 
 /// q at t_end·k/4 (k = 1..4) by rk78 at rtol = atol = 1e-15 on the Euler–Lagrange ODE.
@@ -130,6 +138,10 @@ TEST(TrapezoidComposeOrder, KeplerExplicit) {
 
 TEST(TrapezoidComposeOrder, DoublePendulumNewton) {
   expect_order(double_pendulum_case(), {608, 400, 272, 272, 128}, false, "double pendulum");
+}
+
+TEST(TrapezoidComposeOrder, RestrictedThreeBodyNewton) {
+  expect_order(three_body_case(), {1152, 512, 256, 256, 384}, false, "three-body");
 }
 
 // ---- the explicit path ------------------------------------------------------------------------------
