@@ -6,9 +6,12 @@
 //     and the double spherical pendulum (two quadratic constraints each; against the 4-stage Lobatto
 //     IIIA–IIIB rule, order 6, at a fine step: another method computed here);
 //   - energy and the Noether momentum at every step to round-off, composed as plain;
+//   - the other way round, the orders of vi-lobatto4/6 on the double spherical pendulum against the
+//     energy–momentum method composed with kahan-li6;
 //   - a composed step allocates nothing, its confirmation by half steps included.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -177,6 +180,50 @@ TEST(EnergyMomentumComposeOrder, KahanLi8OnTheCartesianDoublePendulum) {
 
 TEST(EnergyMomentumComposeOrder, DoubleSphericalPendulum) {
   expect_order(dsp_case(), {256, 256, 128, 32, 0}, "double spherical pendulum", {2, 4, 4, 6, 0});
+}
+
+// The other way round: vi-lobatto4 and vi-lobatto6 (Lobatto IIIA–IIIB with the constraints at every
+// node) reach their orders on the double spherical pendulum against the energy–momentum method
+// composed with kahan-li6 at a fine step, an independent formulation (a discrete gradient, no stages).
+TEST(LobattoConstrainedOrder, DoubleSphericalPendulumAgainstTheEnergyMomentumMethod) {
+  Case<DoubleSphericalPendulum> c;
+  const auto st = systems::complete_dsp_start(c.model, systems::named_dsp_start("pattern-1"));
+  c.q0 = st.q, c.v0 = st.v;
+  c.t_end = 2.0;
+  const auto energy_momentum = [&](int steps) {
+    auto em = composed(c.model, c.t_end / steps, "kahan-li6");
+    em.start_from_velocity(c.q0, c.v0);
+    std::vector<VecD<6>> q;
+    for (int k = 0; k < 4; ++k) {
+      for (int i = 0; i < steps / 4; ++i) em.step();
+      q.push_back(em.q());
+    }
+    return q;
+  };
+  c.reference = energy_momentum(1024);
+  // The reference against half its steps and against the 5-stage Lobatto rule at 8 000 steps.
+  const auto coarser = energy_momentum(512);
+  const auto lobatto = lobatto_solution(c, 8000, 4, 5);
+  double reference_error = 0.0;
+  for (int k = 0; k < 4; ++k)
+    reference_error = std::max({reference_error, (coarser[k] - c.reference[k]).lpNorm<Eigen::Infinity>(),
+                                (lobatto[k] - c.reference[k]).lpNorm<Eigen::Infinity>()});
+  EXPECT_LT(reference_error, 1e-12);
+  for (auto [stages, order] : {std::pair{3, 4}, std::pair{4, 6}}) {
+    double e[3];
+    const int steps[3] = {64, 96, 144};
+    for (int i = 0; i < 3; ++i) {
+      const auto q = lobatto_solution(c, steps[i], 4, stages);
+      e[i] = 0.0;
+      for (int k = 0; k < 4; ++k) e[i] = std::max(e[i], (q[k] - c.reference[k]).lpNorm<Eigen::Infinity>());
+    }
+    const double p1 = std::log(e[0] / e[1]) / std::log(1.5), p2 = std::log(e[1] / e[2]) / std::log(1.5);
+    std::printf("double spherical pendulum lobatto s=%d: errors %.2e %.2e %.2e, observed orders %.2f %.2f\n", stages,
+                e[0], e[1], e[2], p1, p2);
+    EXPECT_GT(e[2], 100 * reference_error) << stages;
+    EXPECT_NEAR(p1, order, 0.2) << "s=" << stages << " errors " << e[0] << " " << e[1] << " " << e[2];
+    EXPECT_NEAR(p2, order, 0.2) << "s=" << stages << " errors " << e[0] << " " << e[1] << " " << e[2];
+  }
 }
 
 TEST(EnergyMomentumCompose, EnergyAndMomentumAtEveryStepToRoundOff) {

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <tuple>
 
@@ -451,6 +452,31 @@ TEST(LobattoConstrained, StartOffTheManifoldIsRefused) {
   KernelGalerkinIntegrator vi(*c.model, kernel::lobatto_tableau(3), 0.01);
   EXPECT_THROW(vi.start_from_velocity(1.1 * c.q0, c.v0), InvalidStart);
   EXPECT_THROW(KernelGalerkinIntegrator(*c.model, kernel::gauss_tableau(2), 0.01), InvalidInput);
+}
+
+TEST(LobattoUnconstrained, OrderOnTheDoublePendulumAndTheThreeBodyProblem) {
+  // Two more problems for vi-lobatto4 and vi-lobatto6 beside Kepler (below) and the constrained
+  // spherical pendulum (above), against rk78 at 1e-15; N inside the asymptotic range (a scan over step
+  // counts: the three-body problem's lobatto6 measures 6.3–6.1 from N = 192 to 288).
+  const struct {
+    const char* problem;
+    Case c;
+    int lobatto4, lobatto6;
+  } cases[] = {{"double pendulum", double_pendulum_case(), 144, 144}, {"three-body", three_body_case(), 144, 384}};
+  for (const auto& [problem, c, n4, n6] : cases) {
+    const std::vector<Vector> q_ref = reference(c);
+    for (auto [stages, order, n] : {std::tuple{3, 4, n4}, std::tuple{4, 6, n6}}) {
+      double e[3];
+      const int steps[3] = {n, n * 3 / 2, n * 9 / 4};
+      for (int i = 0; i < 3; ++i) e[i] = error_over_run(c, kernel::lobatto_tableau(stages), {}, steps[i], q_ref);
+      const double p1 = std::log(e[0] / e[1]) / std::log(1.5), p2 = std::log(e[1] / e[2]) / std::log(1.5);
+      std::printf("%s lobatto s=%d: N = %d, errors %.2e %.2e %.2e, observed orders %.2f %.2f\n", problem, stages, n,
+                  e[0], e[1], e[2], p1, p2);
+      EXPECT_GT(e[2], 5e-13) << problem << " s=" << stages;
+      EXPECT_NEAR(p1, order, 0.2) << problem << " s=" << stages << ": " << e[0] << " " << e[1];
+      EXPECT_NEAR(p2, order, 0.2) << problem << " s=" << stages << ": " << e[1] << " " << e[2];
+    }
+  }
 }
 
 TEST(LobattoUnconstrained, OrderAndSymplecticity) {
