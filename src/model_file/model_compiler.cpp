@@ -175,7 +175,9 @@ int find_build_id(dl_phdr_info* info, std::size_t, void* data) {
     if (ph.p_type != PT_NOTE) continue;
     const auto* at = reinterpret_cast<const unsigned char*>(info->dlpi_addr + ph.p_vaddr);
     const unsigned char* end = at + ph.p_memsz;
-    const auto aligned = [](std::size_t size) { return (size + 3) & ~std::size_t{3}; };
+    // Notes are padded to the segment's alignment: 4, or 8 in a segment of 8-aligned notes.
+    const std::size_t align = ph.p_align == 8 ? 8 : 4;
+    const auto aligned = [align](std::size_t size) { return (size + align - 1) & ~(align - 1); };
     while (at + sizeof(ElfW(Nhdr)) <= end) {
       ElfW(Nhdr) note;
       std::memcpy(&note, at, sizeof note);
