@@ -27,6 +27,36 @@ struct CartesianKepler {
   VecD<2> symmetry_generator(int, const VecD<2>& q) const { return VecD<2>(-q[1], q[0]); }
 };
 
+/// The spherical pendulum (unit mass and length, g = 9.81) in Cartesian coordinates, held by one
+/// quadratic constraint; the potential is linear. Rotation about z is its symmetry.
+struct CartesianSphericalPendulum {
+  static constexpr int kDim = 3;
+  static constexpr int kNumConstraints = 1;
+  static constexpr int kNumSymmetries = 1;
+  static constexpr bool kPotentialAtMostQuadratic = true;
+  double gravity = 9.81;
+  template <class T>
+  T potential(const Vec<T, 3>& q) const {
+    return gravity * q[2];
+  }
+  template <class T>
+  T lagrangian(const Vec<T, 3>& q, const Vec<T, 3>& v) const {
+    return 0.5 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) - potential<T>(q);
+  }
+  template <class T>
+  Vec<T, 1> constraints(const Vec<T, 3>& q) const {
+    return Vec<T, 1>(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] - 1.0);
+  }
+  Mat<3, 3> mass_matrix() const { return Mat<3, 3>::Identity(); }
+  VecD<3> symmetry_generator(int, const VecD<3>& q) const { return VecD<3>(-q[1], q[0], 0.0); }
+
+  /// The start at angle θ from the downward vertical in the x–z plane, moving along y at speed w.
+  static void start(double theta, double w, VecD<3>& q, VecD<3>& v) {
+    q << std::sin(theta), 0.0, -std::cos(theta);
+    v << 0.0, w, 0.0;
+  }
+};
+
 /// The planar double pendulum of DESIGN §2 (m = l = 1, g = 10) in the Cartesian positions of its
 /// masses, held by two quadratic constraints; the potential is linear.
 struct CartesianDoublePendulum {
