@@ -1,8 +1,12 @@
 // ns per step on the systems of 000 §5 at h = 1e-4, against 000's CPU times on an SGI Indy at the same
 // step (30 s = 3e5 steps): rigid body (Table 1) 97.62 s → 325 µs per step; double spherical pendulum
 // (Table 2) DVP 73.648 s → 245 µs, EM 103.871 s → 346 µs per step. The counter source_over_ours is
-// 000's time per step over ours.
+// 000's time per step over ours. The double spherical pendulum's midpoint step and velocity are also
+// timed on its derivative kernels (kernel/model_adapter.hpp), the path of the kernel-only methods.
 #include <benchmark/benchmark.h>
+
+#include "kernel/kernel_variational_integrator.hpp"
+#include "kernel/model_adapter.hpp"
 
 #include "mechint/integrate/energy_momentum.hpp"
 #include "mechint/mechint.hpp"
@@ -63,5 +67,37 @@ void BM_DoubleSphericalPendulumEnergyMomentum(benchmark::State& state) {
   run_steps(state, em, 103.871 / 3e5 * 1e9);
 }
 BENCHMARK(BM_DoubleSphericalPendulumEnergyMomentum);
+
+/// The midpoint VI of BM_DoubleSphericalPendulumVi on the model's kernels (runtime-sized, the model
+/// reached through the kernel table).
+void BM_DoubleSphericalPendulumKernelVi(benchmark::State& state) {
+  const systems::DoubleSphericalPendulum model;
+  const auto st = systems::complete_dsp_start(model, systems::named_dsp_start("pattern-1"));
+  const auto kernels = kernel::ModelAdapter<systems::DoubleSphericalPendulum>::kernels(model);
+  kernel::KernelVariationalIntegrator vi(*kernels, kernel::Rule::kMidpoint, 1e-4);
+  vi.start_from_velocity(st.q, st.v);
+  run_steps(state, vi, 73.648 / 3e5 * 1e9);
+}
+BENCHMARK(BM_DoubleSphericalPendulumKernelVi);
+
+/// The velocity of a state from its momentum (the inverse Legendre transform by Newton), what every
+/// output row of the energy column costs: fixed-size and on the kernels.
+void BM_DoubleSphericalPendulumVelocity(benchmark::State& state) {
+  const systems::DoubleSphericalPendulum model;
+  const auto st = systems::complete_dsp_start(model, systems::named_dsp_start("pattern-1"));
+  const auto kernels = kernel::ModelAdapter<systems::DoubleSphericalPendulum>::kernels(model);
+  VariationalIntegrator fixed(DiscreteSystem<systems::DoubleSphericalPendulum, MidpointRule>(model), 1e-4);
+  kernel::KernelVariationalIntegrator on_kernels(*kernels, kernel::Rule::kMidpoint, 1e-4);
+  fixed.start_from_velocity(st.q, st.v);
+  on_kernels.start_from_velocity(st.q, st.v);
+  fixed.step(), on_kernels.step();
+  for (auto _ : state) {
+    if (state.range(0) == 0)
+      benchmark::DoNotOptimize(fixed.velocity());
+    else
+      benchmark::DoNotOptimize(on_kernels.velocity());
+  }
+}
+BENCHMARK(BM_DoubleSphericalPendulumVelocity)->ArgName("kernels")->Arg(0)->Arg(1);
 
 }  // namespace

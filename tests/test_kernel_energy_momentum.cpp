@@ -68,6 +68,49 @@ void expect_same_flow(const M& model, const VecD<M::kDim>& q0, const VecD<M::kDi
 
 // Kepler (e = 0.5, Gonzalez's discrete gradient): not chaotic, so rounding differences stay at
 // round-off over a period and more.
+/// The kernel of a model with a constant mass matrix and a potential (L = ½ vᵀ M v − V, its Hessian
+/// from a jet over q alone: kernel/model_adapter.hpp) against one second-order jet over (q, v) of
+/// the model's L (model/lagrangian_calculus.hpp), at `points` pseudo-random states near (q0, v0):
+/// value, gradient and the three Hessian blocks, also when only the gradient is asked for.
+template <class M>
+void expect_constant_mass_kernel_matches_the_jet(const M& model, const VecD<M::kDim>& q0, const VecD<M::kDim>& v0) {
+  constexpr int n = M::kDim;
+  const auto kernels = kernel::ModelAdapter<M>::kernels(model);
+  kernel::LagrangianValues values(n);
+  kernel::Vector l_q(n), l_v(n);
+  double value = 0.0, worst = 0.0;
+  const auto relative = [](const auto& a, const auto& b) {
+    return (a - b).template lpNorm<Eigen::Infinity>() / (1.0 + b.template lpNorm<Eigen::Infinity>());
+  };
+  for (int point = 0; point < 5; ++point) {
+    const VecD<n> q = q0 + 0.1 * VecD<n>::Random(), v = v0 + VecD<n>::Random();
+    const LagrangianDerivatives<n> d = lagrangian_second_derivatives(model, q, v);
+    ASSERT_TRUE(kernels->lagrangian(q, v, values, true));
+    worst = std::max({worst, std::abs(values.value - model.template lagrangian<double>(q, v)), relative(values.q, d.q),
+                      relative(values.v, d.v), relative(kernel::RowMatrix(values.qq), kernel::RowMatrix(d.qq)),
+                      relative(kernel::RowMatrix(values.qv), kernel::RowMatrix(d.qv)),
+                      relative(kernel::RowMatrix(values.vv), kernel::RowMatrix(d.vv))});
+    ASSERT_TRUE(kernels->gradient(q, v, &value, &l_q, &l_v));
+    worst = std::max({worst, relative(l_q, d.q), relative(l_v, d.v)});
+  }
+  EXPECT_LE(worst, 1e-14);
+}
+
+TEST(ModelAdapter, ConstantMassKernelsMatchOneJetOverPositionsAndVelocities) {
+  VecD<2> kq, kv;
+  systems::Kepler::pericentre_start(1.0, 1.0, 0.5, kq, kv);
+  expect_constant_mass_kernel_matches_the_jet(CartesianKepler{}, kq, kv);  // V = −1/|q|: a Hessian to get right
+  VecD<4> dq, dv;
+  CartesianDoublePendulum::start(0.3, 0.75, 0.2, -0.2, dq, dv);
+  expect_constant_mass_kernel_matches_the_jet(CartesianDoublePendulum{}, dq, dv);
+  VecD<3> sq, sv;
+  testing::CartesianSphericalPendulum::start(1.2, 2.0, sq, sv);
+  expect_constant_mass_kernel_matches_the_jet(testing::CartesianSphericalPendulum{}, sq, sv);
+  const DoubleSphericalPendulum dsp;  // unequal masses: M is not the identity
+  const auto st = systems::complete_dsp_start(dsp, systems::named_dsp_start("pattern-1"));
+  expect_constant_mass_kernel_matches_the_jet(dsp, VecD<6>(st.q), VecD<6>(st.v));
+}
+
 TEST(KernelEnergyMomentum, KeplerFollowsTheFixedSizeIntegrator) {
   VecD<2> q0, v0;
   systems::Kepler::pericentre_start(1.0, 1.0, 0.5, q0, v0);

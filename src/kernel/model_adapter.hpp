@@ -4,6 +4,8 @@
 /// include/mechint/systems/): the third backend of the kernel boundary (model_kernels.h), by
 /// automatic differentiation. L's gradient and Hessian come from the model's calculus
 /// (model/lagrangian_calculus.hpp: its hand-written derivatives, or one second-order jet over (q, v)),
+/// or, for a model that declares L = ½ q̇ᵀ M q̇ − V(q) (a constant mass matrix and a potential), from
+/// M and a jet over q of V alone,
 /// g and Dg from one jet over q, the forces' Jacobians from one jet over (q, v), walls and their
 /// gradients from one jet over q.
 ///
@@ -53,10 +55,7 @@ class ModelAdapter {
     auto kernel_model = std::make_shared<KernelModel>(t, owner);
     // A model that declares its constant mass matrix and potential declares the energy–momentum
     // method's conditions (the ConstantMassModel concept of integrate/energy_momentum.hpp).
-    if constexpr (requires(const M& x, const VecD<n>& q) {
-                    x.mass_matrix();
-                    x.template potential<double>(q);
-                  }) {
+    if constexpr (kConstantMass) {
       constexpr bool quadratic_potential = [] {
         if constexpr (requires { M::kPotentialAtMostQuadratic; }) return static_cast<bool>(M::kPotentialAtMostQuadratic);
         return false;
@@ -83,6 +82,12 @@ class ModelAdapter {
   using RowMajorMatrix = Eigen::Matrix<double, r, c, (c == 1 && r != 1) ? Eigen::ColMajor : Eigen::RowMajor>;
 
   static constexpr bool kHasTimeScale = requires(const M& x, const VecD<n>& q) { x.time_scale(q); };
+  /// L = ½ q̇ᵀ M q̇ − V(q) with M constant: what a model declares by its mass_matrix() and
+  /// potential() (integrate/energy_momentum.hpp, ConstantMassModel).
+  static constexpr bool kConstantMass = requires(const M& x, const VecD<n>& q) {
+    x.mass_matrix();
+    x.template potential<double>(q);
+  };
 
   static const M& model_of(const void* context) { return *static_cast<const M*>(context); }
   static VecD<n> vec(const double* x) { return Eigen::Map<const VecD<n>>(x); }
@@ -106,6 +111,7 @@ class ModelAdapter {
         *value = model.template lagrangian<double>(qv, vv);
         finite = std::isfinite(*value);
       }
+      if constexpr (kConstantMass) return constant_mass_derivatives(model, qv, vv, l_q, l_v, l_qq, l_qv, l_vv) && finite;
       if (l_qq || l_qv || l_vv) {
         const LagrangianDerivatives<n> d = lagrangian_second_derivatives(model, qv, vv);
         copy(d.q, l_q), copy(d.v, l_v), copy_matrix(d.qq, l_qq), copy_matrix(d.qv, l_qv), copy_matrix(d.vv, l_vv);
@@ -122,6 +128,39 @@ class ModelAdapter {
       }
       return finite;
     });
+  }
+
+  /// The derivatives of L = ½ vᵀ M v − V(q): L_q = −∇V and L_qq = −∇²V from a jet over q alone (a
+  /// second-order one when a Hessian block is asked for), L_v = M v, L_qv = 0, L_vv = M. The same
+  /// blocks as one second-order jet over (q, v) gives, for the arithmetic of a jet over n variables
+  /// instead of 2n (a quarter of the Hessian's entries): a constrained model's Newton step and the
+  /// inverse Legendre transform of its output rows are mostly this evaluation.
+  static bool constant_mass_derivatives(const M& model, const VecD<n>& q, const VecD<n>& v, double* l_q, double* l_v,
+                                        double* l_qq, double* l_qv, double* l_vv) {
+    const Mat<n, n> mass = model.mass_matrix();
+    bool finite = mass.allFinite();
+    if (l_qq || l_qv || l_vv) {
+      using J = SecondOrderJet<n>;
+      const J potential = second_order_expansion<n>([&](const Vec<J, n>& x) { return model.template potential<J>(x); }, q);
+      const VecD<n> force = -gradient_of(potential);
+      const Mat<n, n> stiffness = -hessian_of(potential);
+      copy(force, l_q), copy_matrix(stiffness, l_qq);
+      finite = finite && force.allFinite() && stiffness.allFinite();
+      if (l_qv) Eigen::Map<RowMajorMatrix<n, n>>{l_qv}.setZero();
+      copy_matrix(mass, l_vv);
+    } else if (l_q) {
+      Vec<Jet<n>, n> qj;
+      for (int i = 0; i < n; ++i) qj[i] = Jet<n>(q[i], i);
+      const VecD<n> force = -model.template potential<Jet<n>>(qj).v;
+      copy(force, l_q);
+      finite = finite && force.allFinite();
+    }
+    if (l_v) {
+      const VecD<n> momentum = mass * v;
+      copy(momentum, l_v);
+      finite = finite && momentum.allFinite();
+    }
+    return finite;
   }
 
   static int constraints(const void* context, const double* q, double* g, double* dg) {
