@@ -326,6 +326,26 @@ std::optional<double> cpu_to_reach(const Line& l, double level) {
   return std::nullopt;
 }
 
+/// The verdict where rk78's best CPU time lies outside the method's CPU range, written as the table's
+/// second and third cells: a cheapest run that costs more than rk78's best and still has a larger
+/// phase error means not below (less CPU, along its line, gives no smaller error); a costliest run
+/// that costs less and is already below means below; anything else is not measured (null).
+nlohmann::json outside_range_verdict(const Line& l, const PhaseRow& best, std::ostream& rep) {
+  const double c = std::log(best.cpu_s), e = std::log(best.phase_error);
+  if (!l.log_cpu.empty() && c < l.log_cpu.front() && l.log_error.front() >= e) {
+    rep << "— (below its CPU range) | not below: its cheapest run, " << format_number(std::exp(l.log_cpu.front()), 3)
+        << " s, has " << format_number(std::exp(l.log_error.front()), 3) << " | ";
+    return false;
+  }
+  if (!l.log_cpu.empty() && c > l.log_cpu.back() && l.log_error.back() < e) {
+    rep << "— (above its CPU range) | below: its costliest run, " << format_number(std::exp(l.log_cpu.back()), 3)
+        << " s, has " << format_number(std::exp(l.log_error.back()), 3) << " | ";
+    return true;
+  }
+  rep << "— (outside its CPU range) | not measured | ";
+  return nullptr;
+}
+
 /// The phase-error part of results.json and of report.md.
 struct PhaseStudy {
   nlohmann::json json;
@@ -367,7 +387,7 @@ PhaseStudy compare_with_rk78(const std::vector<PhaseRow>& rows, int periods) {
           << "×) | ";
     } else {
       m["phase_error_at_rk78_best_cpu"] = nullptr;
-      rep << "— (outside its CPU range) | not measured | ";
+      m["below_rk78_best"] = outside_range_verdict(l, *best, rep);
     }
     m["crossings"] = nlohmann::json::array();
     std::string sep;
