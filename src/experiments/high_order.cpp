@@ -9,12 +9,14 @@
 // Last, the phase error over 10⁴ periods of the e = 0.5 orbit at equal CPU time: the order-8
 // methods against rk78 at its best tolerance (and dopri5), and where their lines cross.
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -182,8 +184,12 @@ constexpr double kPhaseEccentricity = 0.5;
 int phase_periods() {
   const char* env = std::getenv("MECHINT_HIGH_ORDER_PHASE_PERIODS");
   if (env == nullptr || *env == '\0') return 10000;
-  const int n = std::atoi(env);
-  if (n < 1) throw InvalidInput("MECHINT_HIGH_ORDER_PHASE_PERIODS: a positive number of periods, not '" + std::string(env) + "'");
+  const std::string_view text(env);
+  int n = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (error != std::errc{} || end != text.data() + text.size() || n < 1 || n > 10000)
+    throw InvalidInput("MECHINT_HIGH_ORDER_PHASE_PERIODS must be a whole number of periods from 1 to 10000, got " +
+                       quote_for_message(text));
   return n;
 }
 
