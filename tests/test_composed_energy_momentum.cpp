@@ -70,6 +70,19 @@ void lobatto_reference(Case<M>& c, int steps, int checkpoints = 4) {
   c.reference = lobatto_solution(c, steps, checkpoints);
 }
 
+/// The reference of an order-8 measurement: the 5-stage Lobatto rule (order 8) at 4 000 steps, whose
+/// few steps keep its round-off low, at `checkpoints` times. Returns its own error, against half as
+/// many steps (256 times its error, if not at round-off), for the caller to compare with the errors
+/// it measures.
+template <class M>
+double eighth_order_reference(Case<M>& c, int checkpoints) {
+  c.reference = lobatto_solution(c, 4000, checkpoints, 5);
+  const auto coarser = lobatto_solution(c, 2000, checkpoints, 5);
+  double error = 0.0;
+  for (int k = 0; k < checkpoints; ++k) error = std::max(error, (coarser[k] - c.reference[k]).template lpNorm<Eigen::Infinity>());
+  return error;
+}
+
 Case<CartesianDoublePendulum> double_pendulum_case() {
   Case<CartesianDoublePendulum> c;
   CartesianDoublePendulum::start(0.3, 0.75, 0.2, -0.2, c.q0, c.v0);
@@ -162,14 +175,7 @@ TEST(EnergyMomentumComposeOrder, KahanLi8OnTheCartesianDoublePendulum) {
   CartesianDoublePendulum::start(0.3, 0.75, 0.2, -0.2, c.q0, c.v0);
   c.t_end = 20.0;
   constexpr int kCheckpoints = 20;
-  // The reference: the 5-stage Lobatto rule (order 8), whose few steps keep its round-off low. Its own
-  // error, against half as many steps (256 times its error, if not at round-off), is far below the
-  // errors measured.
-  c.reference = lobatto_solution(c, 4000, kCheckpoints, 5);
-  const auto coarser = lobatto_solution(c, 2000, kCheckpoints, 5);
-  double reference_error = 0.0;
-  for (int k = 0; k < kCheckpoints; ++k)
-    reference_error = std::max(reference_error, (coarser[k] - c.reference[k]).lpNorm<Eigen::Infinity>());
+  const double reference_error = eighth_order_reference(c, kCheckpoints);
   const int steps[3] = {320, 400, 500};
   double e[3];
   for (int i = 0; i < 3; ++i) e[i] = error_over_run(c, "kahan-li8", steps[i]);
@@ -194,11 +200,7 @@ TEST(EnergyMomentumComposeOrder, CartesianSphericalPendulum) {
   CartesianSphericalPendulum::start(1.2, 2.0, c.q0, c.v0);
   c.t_end = 20.0;
   constexpr int kCheckpoints = 16;
-  c.reference = lobatto_solution(c, 4000, kCheckpoints, 5);
-  const auto coarser = lobatto_solution(c, 2000, kCheckpoints, 5);
-  double reference_error = 0.0;
-  for (int k = 0; k < kCheckpoints; ++k)
-    reference_error = std::max(reference_error, (coarser[k] - c.reference[k]).lpNorm<Eigen::Infinity>());
+  const double reference_error = eighth_order_reference(c, kCheckpoints);
   std::printf("spherical pendulum: the reference's own error %.1e\n", reference_error);
   EXPECT_LT(reference_error, 0.1 * error_over_run(c, "kahan-li8", 128 * 9 / 4));
   expect_order(c, {512, 256, 128, 128, 128}, "spherical pendulum");

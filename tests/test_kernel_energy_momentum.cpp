@@ -14,11 +14,14 @@
 #include "counting_allocator.hpp"
 #include "kernel/energy_momentum_integrator.hpp"
 #include "kernel/galerkin_tableau.hpp"
+#include "kernel/kernel_legendre.hpp"
 #include "kernel/model_adapter.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/integrate/energy_momentum.hpp"
+#include "mechint/systems/double_pendulum.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
 #include "mechint/systems/kepler.hpp"
+#include "mechint/systems/three_body.hpp"
 
 namespace mechint {
 namespace {
@@ -109,6 +112,46 @@ TEST(ModelAdapter, ConstantMassKernelsMatchOneJetOverPositionsAndVelocities) {
   const DoubleSphericalPendulum dsp;  // unequal masses: M is not the identity
   const auto st = systems::complete_dsp_start(dsp, systems::named_dsp_start("pattern-1"));
   expect_constant_mass_kernel_matches_the_jet(dsp, VecD<6>(st.q), VecD<6>(st.v));
+}
+
+/// The velocity blocks alone (KernelModel::velocity_derivatives, what the inverse Legendre transform
+/// asks for: a jet over v with q constant, or M for a constant-mass model) against the same one jet
+/// over (q, v), and the kernels' velocity from a momentum against the fixed-size transform.
+template <class M>
+void expect_velocity_blocks_match_the_jet(const M& model, const VecD<M::kDim>& q0, const VecD<M::kDim>& v0) {
+  constexpr int n = M::kDim;
+  const auto kernels = kernel::ModelAdapter<M>::kernels(model);
+  kernel::Vector l_v(n);
+  kernel::RowMatrix l_vv(n, n);
+  double worst = 0.0;
+  for (int point = 0; point < 5; ++point) {
+    const VecD<n> q = q0 + 0.1 * VecD<n>::Random(), v = v0 + VecD<n>::Random();
+    const LagrangianDerivatives<n> d = lagrangian_second_derivatives(model, q, v);
+    ASSERT_TRUE(kernels->velocity_derivatives(q, v, l_v, l_vv));
+    worst = std::max({worst, (l_v - d.v).template lpNorm<Eigen::Infinity>() / (1.0 + d.v.template lpNorm<Eigen::Infinity>()),
+                      (l_vv - kernel::RowMatrix(d.vv)).template lpNorm<Eigen::Infinity>() /
+                          (1.0 + d.vv.template lpNorm<Eigen::Infinity>())});
+    if constexpr (M::kNumConstraints == 0) {
+      const VecD<n> p = d.v;  // the momentum of (q, v): the transform must give v back
+      const kernel::Vector back = kernel::tangent_velocity(*kernels, q, p, v + 0.1 * VecD<n>::Random());
+      worst = std::max(worst, (back - v).template lpNorm<Eigen::Infinity>() / (1.0 + v.template lpNorm<Eigen::Infinity>()));
+    }
+  }
+  EXPECT_LE(worst, 1e-14);
+}
+
+TEST(ModelAdapter, VelocityBlocksMatchOneJetOverPositionsAndVelocities) {
+  VecD<2> kq, kv;
+  systems::Kepler::pericentre_start(1.0, 1.0, 0.5, kq, kv);
+  expect_velocity_blocks_match_the_jet(systems::Kepler{}, kq, kv);
+  expect_velocity_blocks_match_the_jet(CartesianKepler{}, kq, kv);
+  // A velocity Hessian that depends on q: the double pendulum's mass matrix.
+  expect_velocity_blocks_match_the_jet(systems::DoublePendulum{}, VecD<2>(0.3, 0.75), VecD<2>(0.2, -0.2));
+  // Gyroscopic terms (linear in v, depending on q): the rotating frame of the three-body problem.
+  expect_velocity_blocks_match_the_jet(systems::ThreeBody{}, VecD<2>(0.5, 0.1), VecD<2>(0.1, 0.8));
+  const DoubleSphericalPendulum dsp;
+  const auto st = systems::complete_dsp_start(dsp, systems::named_dsp_start("pattern-1"));
+  expect_velocity_blocks_match_the_jet(dsp, VecD<6>(st.q), VecD<6>(st.v));
 }
 
 TEST(KernelEnergyMomentum, KeplerFollowsTheFixedSizeIntegrator) {

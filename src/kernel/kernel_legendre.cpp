@@ -13,22 +13,23 @@ struct TangentVelocity {
   const Vector& q;
   const Vector& p;
   const RowMatrix& dg;
-  LagrangianValues l;
+  Vector l_v;
+  RowMatrix l_vv;
   Vector v;
   void assemble(Eigen::VectorXd& r, Eigen::MatrixXd* a) {
     const int n = static_cast<int>(v.size()), k = static_cast<int>(dg.rows());
-    if (!model.lagrangian(q, v, l)) {
+    if (!model.velocity_derivatives(q, v, l_v, l_vv)) {  // L_v and L_vv only, as model/legendre.hpp
       r.setConstant(std::numeric_limits<double>::quiet_NaN());
       return;
     }
-    a->topLeftCorner(n, n) = l.vv;
+    a->topLeftCorner(n, n) = l_vv;
     if (k > 0) {
       a->topRightCorner(n, k) = dg.transpose();
       a->bottomLeftCorner(k, n) = dg;
       a->bottomRightCorner(k, k).setZero();
       r.tail(k) = dg * v;
     }
-    r.head(n) = l.v - p;
+    r.head(n) = l_v - p;
   }
   double update(const Eigen::VectorXd& delta) {
     v -= delta.head(v.size());
@@ -51,7 +52,7 @@ Vector tangent_velocity(const KernelModel& model, const Vector& q, const Vector&
 Vector velocity_in_kernel_of(const KernelModel& model, const Vector& q, const Vector& p, const RowMatrix& a,
                              const Vector& guess) {
   const int n = model.dim(), k = static_cast<int>(a.rows());
-  TangentVelocity problem{model, q, p, a, LagrangianValues(n), guess};
+  TangentVelocity problem{model, q, p, a, Vector(n), RowMatrix(n, n), guess};
   NewtonSolver<Eigen::Dynamic> newton(n + k);
   newton.solve(problem, {.max_iterations = 20});
   if (newton.last_stop() == NewtonStop::kNonFinite) problem.v.setConstant(std::numeric_limits<double>::quiet_NaN());

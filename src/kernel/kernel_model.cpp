@@ -40,6 +40,11 @@ bool KernelModel::gradient(const Vector& q, const Vector& v, double* value, Vect
                              l_v ? l_v->data() : nullptr, nullptr, nullptr, nullptr) == MECHINT_KERNEL_OK;
 }
 
+bool KernelModel::velocity_derivatives(const Vector& q, const Vector& v, Vector& l_v, RowMatrix& l_vv) const {
+  return kernels_.lagrangian(kernels_.context, q.data(), v.data(), nullptr, nullptr, l_v.data(), nullptr, nullptr,
+                             l_vv.data()) == MECHINT_KERNEL_OK;
+}
+
 bool KernelModel::constraints(const Vector& q, Vector* g, RowMatrix* dg) const {
   return kernels_.constraints(kernels_.context, q.data(), g ? g->data() : nullptr, dg ? dg->data() : nullptr) ==
          MECHINT_KERNEL_OK;

@@ -55,6 +55,9 @@ class KernelModel {
   bool lagrangian(const Vector& q, const Vector& v, LagrangianValues& out, bool with_value = false) const;
   /// L, ∂L/∂q and ∂L/∂v only (any of the pointers may be null).
   bool gradient(const Vector& q, const Vector& v, double* value, Vector* l_q, Vector* l_v) const;
+  /// ∂L/∂v and ∂²L/∂v² only: what the inverse Legendre transform's Newton needs (a kernel computes
+  /// only the outputs it is asked for).
+  bool velocity_derivatives(const Vector& q, const Vector& v, Vector& l_v, RowMatrix& l_vv) const;
   /// g(q) and Dg(q) (k x n; either may be null). Only when num_constraints() > 0.
   bool constraints(const Vector& q, Vector* g, RowMatrix* dg) const;
   /// Whether the table supplies the constraints' curvature (model_kernels.h, constraint_curvature).

@@ -112,6 +112,8 @@ class ModelAdapter {
         finite = std::isfinite(*value);
       }
       if constexpr (kConstantMass) return constant_mass_derivatives(model, qv, vv, l_q, l_v, l_qq, l_qv, l_vv) && finite;
+      if constexpr (!HasLagrangianDerivatives<M>)
+        if (l_vv && !l_q && !l_qq && !l_qv) return velocity_derivatives(model, qv, vv, l_v, l_vv) && finite;
       if (l_qq || l_qv || l_vv) {
         const LagrangianDerivatives<n> d = lagrangian_second_derivatives(model, qv, vv);
         copy(d.q, l_q), copy(d.v, l_v), copy_matrix(d.qq, l_qq), copy_matrix(d.qv, l_qv), copy_matrix(d.vv, l_vv);
@@ -139,15 +141,15 @@ class ModelAdapter {
                                         double* l_qq, double* l_qv, double* l_vv) {
     const Mat<n, n> mass = model.mass_matrix();
     bool finite = mass.allFinite();
-    if (l_qq || l_qv || l_vv) {
+    if (l_qv) Eigen::Map<RowMajorMatrix<n, n>>{l_qv}.setZero();
+    copy_matrix(mass, l_vv);
+    if (l_qq) {
       using J = SecondOrderJet<n>;
       const J potential = second_order_expansion<n>([&](const Vec<J, n>& x) { return model.template potential<J>(x); }, q);
       const VecD<n> force = -gradient_of(potential);
       const Mat<n, n> stiffness = -hessian_of(potential);
       copy(force, l_q), copy_matrix(stiffness, l_qq);
       finite = finite && force.allFinite() && stiffness.allFinite();
-      if (l_qv) Eigen::Map<RowMajorMatrix<n, n>>{l_qv}.setZero();
-      copy_matrix(mass, l_vv);
     } else if (l_q) {
       Vec<Jet<n>, n> qj;
       for (int i = 0; i < n; ++i) qj[i] = Jet<n>(q[i], i);
@@ -161,6 +163,19 @@ class ModelAdapter {
       finite = finite && momentum.allFinite();
     }
     return finite;
+  }
+
+  /// L_v and L_vv alone, from a second-order jet over v with q held constant (n variables instead of
+  /// 2n): the inverse Legendre transform of every output row asks for nothing else.
+  static bool velocity_derivatives(const M& model, const VecD<n>& q, const VecD<n>& v, double* l_v, double* l_vv) {
+    using J = SecondOrderJet<n>;
+    Vec<J, n> q_constant;
+    for (int i = 0; i < n; ++i) q_constant[i] = J(q[i]);
+    const J l = second_order_expansion<n>([&](const Vec<J, n>& y) { return model.template lagrangian<J>(q_constant, y); }, v);
+    const VecD<n> momentum = gradient_of(l);
+    const Mat<n, n> hessian = hessian_of(l);
+    copy(momentum, l_v), copy_matrix(hessian, l_vv);
+    return momentum.allFinite() && hessian.allFinite();
   }
 
   static int constraints(const void* context, const double* q, double* g, double* dg) {
