@@ -31,11 +31,26 @@ inline std::string read_file(const std::filesystem::path& p) {
   return ss.str();
 }
 
-/// `mechint <args>`; stdout and stderr go through files in a per-process temporary folder.
+/// The per-process temporary folder of the harness's output files, removed when the test process
+/// ends (ctest runs every test in a process of its own: without it each left a folder behind).
+inline const std::filesystem::path& harness_directory() {
+  struct Folder {
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("mechint_cli_harness_" + std::to_string(::getpid()));
+    Folder() { std::filesystem::create_directories(path); }
+    ~Folder() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  };
+  static const Folder folder;
+  return folder.path;
+}
+
+/// `mechint <args>`; stdout and stderr go through files in the harness's temporary folder.
 inline CliResult run_mechint(const std::string& args) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("mechint_cli_harness_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const fs::path& dir = harness_directory();
   const std::string command = std::string(MECHINT_EXECUTABLE) + " " + args + " >" + (dir / "out").string() +
                               " 2>" + (dir / "err").string();
   const int raw = std::system(command.c_str());
@@ -55,8 +70,7 @@ struct LaunchOptions {
 /// names reach mechint exactly as written.
 inline CliResult run_mechint_argv(const std::vector<std::string>& args, const LaunchOptions& options = {}) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("mechint_cli_harness_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const fs::path& dir = harness_directory();
   const fs::path out = dir / "argv_out", err = dir / "argv_err";
   const std::string exe = options.executable.empty() ? std::string(MECHINT_EXECUTABLE) : options.executable;
   std::vector<std::string> all{exe};
