@@ -187,4 +187,26 @@ TEST(HighOrderExperiment, ReportsOrdersBaselinesAndLongRunEnergy) {
   fs::remove_all(dir);
 }
 
+// The shorter run's environment variable is read strictly and before any work: a value that is not a
+// whole number of periods from 1 to 10 000 is one error line and exit 2, with no result written.
+TEST(HighOrderExperiment, RefusesABadPhasePeriodCountBeforeAnyWork) {
+  const fs::path dir = fs::temp_directory_path() / ("mechint_high_order_bad_" + std::to_string(::getpid()));
+  for (const char* value : {"abc", "5x", "0", "-3", "10001", "99999999999999999999"}) {
+    fs::remove_all(dir);
+    mechint::testing::LaunchOptions launch;
+    launch.environment = {std::string("MECHINT_HIGH_ORDER_PHASE_PERIODS=") + value};
+    const auto r = mechint::testing::run_mechint_argv({"reproduce", "high-order", "--out", dir.string(), "--quiet"}, launch);
+    EXPECT_EQ(r.status, 2) << value << ": " << r.err;
+    EXPECT_NE(r.err.find("MECHINT_HIGH_ORDER_PHASE_PERIODS must be a whole number"), std::string::npos) << r.err;
+    // One error line (after reproduce's "[1/1] high-order -> DIR", which names the experiment).
+    std::istringstream lines(r.err);
+    int error_lines = 0;
+    for (std::string line; std::getline(lines, line);) error_lines += line.starts_with("mechint: error:");
+    EXPECT_EQ(error_lines, 1) << r.err;
+    for (const char* f : {"report.md", "results.json", "work_precision.csv", "energy.csv", "phase_error.csv"})
+      EXPECT_FALSE(fs::exists(dir / f)) << value << " " << f;
+  }
+  fs::remove_all(dir);
+}
+
 }  // namespace

@@ -77,9 +77,16 @@ std::unique_ptr<kernel::KernelGalerkinIntegrator> galerkin(const Problem& p, con
   return vi;
 }
 
-Row fixed_step(const Problem& p, const std::string& method, double h, const Vector& q_ref) {
-  const long steps = std::lround(p.t_end / h);
-  h = p.t_end / static_cast<double>(steps);
+/// Where a run ends: q at t_end, the steps taken, the time reached and the CPU time (the start included).
+struct RunEnd {
+  Vector q;
+  long steps;
+  double t, cpu_s;
+};
+
+/// `steps` fixed steps of `method` over [0, t_end].
+RunEnd fixed_steps(const Problem& p, const std::string& method, long steps) {
+  const double h = p.t_end / static_cast<double>(steps);
   const auto t0 = std::chrono::steady_clock::now();
   Vector q;
   if (method.starts_with("energy-momentum")) {
@@ -106,18 +113,33 @@ Row fixed_step(const Problem& p, const std::string& method, double h, const Vect
     for (long i = 0; i < steps; ++i) vi->step();
     q = vi->q();
   }
-  return {p.name, method, h, (q - q_ref).norm(), seconds_since(t0), steps};
+  return {q, steps, p.t_end, seconds_since(t0)};
+}
+
+/// An adaptive Runge–Kutta method at relative tolerance `tol` (absolute tol/100) to t_end, from a
+/// first step `first_step`.
+template <class Stepper>
+RunEnd adaptive_steps(const Problem& p, double tol, double first_step) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const kernel::KernelEulerLagrangeOde ode(*p.model, nullptr);
+  Stepper rk(ode, first_step, RungeKuttaTolerances{tol, tol * 1e-2});
+  rk.start_from_velocity(p.q0, p.v0);
+  long steps = 0;
+  while (rk.time() < p.t_end) rk.step_toward(p.t_end), ++steps;
+  const double cpu = seconds_since(t0);
+  return {Vector(rk.q()), steps, rk.time(), cpu};
+}
+
+Row fixed_step(const Problem& p, const std::string& method, double h, const Vector& q_ref) {
+  const long steps = std::lround(p.t_end / h);
+  const RunEnd end = fixed_steps(p, method, steps);
+  return {p.name, method, p.t_end / static_cast<double>(steps), (end.q - q_ref).norm(), end.cpu_s, steps};
 }
 
 template <class Stepper>
 Row adaptive(const Problem& p, const std::string& method, double tol, const Vector& q_ref) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const kernel::KernelEulerLagrangeOde ode(*p.model, nullptr);
-  Stepper rk(ode, p.t_end / 1000, RungeKuttaTolerances{tol, tol * 1e-2});
-  rk.start_from_velocity(p.q0, p.v0);
-  long steps = 0;
-  while (rk.time() < p.t_end) rk.step_toward(p.t_end), ++steps;
-  return {p.name, method, tol, (Vector(rk.q()) - q_ref).norm(), seconds_since(t0), steps};
+  const RunEnd end = adaptive_steps<Stepper>(p, tol, p.t_end / 1000);
+  return {p.name, method, tol, (end.q - q_ref).norm(), end.cpu_s, end.steps};
 }
 
 /// The `dae` baseline (SUNDIALS IDA on the GGL form) at relative tolerance `tol` (absolute tol/100).
@@ -221,29 +243,18 @@ double phase_angle(const Vector& q, const VecD<2>& q_ref) {
 
 PhaseRow phase_fixed(const Problem& p, int periods, const std::string& method, int steps_per_period) {
   const long n = static_cast<long>(periods) * steps_per_period;
+  const RunEnd end = fixed_steps(p, method, n);
   const double h = p.t_end / static_cast<double>(n);
-  const auto t0 = std::chrono::steady_clock::now();  // start included, as in fixed_step
-  auto vi = galerkin(p, method, h);
-  for (long i = 0; i < n; ++i) vi->step();
-  const double cpu = seconds_since(t0);
-  const Vector q = vi->q();
   const VecD<2> q_ref = kepler_exact_after(periods, n, h);
-  return {method, h, n, phase_angle(q, q_ref), (q - Vector(q_ref)).norm(), cpu};
+  return {method, h, n, phase_angle(end.q, q_ref), (end.q - Vector(q_ref)).norm(), end.cpu_s};
 }
 
 template <class Stepper>
 PhaseRow phase_adaptive(const Problem& p, int periods, const std::string& method, double tol) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const kernel::KernelEulerLagrangeOde ode(*p.model, nullptr);
-  // First step a thousandth of a period, whatever the run's length; atol = rtol/100 as in adaptive().
-  Stepper rk(ode, 2 * M_PI / 1000, RungeKuttaTolerances{tol, tol * 1e-2});
-  rk.start_from_velocity(p.q0, p.v0);
-  long steps = 0;
-  while (rk.time() < p.t_end) rk.step_toward(p.t_end), ++steps;
-  const double cpu = seconds_since(t0);
-  const Vector q(rk.q());
-  const VecD<2> q_ref = kepler_exact_after(periods, 1, rk.time());
-  return {method, tol, steps, phase_angle(q, q_ref), (q - Vector(q_ref)).norm(), cpu};
+  // First step a thousandth of a period, whatever the run's length.
+  const RunEnd end = adaptive_steps<Stepper>(p, tol, 2 * M_PI / 1000);
+  const VecD<2> q_ref = kepler_exact_after(periods, 1, end.t);
+  return {method, tol, end.steps, phase_angle(end.q, q_ref), (end.q - Vector(q_ref)).norm(), end.cpu_s};
 }
 
 /// One method's runs as a line of the log–log diagram: log CPU against log phase error, by CPU.
@@ -425,8 +436,7 @@ PhaseStudy compare_with_rk78(const std::vector<PhaseRow>& rows, int periods) {
 /// Kepler e = 0.5 over `periods` periods: the phase error of every run, into phase_error.csv, results.json
 /// and the report. Budget (2-core machine, one core): about 60 s over 10⁴ periods, measured
 /// (docs/methods.md); the step counts are chosen for it, from coarse to the round-off floor.
-PhaseStudy phase_error_study(const app::ExperimentContext& ctx) {
-  const int periods = phase_periods();
+PhaseStudy phase_error_study(const app::ExperimentContext& ctx, int periods) {
   ctx.log << "  phase error over " << periods << " periods" << std::endl;
   const Problem p = kepler_problem(kPhaseEccentricity, periods, {});
   // Steps per period of each order-8 method, chosen for a budget of about 60 s over 10⁴ periods on
@@ -489,6 +499,7 @@ PhaseStudy phase_error_study(const app::ExperimentContext& ctx) {
 }
 
 void run(const app::ExperimentContext& ctx) {
+  const int phase_study_periods = phase_periods();  // a bad value is refused before any work
   const std::vector<std::string> unconstrained = {"vi-midpoint", "vi-gauss4", "vi-gauss6", "vi-gauss8", "vi-lobatto4",
                                                   "vi-lobatto6", "compose=yoshida4", "compose=kahan-li6",
                                                   "compose=kahan-li8"};
@@ -551,7 +562,7 @@ void run(const app::ExperimentContext& ctx) {
     energy_json[method] = {{"first_tenth", first}, {"last_tenth", last}};
   }
 
-  const PhaseStudy phase = phase_error_study(ctx);
+  const PhaseStudy phase = phase_error_study(ctx, phase_study_periods);
 
   nlohmann::json j;
   std::ostringstream csv, table;
