@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <random>
 
 #include <Eigen/Geometry>
@@ -340,8 +341,19 @@ TEST(KernelModelTable, RefusesTablesItCannotUse) {
   k.lagrangian = &driven_lagrangian;
   EXPECT_THROW(KernelModel(k, nullptr), std::invalid_argument);
   k.abi_version = MECHINT_KERNEL_ABI_VERSION;
-  k.struct_size = sizeof k - 8;
+  k.struct_size = offsetof(mechint_model_kernels, discrete_rules) - 8;  // shorter than the first table
   EXPECT_THROW(KernelModel(k, nullptr), std::invalid_argument);
+  k.struct_size = sizeof k + 8;  // longer than this header's
+  EXPECT_THROW(KernelModel(k, nullptr), std::invalid_argument);
+  {
+    // A filler of the first table (it ended with `unilateral`) knows no discrete rules: whatever the
+    // memory behind its table holds, none are read.
+    mechint_model_kernels older = k;
+    older.struct_size = offsetof(mechint_model_kernels, discrete_rules);
+    older.discrete_rules = 0xffffffffu;
+    const KernelModel model(older, nullptr);
+    EXPECT_FALSE(model.supplies_discrete_rule(MECHINT_RULE_MIDPOINT));
+  }
   k.struct_size = sizeof k;
   k.num_constraints = 1;  // no constraint function
   EXPECT_THROW(KernelModel(k, nullptr), std::invalid_argument);

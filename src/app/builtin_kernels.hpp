@@ -28,7 +28,7 @@ std::optional<KernelProblem> kernel_problem_of(const P& p) {
     if constexpr (HasUnilateralConstraints<typename P::Model>)
       if (p.walls) return std::nullopt;
     KernelProblem k;
-    k.model = kernel::ModelAdapter<typename P::Model>::kernels(p.model);
+    k.model = kernel::ModelAdapter<typename P::Model>::kernels_for_runs(p.model);
     k.q0 = p.q0;
     k.qdot0 = p.initial_data;
     if (p.initial == InitialData::kMomentum) {

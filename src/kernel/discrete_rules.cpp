@@ -32,13 +32,24 @@ Rule rule_named(std::string_view method) {
 DiscreteRule::DiscreteRule(const KernelModel& model, Rule rule)
     : model_(&model), rule_(rule), a_(model.dim()), b_(model.dim()), point_(model.dim()), velocity_(model.dim()),
       force_(model.dim()), gradient_a_(model.dim()), gradient_b_(model.dim()), momentum_a_(model.dim()),
-      momentum_b_(model.dim()), force_q_(model.dim(), model.dim()), force_v_(model.dim(), model.dim()) {}
+      momentum_b_(model.dim()), force_q_(model.dim(), model.dim()), force_v_(model.dim(), model.dim()),
+      supplied_(model.supplies_discrete_rule(rule_code(rule))) {}
+
+int DiscreteRule::rule_code(Rule rule) {
+  switch (rule) {
+    case Rule::kMidpoint: return MECHINT_RULE_MIDPOINT;
+    case Rule::kTrapezoid: return MECHINT_RULE_TRAPEZOID;
+    case Rule::kFirstOrder: return MECHINT_RULE_FIRST_ORDER;
+  }
+  return -1;
+}
 
 /// One body for every size: `N` is the dimension as a compile-time constant (the short models' fast
 /// path, kernel_variational_integrator.hpp) or Eigen::Dynamic; the vectors are seen through maps of
 /// that size, so the arithmetic and its order are the same either way.
 template <int N>
 bool DiscreteRule::d1(const Vector& q0, const Vector& q1, double h, Vector& d1, RowMatrix* d12) {
+  if (supplied_) return model_->discrete_lagrangian(rule_code(rule_), h, q0, q1, &d1, nullptr, d12);
   using V = Eigen::Matrix<double, N, 1>;
   using ConstMap = Eigen::Map<const V>;
   const Eigen::Index n = model_->dim();
@@ -107,6 +118,7 @@ template bool DiscreteRule::d1<3>(const Vector&, const Vector&, double, Vector&,
 template bool DiscreteRule::d1<4>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
 
 bool DiscreteRule::d2(const Vector& q0, const Vector& q1, double h, Vector& d2) {
+  if (supplied_) return model_->discrete_lagrangian(rule_code(rule_), h, q0, q1, nullptr, &d2, nullptr);
   velocity_ = (q1 - q0) / h;
   switch (rule_) {
     case Rule::kMidpoint:  // D2 = h/2 L_q + L_v
@@ -130,6 +142,7 @@ bool DiscreteRule::d2(const Vector& q0, const Vector& q1, double h, Vector& d2) 
 
 bool DiscreteRule::forces(const Vector& q0, const Vector& q1, const Vector& u, double t0, double h, Vector& f_minus,
                           Vector& f_plus, RowMatrix* df_minus) {
+  if (supplied_) return model_->discrete_forces(rule_code(rule_), h, q0, q1, u, t0, f_minus, f_plus, df_minus);
   velocity_ = (q1 - q0) / h;
   RowMatrix* f_q = df_minus ? &force_q_ : nullptr;
   RowMatrix* f_v = df_minus ? &force_v_ : nullptr;

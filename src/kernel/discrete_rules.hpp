@@ -6,6 +6,9 @@
 /// `discrete_forces` (include/mechint/discrete/discrete_lagrangians.hpp; derived in
 /// docs/conventions.md); Ld includes the factor h and takes the earlier point first.
 ///
+/// A model that supplies a rule's discrete derivatives itself (model_kernels.h, `discrete_rules`: the
+/// built-ins' AD discrete Lagrangians, kernel/model_adapter.hpp) has them taken as they are.
+///
 /// A `DiscreteRule` is the workspace of one integrator: every evaluation writes into storage sized
 /// at construction, so a step allocates nothing. Each returns false when the model is not defined
 /// at a quadrature point.
@@ -48,6 +51,10 @@ class DiscreteRule {
   LagrangianValues a_, b_;
   Vector point_, velocity_, force_, gradient_a_, gradient_b_, momentum_a_, momentum_b_;
   RowMatrix force_q_, force_v_;
+  bool supplied_;  ///< the model supplies this rule's discrete derivatives
+
+  /// The rule's MECHINT_RULE_* code.
+  static int rule_code(Rule rule);
 };
 
 extern template bool DiscreteRule::d1<Eigen::Dynamic>(const Vector&, const Vector&, double, Vector&, RowMatrix*);

@@ -1,5 +1,7 @@
 #include "kernel/kernel_model.hpp"
 
+#include <cstddef>
+#include <cstring>
 #include <stdexcept>
 
 namespace mechint::kernel {
@@ -10,8 +12,18 @@ KernelModel::KernelModel(const mechint_model_kernels& kernels, std::shared_ptr<c
   if (kernels.abi_version != MECHINT_KERNEL_ABI_VERSION)
     refuse("ABI version " + std::to_string(kernels.abi_version) + ", this mechint reads version " +
            std::to_string(MECHINT_KERNEL_ABI_VERSION));
-  // A filler of this version knows the whole table (members are only ever appended).
-  if (kernels.struct_size < sizeof(mechint_model_kernels)) refuse("table shorter than this ABI version's");
+  // Members are only ever appended: a filler that knows a shorter table (one built against an
+  // earlier header, into a table its caller zeroed) supplies none of the later members, which are
+  // zeroed here whatever the memory behind them holds. The first table of this ABI version ended
+  // with `unilateral`.
+  constexpr std::size_t first_size = offsetof(mechint_model_kernels, discrete_rules);
+  if (kernels.struct_size < first_size || kernels.struct_size > sizeof(mechint_model_kernels))
+    refuse("table of " + std::to_string(kernels.struct_size) + " bytes, this ABI version's has " +
+           std::to_string(first_size) + " to " + std::to_string(sizeof(mechint_model_kernels)));
+  if (kernels.struct_size < sizeof(mechint_model_kernels)) {
+    auto* bytes = reinterpret_cast<unsigned char*>(&kernels_);
+    std::memset(bytes + kernels.struct_size, 0, sizeof(mechint_model_kernels) - kernels.struct_size);
+  }
   if (kernels.dim < 1) refuse("dimension " + std::to_string(kernels.dim));
   if (kernels.num_constraints < 0 || kernels.num_constraints >= kernels.dim)
     refuse(std::to_string(kernels.num_constraints) + " constraints on " + std::to_string(kernels.dim) + " coordinates");
@@ -27,6 +39,13 @@ KernelModel::KernelModel(const mechint_model_kernels& kernels, std::shared_ptr<c
   if (kernels.num_nonholonomic > 0 && kernels.nonholonomic == nullptr) refuse("nonholonomic constraints declared, no function");
   if (kernels.num_unilateral < 0) refuse("negative count of walls");
   if (kernels.num_unilateral > 0 && kernels.unilateral == nullptr) refuse("walls declared, no function");
+  constexpr uint32_t known_rules =
+      (1u << MECHINT_RULE_MIDPOINT) | (1u << MECHINT_RULE_TRAPEZOID) | (1u << MECHINT_RULE_FIRST_ORDER);
+  if ((kernels_.discrete_rules & ~known_rules) != 0) refuse("discrete Lagrangians of unknown rules");
+  if (kernels_.discrete_rules != 0 && kernels_.discrete_lagrangian == nullptr)
+    refuse("discrete Lagrangians declared, no function");
+  if (kernels_.discrete_rules != 0 && kernels_.has_forces && kernels_.discrete_forces == nullptr)
+    refuse("discrete Lagrangians of a forced model declared, no discrete forces");
 }
 
 bool KernelModel::lagrangian(const Vector& q, const Vector& v, LagrangianValues& out, bool with_value) const {
@@ -77,6 +96,18 @@ bool KernelModel::nonholonomic(const Vector& q, const Vector& w, RowMatrix* a, R
 bool KernelModel::unilateral(const Vector& q, Vector* phi, RowMatrix* dphi) const {
   return kernels_.unilateral(kernels_.context, q.data(), phi ? phi->data() : nullptr, dphi ? dphi->data() : nullptr) ==
          MECHINT_KERNEL_OK;
+}
+
+bool KernelModel::discrete_lagrangian(int rule, double h, const Vector& q0, const Vector& q1, Vector* d1, Vector* d2,
+                                      RowMatrix* d12) const {
+  return kernels_.discrete_lagrangian(kernels_.context, rule, h, q0.data(), q1.data(), d1 ? d1->data() : nullptr,
+                                      d2 ? d2->data() : nullptr, d12 ? d12->data() : nullptr) == MECHINT_KERNEL_OK;
+}
+
+bool KernelModel::discrete_forces(int rule, double h, const Vector& q0, const Vector& q1, const Vector& u, double t0,
+                                  Vector& f_minus, Vector& f_plus, RowMatrix* df_minus) const {
+  return kernels_.discrete_forces(kernels_.context, rule, h, q0.data(), q1.data(), u.data(), t0, f_minus.data(),
+                                  f_plus.data(), df_minus ? df_minus->data() : nullptr) == MECHINT_KERNEL_OK;
 }
 
 }  // namespace mechint::kernel

@@ -78,6 +78,17 @@ class KernelModel {
   /// φ(q) (w) and Dφ(q) (w x n; either may be null). Only when num_unilateral() > 0.
   bool unilateral(const Vector& q, Vector* phi, RowMatrix* dphi) const;
 
+  /// Whether the model supplies the discrete derivatives of `rule` (a MECHINT_RULE_*) itself
+  /// (model_kernels.h, discrete_lagrangian): the methods then take them as they are.
+  bool supplies_discrete_rule(int rule) const { return (kernels_.discrete_rules >> rule) & 1u; }
+  /// D1 Ld, D2 Ld, D12 Ld of a supplied rule (any may be null). Only when supplies_discrete_rule(rule).
+  bool discrete_lagrangian(int rule, double h, const Vector& q0, const Vector& q1, Vector* d1, Vector* d2,
+                           RowMatrix* d12) const;
+  /// f⁻, f⁺ and ∂f⁻/∂q1 (may be null) of a supplied rule's step under the held control u. Only when
+  /// supplies_discrete_rule(rule) and forced().
+  bool discrete_forces(int rule, double h, const Vector& q0, const Vector& q1, const Vector& u, double t0,
+                       Vector& f_minus, Vector& f_plus, RowMatrix* df_minus) const;
+
   /// What a backend knows of the model's structure that the table does not say: the conditions of
   /// the energy–momentum method (kernel/energy_momentum_integrator.hpp). A model file's are read from
   /// its expression trees (model_file/codegen.hpp, ModelStructure), a built-in's from its type (the

@@ -15,8 +15,13 @@
 /// MECHINT_KERNEL_OUTSIDE_DOMAIN.
 
 #include <memory>
+#include <type_traits>
 
 #include "kernel/kernel_model.hpp"
+#include "mechint/discrete/del_derivatives.hpp"
+#include "mechint/discrete/discrete_forces.hpp"
+#include "mechint/discrete/discrete_lagrangians.hpp"
+#include "mechint/discrete/discrete_system.hpp"
 #include "mechint/model/constraint_derivatives.hpp"
 #include "mechint/model/forces.hpp"
 #include "mechint/model/lagrangian_calculus.hpp"
@@ -35,6 +40,45 @@ class ModelAdapter {
   /// (model/unilateral.hpp) are part of the table only `with_walls`: a built-in's problem without
   /// active walls (the double pendulum without `wall=1`) reaches the smooth methods.
   static std::shared_ptr<const KernelModel> kernels(M model, bool with_walls = false) {
+    return make(std::move(model), with_walls, [](mechint_model_kernels&) {});
+  }
+
+  /// The kernels of `model` that also supply the variational rules' discrete derivatives
+  /// (model_kernels.h, `discrete_rules`): D1, D2 and D12 Ld by nested AD of each rule's Ld, and for a
+  /// forced model the discrete forces f⁻, f⁺ with ∂f⁻/∂q1 — the arithmetic of the fixed-size
+  /// integrators (discrete/del_derivatives.hpp, discrete/discrete_forces.hpp), on the model's own
+  /// discrete Lagrangian where it has one in closed form (DiscreteSystemFor: the rigid body's
+  /// 000 eq. 5.8). The mixed block D12 is what the midpoint rule's Newton needs: a jet of jets over
+  /// (q0, q1) computes it with less arithmetic than the whole Hessian of L over (q, v), from which
+  /// the methods would otherwise compose it (kernel/discrete_rules.hpp) — except for a model with a
+  /// constant mass matrix (kernels_for_runs chooses). The methods other than the rules take L's.
+  static std::shared_ptr<const KernelModel> kernels_with_discrete_rules(M model, bool with_walls = false) {
+    return make(std::move(model), with_walls, &supply_discrete_rules);
+  }
+
+  /// The kernels a built-in system's runs on the kernel path use (app/builtin_kernels.hpp): those of
+  /// kernels_with_discrete_rules, but for a model that declares L = ½ vᵀMv − V(q), whose rules the
+  /// methods compose from its constant-mass kernels with less arithmetic than a jet of jets of Ld
+  /// (the double spherical pendulum's kernel midpoint step: 1.57 µs composed, 2.06 µs supplied;
+  /// the rigid body's, whose mass matrix depends on q: 5.44 µs composed, 1.36 µs supplied;
+  /// bench/bench_rigid_body_dsp.cpp).
+  static std::shared_ptr<const KernelModel> kernels_for_runs(M model, bool with_walls = false) {
+    if constexpr (kConstantMass)
+      return kernels(std::move(model), with_walls);
+    else
+      return kernels_with_discrete_rules(std::move(model), with_walls);
+  }
+
+ private:
+  static void supply_discrete_rules(mechint_model_kernels& t) {
+    t.discrete_rules = (1u << MECHINT_RULE_MIDPOINT) | (1u << MECHINT_RULE_TRAPEZOID) | (1u << MECHINT_RULE_FIRST_ORDER);
+    t.discrete_lagrangian = &discrete_lagrangian;
+    if constexpr (ForcedModel<M>) t.discrete_forces = &discrete_forces;
+  }
+
+ public:
+  template <class Complete>
+  static std::shared_ptr<const KernelModel> make(M model, bool with_walls, Complete complete) {
     auto owner = std::make_shared<const M>(std::move(model));
     mechint_model_kernels t{};
     t.abi_version = MECHINT_KERNEL_ABI_VERSION;
@@ -52,6 +96,7 @@ class ModelAdapter {
     if constexpr (kHasTimeScale) t.time_scale = &time_scale;
     if constexpr (HasUnilateralConstraints<M>)
       if (with_walls) t.num_unilateral = M::kNumUnilateral, t.unilateral = &unilateral;
+    complete(t);
     auto kernel_model = std::make_shared<KernelModel>(t, owner);
     // A model that declares its constant mass matrix and potential declares the energy–momentum
     // method's conditions (the ConstantMassModel concept of integrate/energy_momentum.hpp).
@@ -75,7 +120,6 @@ class ModelAdapter {
     return kernel_model;
   }
 
- private:
   /// A row-major r x c matrix type (a single column is stored the same either way; Eigen wants it
   /// column-major).
   template <int r, int c>
@@ -119,7 +163,7 @@ class ModelAdapter {
         copy(d.q, l_q), copy(d.v, l_v), copy_matrix(d.qq, l_qq), copy_matrix(d.qv, l_qv), copy_matrix(d.vv, l_vv);
         return finite && d.q.allFinite() && d.v.allFinite() && d.qq.allFinite() && d.qv.allFinite() && d.vv.allFinite();
       }
-      if (l_q || l_v) {
+      if (l_q && l_v) {
         constexpr int w = 2 * n;
         Vec<Jet<w>, n> qj, vj;
         for (int i = 0; i < n; ++i) qj[i] = Jet<w>(qv[i], i), vj[i] = Jet<w>(vv[i], n + i);
@@ -127,6 +171,15 @@ class ModelAdapter {
         VecD<n> gq = l.v.template head<n>(), gv = l.v.template tail<n>();
         copy(gq, l_q), copy(gv, l_v);
         return finite && gq.allFinite() && gv.allFinite();
+      }
+      // One block of the gradient: a jet over its n variables only, the others constant (the
+      // energy of the step check and of every output row asks for L_v alone).
+      if (l_q || l_v) {
+        Vec<Jet<n>, n> qj, vj;
+        for (int i = 0; i < n; ++i) qj[i] = l_q ? Jet<n>(qv[i], i) : Jet<n>(qv[i]), vj[i] = l_v ? Jet<n>(vv[i], i) : Jet<n>(vv[i]);
+        const VecD<n> g = model.template lagrangian<Jet<n>>(qj, vj).v;
+        copy(g, l_q ? l_q : l_v);
+        return finite && g.allFinite();
       }
       return finite;
     });
@@ -283,6 +336,80 @@ class ModelAdapter {
       });
     } else {
       (void)context, (void)q, (void)phi, (void)dphi;
+      return MECHINT_KERNEL_OUTSIDE_DOMAIN;
+    }
+  }
+
+  /// The discrete system of `Rule` on the model, as the fixed-size variational method builds it.
+  template <class Rule>
+  using DiscreteOf = typename DiscreteSystemFor<M, Rule>::type;
+
+  template <class F>
+  static int with_rule(int32_t rule, F&& f) {
+    switch (rule) {
+      case MECHINT_RULE_MIDPOINT: return f(std::type_identity<MidpointRule>{});
+      case MECHINT_RULE_TRAPEZOID: return f(std::type_identity<TrapezoidRule>{});
+      case MECHINT_RULE_FIRST_ORDER: return f(std::type_identity<FirstOrderRule>{});
+      default: return MECHINT_KERNEL_OUTSIDE_DOMAIN;  // not supplied: KernelModel refuses such a call
+    }
+  }
+
+  static int discrete_lagrangian(const void* context, int32_t rule, double h, const double* q0, const double* q1,
+                                 double* d1, double* d2, double* d12) {
+    return with_rule(rule, [&]<class Rule>(std::type_identity<Rule>) {
+      return guarded([&] {
+        const DiscreteOf<Rule> system(model_of(context));
+        const VecD<n> a = vec(q0), b = vec(q1);
+        bool finite = true;
+        if (d12) {
+          VecD<n> first;
+          Mat<n, n> mixed;
+          discrete_lagrangian_d1_d12(system, a, b, h, first, mixed);
+          if (d1) Eigen::Map<VecD<n>>{d1} = first;
+          Eigen::Map<RowMajorMatrix<n, n>>{d12} = mixed;
+          finite = first.allFinite() && mixed.allFinite();
+        } else if (d1) {
+          const VecD<n> first = discrete_lagrangian_d1(system, a, b, h);
+          Eigen::Map<VecD<n>>{d1} = first;
+          finite = first.allFinite();
+        }
+        if (d2) {
+          const VecD<n> second = discrete_lagrangian_d2(system, a, b, h);
+          Eigen::Map<VecD<n>>{d2} = second;
+          finite = finite && second.allFinite();
+        }
+        return finite;
+      });
+    });
+  }
+
+  static int discrete_forces(const void* context, int32_t rule, double h, const double* q0, const double* q1,
+                             const double* u, double t0, double* f_minus, double* f_plus, double* df_minus) {
+    if constexpr (ForcedModel<M>) {
+      return with_rule(rule, [&]<class Rule>(std::type_identity<Rule>) {
+        return guarded([&] {
+          const DiscreteOf<Rule> system(model_of(context));
+          StepForcing<m> forcing;
+          forcing.u = Eigen::Map<const VecD<m>>(u);
+          forcing.t = t0;
+          VecD<n> minus, plus;
+          ::mechint::discrete_forces(system, vec(q0), vec(q1), forcing, h, minus, plus);
+          Eigen::Map<VecD<n>>{f_minus} = minus;
+          Eigen::Map<VecD<n>>{f_plus} = plus;
+          bool finite = minus.allFinite() && plus.allFinite();
+          if (df_minus) {
+            VecD<n> same_minus;
+            Mat<n, n> jacobian;
+            ::mechint::discrete_force_minus_and_jacobian(system, vec(q0), vec(q1), forcing, h, same_minus, jacobian);
+            Eigen::Map<RowMajorMatrix<n, n>>{df_minus} = jacobian;
+            finite = finite && jacobian.allFinite();
+          }
+          return finite;
+        });
+      });
+    } else {
+      (void)context, (void)rule, (void)h, (void)q0, (void)q1, (void)u, (void)t0, (void)f_minus, (void)f_plus,
+          (void)df_minus;
       return MECHINT_KERNEL_OUTSIDE_DOMAIN;
     }
   }

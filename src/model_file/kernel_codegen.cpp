@@ -21,7 +21,7 @@ using symbolic::Op;
 
 // The source declares the table itself (below) so that it compiles without mechint's headers.
 // This trips when model_kernels.h grows: append the new members there too.
-static_assert(sizeof(mechint_model_kernels) == 120 && offsetof(mechint_model_kernels, unilateral) == 112,
+static_assert(sizeof(mechint_model_kernels) == 144 && offsetof(mechint_model_kernels, discrete_forces) == 136,
               "kernel_codegen.cpp writes a copy of mechint_model_kernels: update it");
 
 /// model_kernels.h's declarations, under its include guard (a unit that includes both is fine).
@@ -50,6 +50,11 @@ typedef struct mechint_model_kernels {
   int (*constraint_curvature)(const void* context, const double* q, const double* lambda, double* h);
   int32_t num_unilateral;
   int (*unilateral)(const void* context, const double* q, double* phi, double* dphi);
+  uint32_t discrete_rules;
+  int (*discrete_lagrangian)(const void* context, int32_t rule, double h, const double* q0, const double* q1,
+                             double* d1, double* d2, double* d12);
+  int (*discrete_forces)(const void* context, int32_t rule, double h, const double* q0, const double* q1,
+                         const double* u, double t0, double* f_minus, double* f_plus, double* df_minus);
 } mechint_model_kernels;
 #endif
 )";
@@ -612,6 +617,8 @@ std::string generate_kernel_source(const ModelDescription& model) {
        ";\n";
   s += "  out->num_unilateral = " + std::to_string(model.unilateral.size()) + ";\n";
   s += std::string("  out->unilateral = ") + (model.unilateral.empty() ? "NULL" : "mi_unilateral") + ";\n";
+  // The methods compose the rules' discrete derivatives from L's (kernel/discrete_rules.hpp).
+  s += "  out->discrete_rules = 0;\n  out->discrete_lagrangian = NULL;\n  out->discrete_forces = NULL;\n";
   s += "  return 0;\n}\n";
   return s;
 }

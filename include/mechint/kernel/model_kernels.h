@@ -16,8 +16,9 @@
  *     defined at the arguments (a declared domain left, a singular potential): the caller stops with
  *     a located message, it never uses the outputs.
  *
- * The table grows only by appending members; `struct_size` says how much of it the filler knows,
- * `abi_version` changes only when a member's meaning changes. */
+ * The table grows only by appending members; `struct_size` says how much of it the filler knows
+ * (a filler built against an earlier header of the same version is read with the members it does
+ * not know as zero: none supplied), `abi_version` changes only when a member's meaning changes. */
 #ifndef MECHINT_KERNEL_MODEL_KERNELS_H
 #define MECHINT_KERNEL_MODEL_KERNELS_H
 
@@ -80,7 +81,28 @@ typedef struct mechint_model_kernels {
    * (w x n, row c the gradient of phi_c). Required when w > 0. */
   int32_t num_unilateral;
   int (*unilateral)(const void* context, const double* q, double* phi, double* dphi);
+
+  /* A model that supplies the discrete derivatives of the variational rules itself (a hand-derived
+   * or AD discrete Lagrangian, a recursive multibody algorithm) instead of having the methods
+   * compose them from L's derivatives at the rule's quadrature points. `discrete_rules` is a bit set
+   * of the MECHINT_RULE_* it supplies (0: none, and both functions may be NULL). For a supplied rule:
+   *   discrete_lagrangian: D1 Ld(q0, q1) (n), D2 Ld(q0, q1) (n) and D12 Ld (n x n, [i*n+j] =
+   *     d2 Ld/dq0_i dq1_j), Ld including the factor h (docs/conventions.md);
+   *   discrete_forces (required when has_forces): the left and right discrete forces f-, f+ (n) of
+   *     the step from (q0, t0) to q1 under the control u held over it, and df-/dq1 (n x n).
+   * Optional; the rules are those of DESIGN §1 (000 eqs. 4.1 and 4.20, 004 eq. 16). */
+  uint32_t discrete_rules;
+  int (*discrete_lagrangian)(const void* context, int32_t rule, double h, const double* q0, const double* q1,
+                             double* d1, double* d2, double* d12);
+  int (*discrete_forces)(const void* context, int32_t rule, double h, const double* q0, const double* q1,
+                         const double* u, double t0, double* f_minus, double* f_plus, double* df_minus);
 } mechint_model_kernels;
+
+/* The rules of `discrete_lagrangian`: Ld = h L((q0+q1)/2, (q1-q0)/h), h/2 [L(q0, v) + L(q1, v)] and
+ * h L(q1, (q1-q0)/h) with v = (q1-q0)/h; bit (1u << rule) of `discrete_rules`. */
+#define MECHINT_RULE_MIDPOINT 0
+#define MECHINT_RULE_TRAPEZOID 1
+#define MECHINT_RULE_FIRST_ORDER 2
 
 /* What a model plugin exports: fills `out` for parameter values `parameters` (the plugin's
  * declared order, `num_parameters` of them; the plugin keeps the pointer as its context, so the

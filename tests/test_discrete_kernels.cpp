@@ -1,0 +1,236 @@
+// A model that supplies the variational rules' discrete derivatives itself (model_kernels.h,
+// `discrete_rules`): the built-ins' AD discrete Lagrangians (kernel::ModelAdapter<M>::
+// kernels_with_discrete_rules) against the same rules composed by the methods from L's derivatives
+// (kernel/discrete_rules.hpp) — two formulations, a jet of jets over (q0, q1) against the Hessian of L
+// over (q, v) — and the dispatch: what a model supplies is what the methods take.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "kernel/discrete_rules.hpp"
+#include "kernel/kernel_variational_integrator.hpp"
+#include "kernel/model_adapter.hpp"
+#include "mechint/mechint.hpp"
+#include "mechint/systems/acrobot.hpp"
+#include "mechint/systems/damped_harmonic_oscillator.hpp"
+#include "mechint/systems/double_spherical_pendulum.hpp"
+#include "mechint/systems/kepler.hpp"
+#include "mechint/systems/rigid_body.hpp"
+#include "mechint/systems/three_body.hpp"
+
+namespace mechint {
+namespace {
+
+using kernel::DiscreteRule;
+using kernel::KernelModel;
+using kernel::KernelVariationalIntegrator;
+using kernel::Rule;
+using kernel::RowMatrix;
+using kernel::Vector;
+
+constexpr Rule kRules[] = {Rule::kMidpoint, Rule::kTrapezoid, Rule::kFirstOrder};
+
+double scaled_difference(const Eigen::MatrixXd& got, const Eigen::MatrixXd& expected) {
+  return (got - expected).norm() / (1.0 + expected.norm());
+}
+
+/// D1, D2, D12 Ld and, for a forced model, f⁻, f⁺, ∂f⁻/∂q1 of every rule at random nearby (q0, q1):
+/// supplied by the model's AD discrete Lagrangian, and composed from L's derivatives.
+template <class M>
+void expect_supplied_rules_match_composed(const M& model, const VecD<M::kDim>& centre, double spread,
+                                          std::mt19937& random) {
+  constexpr int n = M::kDim;
+  const auto supplied = kernel::ModelAdapter<M>::kernels_with_discrete_rules(model);
+  const auto composed = kernel::ModelAdapter<M>::kernels(model);
+  ASSERT_TRUE(supplied->supplies_discrete_rule(MECHINT_RULE_MIDPOINT));
+  ASSERT_FALSE(composed->supplies_discrete_rule(MECHINT_RULE_MIDPOINT));
+  std::uniform_real_distribution<double> offset(-spread, spread), velocity(-1.0, 1.0);
+  const double h = 0.03;
+  for (int trial = 0; trial < 4; ++trial) {
+    Vector q0(n), q1(n), u(composed->num_controls());
+    for (int i = 0; i < n; ++i) q0[i] = centre[i] + offset(random), q1[i] = q0[i] + h * velocity(random);
+    for (int i = 0; i < u.size(); ++i) u[i] = velocity(random);
+    for (Rule rule : kRules) {
+      DiscreteRule a(*supplied, rule), b(*composed, rule);
+      Vector d1_a(n), d1_b(n), d2_a(n), d2_b(n);
+      RowMatrix d12_a(n, n), d12_b(n, n);
+      ASSERT_TRUE(a.d1(q0, q1, h, d1_a, &d12_a) && b.d1(q0, q1, h, d1_b, &d12_b));
+      ASSERT_TRUE(a.d2(q0, q1, h, d2_a) && b.d2(q0, q1, h, d2_b));
+      const std::string where = "rule " + std::to_string(static_cast<int>(rule)) + ", trial " + std::to_string(trial);
+      EXPECT_LT(scaled_difference(d1_a, d1_b), 1e-12) << where;
+      EXPECT_LT(scaled_difference(d2_a, d2_b), 1e-12) << where;
+      EXPECT_LT(scaled_difference(d12_a, d12_b), 1e-12) << where;
+      // D1 without D12 (the confirmation's half steps, the position form) is the same D1.
+      Vector d1_alone(n);
+      ASSERT_TRUE(a.d1(q0, q1, h, d1_alone, nullptr));
+      EXPECT_LT(scaled_difference(d1_alone, d1_a), 1e-15) << where;
+      if (composed->forced()) {
+        Vector fm_a(n), fp_a(n), fm_b(n), fp_b(n);
+        RowMatrix dfm_a(n, n), dfm_b(n, n);
+        ASSERT_TRUE(a.forces(q0, q1, u, 0.4, h, fm_a, fp_a, &dfm_a) && b.forces(q0, q1, u, 0.4, h, fm_b, fp_b, &dfm_b));
+        EXPECT_LT(scaled_difference(fm_a, fm_b), 1e-13) << where;
+        EXPECT_LT(scaled_difference(fp_a, fp_b), 1e-13) << where;
+        EXPECT_LT(scaled_difference(dfm_a, dfm_b), 1e-13) << where;
+        EXPECT_GT(fm_b.norm() + fp_b.norm(), 1e-6) << where;  // the forces are not zero here
+      }
+    }
+  }
+}
+
+TEST(DiscreteKernels, SuppliedRulesMatchThoseComposedFromTheLagrangian) {
+  std::mt19937 random(20261128);
+  // Kepler's hand-shortened first-order jet, the rotating frame's gyroscopic terms, a forced model
+  // with a control and a q-dependent mass matrix, Rayleigh dissipation, constraints in 6 coordinates.
+  expect_supplied_rules_match_composed(systems::Kepler{1.3}, VecD<2>(0.8, -0.4), 0.2, random);
+  expect_supplied_rules_match_composed(systems::ThreeBody{}, VecD<2>(0.5, 0.1), 0.1, random);
+  expect_supplied_rules_match_composed(systems::Acrobot{}, VecD<2>(1.0, -0.5), 1.0, random);
+  systems::DampedHarmonicOscillator damped;
+  damped.damping = 0.7;
+  expect_supplied_rules_match_composed(damped, VecD<1>(0.6), 0.5, random);
+  VecD<6> dsp;
+  dsp << 2.8, 0.1, -2.9, 5.0, 0.2, -3.5;
+  expect_supplied_rules_match_composed(systems::DoubleSphericalPendulum{}, dsp, 0.3, random);
+}
+
+/// L's gradient asked for one block alone (the energy of the step check and of the output rows asks
+/// for L_v only) is that block of the whole gradient: a jet over those n variables, the others held.
+template <class M>
+void expect_gradient_blocks_match(const M& model, const VecD<M::kDim>& q, const VecD<M::kDim>& v) {
+  const auto kernels = kernel::ModelAdapter<M>::kernels(model);
+  constexpr int n = M::kDim;
+  const Vector x = q, w = v;
+  Vector l_q(n), l_v(n), q_alone(n), v_alone(n);
+  double value = 0.0, value_with_v = 0.0;
+  ASSERT_TRUE(kernels->gradient(x, w, &value, &l_q, &l_v));
+  ASSERT_TRUE(kernels->gradient(x, w, nullptr, &q_alone, nullptr));
+  ASSERT_TRUE(kernels->gradient(x, w, &value_with_v, nullptr, &v_alone));
+  EXPECT_LT(scaled_difference(q_alone, l_q), 1e-14);
+  EXPECT_LT(scaled_difference(v_alone, l_v), 1e-14);
+  EXPECT_EQ(value_with_v, value);
+  EXPECT_GT(l_q.norm(), 1e-3);  // neither block is trivially zero here
+  EXPECT_GT(l_v.norm(), 1e-3);
+}
+
+TEST(DiscreteKernels, GradientBlocksAloneAreThoseOfTheWholeGradient) {
+  expect_gradient_blocks_match(systems::Kepler{1.3}, VecD<2>(0.8, -0.4), VecD<2>(0.3, 1.1));
+  expect_gradient_blocks_match(systems::ThreeBody{}, VecD<2>(0.5, 0.1), VecD<2>(-0.2, 0.9));
+  expect_gradient_blocks_match(systems::Acrobot{}, VecD<2>(1.0, -0.5), VecD<2>(0.7, -1.2));
+}
+
+/// The rigid body supplies its midpoint rule in the closed form of 000 eq. 5.8 (on S³ the midpoint
+/// rule of L): its motion follows the one the methods compose from L at the quaternions' midpoint.
+TEST(DiscreteKernels, RigidBodyClosedFormFollowsTheComposedMidpointRule) {
+  const systems::RigidBody body{};
+  const auto supplied = kernel::ModelAdapter<systems::RigidBody>::kernels_with_discrete_rules(body);
+  const auto composed = kernel::ModelAdapter<systems::RigidBody>::kernels(body);
+  Vector q0(4), omega(4), qdot0(4);
+  q0 << std::cos(0.3), std::sin(0.3) * 0.6, 0.0, std::sin(0.3) * 0.8;
+  omega << 0.0, 0.5, 3.0, 4.0;
+  const VecD<4> rate = 0.5 * systems::quaternion_product<double>(VecD<4>(q0), VecD<4>(omega));
+  qdot0 = rate;
+  KernelVariationalIntegrator a(*supplied, Rule::kMidpoint, 0.01), b(*composed, Rule::kMidpoint, 0.01);
+  a.start_from_velocity(q0, qdot0);
+  b.start_from_velocity(q0, qdot0);
+  double largest = 0.0;
+  for (int k = 0; k < 500; ++k) {
+    a.step();
+    b.step();
+    largest = std::max(largest, (a.q() - b.q()).lpNorm<Eigen::Infinity>());
+  }
+  EXPECT_LT(largest, 1e-11);
+  EXPECT_GT((a.q() - q0).norm(), 0.5);  // it moved
+  EXPECT_NEAR(a.energy(), b.energy(), 1e-11);
+}
+
+/// On the built-in's supplied rule the kernel integrator computes the fixed-size integrator's flow:
+/// the same discrete derivatives, the same Newton.
+TEST(DiscreteKernels, KernelStepsFollowTheFixedSizeIntegrator) {
+  const systems::Kepler kepler{1.0};
+  const auto supplied = kernel::ModelAdapter<systems::Kepler>::kernels_with_discrete_rules(kepler);
+  VecD<2> q0, v0;
+  systems::Kepler::pericentre_start(1.0, 1.0, 0.6, q0, v0);
+  VariationalIntegrator fixed(DiscreteSystem<systems::Kepler, MidpointRule>(kepler), 0.01);
+  KernelVariationalIntegrator runtime(*supplied, Rule::kMidpoint, 0.01);
+  fixed.start_from_velocity(q0, v0);
+  runtime.start_from_velocity(q0, v0);
+  double largest = 0.0;
+  for (int k = 0; k < 3000; ++k) {
+    fixed.step();
+    runtime.step();
+    largest = std::max(largest, (VecD<2>(runtime.q()) - fixed.q()).lpNorm<Eigen::Infinity>());
+  }
+  EXPECT_LT(largest, 1e-13);
+  EXPECT_NEAR(runtime.momentum(0), fixed.momentum(0), 1e-13);
+}
+
+// ---- the dispatch: a hand-made table whose supplied Ld is not L's ------------------------------
+
+/// L = ½ v² − ½ q² (a unit oscillator); its supplied midpoint rule is that of L' = ½ v² − 2 q² (ω = 2).
+int unit_oscillator(const void*, const double* q, const double* v, double* value, double* l_q, double* l_v,
+                    double* l_qq, double* l_qv, double* l_vv) {
+  if (value) *value = 0.5 * v[0] * v[0] - 0.5 * q[0] * q[0];
+  if (l_q) l_q[0] = -q[0];
+  if (l_v) l_v[0] = v[0];
+  if (l_qq) l_qq[0] = -1.0;
+  if (l_qv) l_qv[0] = 0.0;
+  if (l_vv) l_vv[0] = 1.0;
+  return MECHINT_KERNEL_OK;
+}
+
+/// Midpoint Ld = h [½ ((q1 − q0)/h)² − 2 ((q0 + q1)/2)²].
+int stiffer_midpoint(const void*, int32_t rule, double h, const double* q0, const double* q1, double* d1, double* d2,
+                     double* d12) {
+  if (rule != MECHINT_RULE_MIDPOINT) return MECHINT_KERNEL_OUTSIDE_DOMAIN;
+  const double v = (q1[0] - q0[0]) / h, mid = 0.5 * (q0[0] + q1[0]);
+  if (d1) d1[0] = -v - h * 2.0 * mid;
+  if (d2) d2[0] = v - h * 2.0 * mid;
+  if (d12) d12[0] = -1.0 / h - h;
+  return MECHINT_KERNEL_OK;
+}
+
+mechint_model_kernels oscillator_table() {
+  mechint_model_kernels k{};
+  k.abi_version = MECHINT_KERNEL_ABI_VERSION;
+  k.struct_size = sizeof k;
+  k.dim = 1;
+  k.lagrangian = &unit_oscillator;
+  return k;
+}
+
+TEST(DiscreteKernels, TheMethodsTakeTheRulesAModelSupplies) {
+  mechint_model_kernels table = oscillator_table();
+  table.discrete_rules = 1u << MECHINT_RULE_MIDPOINT;
+  table.discrete_lagrangian = &stiffer_midpoint;
+  const KernelModel model(table, nullptr);
+  EXPECT_TRUE(model.supplies_discrete_rule(MECHINT_RULE_MIDPOINT));
+  EXPECT_FALSE(model.supplies_discrete_rule(MECHINT_RULE_TRAPEZOID));
+  const double h = 0.01, t_end = 3.0;
+  const int steps = static_cast<int>(std::lround(t_end / h));
+  Vector q0(1), v0(1);
+  q0 << 1.0;
+  v0 << 0.0;
+  // The supplied midpoint rule: the motion of ω = 2 (its discrete flow's frequency, 2 + O(h²)).
+  KernelVariationalIntegrator midpoint(model, Rule::kMidpoint, h);
+  midpoint.start_from_two_points(Vector::Constant(1, std::cos(2.0 * h)), q0);
+  for (int k = 0; k < steps; ++k) midpoint.step();
+  EXPECT_NEAR(midpoint.q()[0], std::cos(2.0 * t_end), 1e-3);
+  // The trapezoid rule, not supplied, is composed from L: the motion of ω = 1.
+  KernelVariationalIntegrator trapezoid(model, Rule::kTrapezoid, h);
+  trapezoid.start_from_two_points(Vector::Constant(1, std::cos(h)), q0);
+  for (int k = 0; k < steps; ++k) trapezoid.step();
+  EXPECT_NEAR(trapezoid.q()[0], std::cos(t_end), 1e-3);
+}
+
+TEST(DiscreteKernels, TheTableRefusesInconsistentDeclarations) {
+  mechint_model_kernels table = oscillator_table();
+  table.discrete_rules = 1u << MECHINT_RULE_MIDPOINT;  // declared, no function
+  EXPECT_THROW(KernelModel(table, nullptr), std::invalid_argument);
+  table.discrete_lagrangian = &stiffer_midpoint;
+  EXPECT_NO_THROW(KernelModel(table, nullptr));
+  table.discrete_rules = 1u << 7;  // a rule this version does not know
+  EXPECT_THROW(KernelModel(table, nullptr), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace mechint
