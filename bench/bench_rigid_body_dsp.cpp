@@ -2,7 +2,8 @@
 // step (30 s = 3e5 steps): rigid body (Table 1) 97.62 s → 325 µs per step; double spherical pendulum
 // (Table 2) DVP 73.648 s → 245 µs, EM 103.871 s → 346 µs per step. The counter source_over_ours is
 // 000's time per step over ours. The double spherical pendulum's midpoint step and velocity are also
-// timed on its derivative kernels (kernel/model_adapter.hpp), the path of the kernel-only methods.
+// timed on its derivative kernels (kernel/model_adapter.hpp), the path of the kernel-only methods, and
+// both midpoint steps with the rule composed from L's derivatives or supplied by the model.
 #include <benchmark/benchmark.h>
 
 #include "kernel/kernel_variational_integrator.hpp"
@@ -68,17 +69,38 @@ void BM_DoubleSphericalPendulumEnergyMomentum(benchmark::State& state) {
 }
 BENCHMARK(BM_DoubleSphericalPendulumEnergyMomentum);
 
+/// The kernels of a built-in model, with its rules' discrete derivatives supplied (`supplied` = 1:
+/// D1, D12 Ld by a jet of jets over (q0, q1), model_kernels.h `discrete_rules`) or composed by the
+/// methods from L's Hessian over (q, v) (0).
+template <class M>
+std::shared_ptr<const kernel::KernelModel> kernels_of(const M& model, bool supplied) {
+  return supplied ? kernel::ModelAdapter<M>::kernels_with_discrete_rules(model) : kernel::ModelAdapter<M>::kernels(model);
+}
+
 /// The midpoint VI of BM_DoubleSphericalPendulumVi on the model's kernels (runtime-sized, the model
 /// reached through the kernel table).
 void BM_DoubleSphericalPendulumKernelVi(benchmark::State& state) {
   const systems::DoubleSphericalPendulum model;
   const auto st = systems::complete_dsp_start(model, systems::named_dsp_start("pattern-1"));
-  const auto kernels = kernel::ModelAdapter<systems::DoubleSphericalPendulum>::kernels(model);
+  const auto kernels = kernels_of(model, state.range(0) != 0);
   kernel::KernelVariationalIntegrator vi(*kernels, kernel::Rule::kMidpoint, 1e-4);
   vi.start_from_velocity(st.q, st.v);
   run_steps(state, vi, 73.648 / 3e5 * 1e9);
 }
-BENCHMARK(BM_DoubleSphericalPendulumKernelVi);
+BENCHMARK(BM_DoubleSphericalPendulumKernelVi)->ArgName("supplied")->Arg(0)->Arg(1);
+
+/// The rigid body's midpoint VI on its kernels: composed from L at the quaternions' midpoint, or its
+/// own eq. 5.8 supplied (BM_RigidBodyEq58 is the fixed-size step of the latter).
+void BM_RigidBodyKernelVi(benchmark::State& state) {
+  using systems::RigidBody;
+  const Eigen::VectorXd q0 = VecD<4>(1, 0, 0, 0);
+  const Eigen::VectorXd qdot0 = RigidBody::velocity_from_body_rate(VecD<4>(1, 0, 0, 0), VecD<3>(0, 3, 4));
+  const auto kernels = kernels_of(RigidBody{}, state.range(0) != 0);
+  kernel::KernelVariationalIntegrator vi(*kernels, kernel::Rule::kMidpoint, 1e-4);
+  vi.start_from_velocity(q0, qdot0);
+  run_steps(state, vi, 97.620 / 3e5 * 1e9);
+}
+BENCHMARK(BM_RigidBodyKernelVi)->ArgName("supplied")->Arg(0)->Arg(1);
 
 /// The velocity of a state from its momentum (the inverse Legendre transform by Newton), what every
 /// output row of the energy column costs: fixed-size and on the kernels.
