@@ -76,7 +76,7 @@ class ModelAdapter {
     if constexpr (ForcedModel<M>) t.discrete_forces = &discrete_forces;
   }
 
- public:
+  /// The table of `model`; `complete` adds the members one factory supplies beyond the others'.
   template <class Complete>
   static std::shared_ptr<const KernelModel> make(M model, bool with_walls, Complete complete) {
     auto owner = std::make_shared<const M>(std::move(model));
@@ -350,7 +350,7 @@ class ModelAdapter {
       case MECHINT_RULE_MIDPOINT: return f(std::type_identity<MidpointRule>{});
       case MECHINT_RULE_TRAPEZOID: return f(std::type_identity<TrapezoidRule>{});
       case MECHINT_RULE_FIRST_ORDER: return f(std::type_identity<FirstOrderRule>{});
-      default: return MECHINT_KERNEL_OUTSIDE_DOMAIN;  // not supplied: KernelModel refuses such a call
+      default: return MECHINT_KERNEL_OUTSIDE_DOMAIN;  // never asked: DiscreteRule asks for the rules supplied
     }
   }
 
@@ -389,22 +389,26 @@ class ModelAdapter {
       return with_rule(rule, [&]<class Rule>(std::type_identity<Rule>) {
         return guarded([&] {
           const DiscreteOf<Rule> system(model_of(context));
-          StepForcing<m> forcing;
-          forcing.u = Eigen::Map<const VecD<m>>(u);
-          forcing.t = t0;
+          const VecD<m> control = Eigen::Map<const VecD<m>>(u);
           VecD<n> minus, plus;
-          ::mechint::discrete_forces(system, vec(q0), vec(q1), forcing, h, minus, plus);
+          bool finite = true;
+          if (df_minus) {
+            // f⁻, f⁺ and ∂f⁻/∂q1 from one evaluation on a jet over q1 (the values are the double
+            // evaluation's arithmetic): what discrete_force_minus_and_jacobian does, keeping f⁺.
+            Vec<Jet<n>, n> fm, fp;
+            system.template discrete_forces<Jet<n>>(lift_constant<Jet<n>, n>(vec(q0)), seed_gradient<n>(vec(q1)),
+                                                    lift_constant<Jet<n>, m>(control), t0, h, fm, fp);
+            for (int i = 0; i < n; ++i) {
+              minus[i] = fm[i].a, plus[i] = fp[i].a;
+              for (int j = 0; j < n; ++j) df_minus[i * n + j] = fm[i].v[j];
+              finite = finite && fm[i].v.allFinite();
+            }
+          } else {
+            system.template discrete_forces<double>(vec(q0), vec(q1), control, t0, h, minus, plus);
+          }
           Eigen::Map<VecD<n>>{f_minus} = minus;
           Eigen::Map<VecD<n>>{f_plus} = plus;
-          bool finite = minus.allFinite() && plus.allFinite();
-          if (df_minus) {
-            VecD<n> same_minus;
-            Mat<n, n> jacobian;
-            ::mechint::discrete_force_minus_and_jacobian(system, vec(q0), vec(q1), forcing, h, same_minus, jacobian);
-            Eigen::Map<RowMajorMatrix<n, n>>{df_minus} = jacobian;
-            finite = finite && jacobian.allFinite();
-          }
-          return finite;
+          return finite && minus.allFinite() && plus.allFinite();
         });
       });
     } else {
