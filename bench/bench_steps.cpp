@@ -6,6 +6,8 @@
 // must do at minimum (see docs/performance.md).
 #include <benchmark/benchmark.h>
 
+#include "kernel/kernel_variational_integrator.hpp"
+#include "kernel/model_adapter.hpp"
 #include "mechint/mechint.hpp"
 #include "mechint/systems/kepler.hpp"
 #include "mechint/systems/pendulum_chain.hpp"
@@ -49,6 +51,30 @@ void BM_KeplerMidpoint(benchmark::State& state) {
   run_steps(state, integ);
 }
 BENCHMARK(BM_KeplerMidpoint)->ArgName("check")->Arg(1)->Arg(0);
+
+/// The same steps on the model's kernels (the rule's derivatives supplied by AD, as a built-in's run
+/// on the kernel path gets them): the runtime-sized integrator, on its fast path of compile-time
+/// size n = 2 (docs/performance.md, "A step sized at compile time"). Against BM_KeplerMidpoint, the
+/// fixed-size integrator of the same model in the same binary.
+void BM_KeplerKernelMidpoint(benchmark::State& state) {
+  using systems::Kepler;
+  const auto kernels = kernel::ModelAdapter<Kepler>::kernels_for_runs(Kepler{1.0});
+  kernel::KernelVariationalIntegrator integ(*kernels, kernel::Rule::kMidpoint, 2 * M_PI / 100, {}, DelForm::kMomentum,
+                                            step_check(state));
+  VecD<2> q0, v0;
+  Kepler::pericentre_start(1.0, 1.0, 0.5, q0, v0);
+  integ.start_from_velocity(Eigen::VectorXd(q0), Eigen::VectorXd(v0));
+  long steps = 0;
+  for (auto _ : state) {
+    integ.step();
+    benchmark::DoNotOptimize(integ.q().data());
+    ++steps;
+  }
+  state.SetItemsProcessed(steps);
+  state.counters["ns_per_step"] = benchmark::Counter(static_cast<double>(steps) * 1e-9,
+                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_KeplerKernelMidpoint)->ArgName("check")->Arg(1)->Arg(0);
 
 void BM_SphericalPendulumConstrained(benchmark::State& state) {
   using systems::SphericalPendulum;

@@ -164,6 +164,69 @@ TEST(DiscreteKernels, KernelStepsFollowTheFixedSizeIntegrator) {
   EXPECT_NEAR(runtime.momentum(0), fixed.momentum(0), 1e-13);
 }
 
+/// A forced model of n ≤ 4 runs the kernel step at its compile-time size (kernel_variational_
+/// integrator.hpp, step_sized<N>), the discrete forces of a step computed once for the energy balance
+/// and the momentum: the fixed-size integrator's flow for every rule and both forms — the acrobot
+/// (n = 2) under a time-dependent elbow torque, the damped oscillator (n = 1, dissipation) — with
+/// the kernels a built-in's run gets (kernels_for_runs: supplied rules for the acrobot, composed for
+/// the oscillator's constant mass).
+template <class Rule, class M>
+void expect_forced_kernel_steps_follow_the_fixed_size_integrator(const M& model, const VecD<M::kDim>& q0,
+                                                                 const VecD<M::kDim>& v0, Rule, kernel::Rule rule) {
+  const auto kernels = kernel::ModelAdapter<M>::kernels_for_runs(model);
+  const auto torque = [](double t) { return 0.3 * std::sin(1.7 * t); };  // the acrobot's elbow
+  for (DelForm form : {DelForm::kMomentum, DelForm::kPosition}) {
+    SCOPED_TRACE(form == DelForm::kMomentum ? "momentum form" : "position form");
+    VariationalIntegrator fixed(DiscreteSystem<M, Rule>(model), 0.01, {}, form);
+    KernelVariationalIntegrator runtime(*kernels, rule, 0.01, {}, form);
+    if constexpr (kModelNumControls<M> == 1) {
+      fixed.set_control_law([&](double t) { return VecD<1>(torque(t)); });
+      runtime.set_control_law([&](double t, Vector& u) { u[0] = torque(t); });
+    }
+    fixed.start_from_velocity(q0, v0);
+    runtime.start_from_velocity(q0, v0);
+    double largest = 0.0;
+    for (int k = 0; k < 2000; ++k) {
+      fixed.step();
+      runtime.step();
+      largest = std::max(largest, (VecD<M::kDim>(runtime.q()) - fixed.q()).template lpNorm<Eigen::Infinity>());
+    }
+    // Round-off apart, amplified over the run (under a nonzero control the two evaluate the forces'
+    // arithmetic in another order: 4e-11 here); a wrong force or a stale f⁺ is O(h) apart.
+    EXPECT_LT(largest, 1e-9);
+    EXPECT_LT((VecD<M::kDim>(runtime.p()) - fixed.p()).template lpNorm<Eigen::Infinity>(), 1e-9);
+    EXPECT_GT((VecD<M::kDim>(runtime.q()) - q0).norm(), 0.1);  // it moved
+  }
+}
+
+TEST(DiscreteKernels, ForcedShortModelsStepAsTheFixedSizeIntegrator) {
+  const systems::Acrobot acrobot{};
+  const VecD<2> q0(1.0, 0.3), v0(0.0, 0.5);
+  {
+    SCOPED_TRACE("acrobot, midpoint");
+    expect_forced_kernel_steps_follow_the_fixed_size_integrator(acrobot, q0, v0, MidpointRule{}, Rule::kMidpoint);
+  }
+  {
+    SCOPED_TRACE("acrobot, trapezoid");
+    expect_forced_kernel_steps_follow_the_fixed_size_integrator(acrobot, q0, v0, TrapezoidRule{}, Rule::kTrapezoid);
+  }
+  {
+    SCOPED_TRACE("acrobot, first order");
+    expect_forced_kernel_steps_follow_the_fixed_size_integrator(acrobot, q0, v0, FirstOrderRule{}, Rule::kFirstOrder);
+  }
+  systems::DampedHarmonicOscillator oscillator{};
+  oscillator.damping = 0.2;
+  const VecD<1> x0(1.0), w0(0.0);
+  {
+    SCOPED_TRACE("damped oscillator, midpoint");
+    expect_forced_kernel_steps_follow_the_fixed_size_integrator(oscillator, x0, w0, MidpointRule{}, Rule::kMidpoint);
+  }
+  {
+    SCOPED_TRACE("damped oscillator, trapezoid");
+    expect_forced_kernel_steps_follow_the_fixed_size_integrator(oscillator, x0, w0, TrapezoidRule{}, Rule::kTrapezoid);
+  }
+}
+
 // ---- the dispatch: a hand-made table whose supplied Ld is not L's ------------------------------
 
 /// L = ½ v² − ½ q² (a unit oscillator); its supplied midpoint rule is that of L' = ½ v² − 2 q² (ω = 2).

@@ -33,7 +33,7 @@ DiscreteRule::DiscreteRule(const KernelModel& model, Rule rule)
     : model_(&model), rule_(rule), a_(model.dim()), b_(model.dim()), point_(model.dim()), velocity_(model.dim()),
       force_(model.dim()), gradient_a_(model.dim()), gradient_b_(model.dim()), momentum_a_(model.dim()),
       momentum_b_(model.dim()), force_q_(model.dim(), model.dim()), force_v_(model.dim(), model.dim()),
-      supplied_(model.supplies_discrete_rule(rule_code(rule))) {}
+      code_(rule_code(rule)), supplied_(model.supplies_discrete_rule(code_)) {}
 
 int DiscreteRule::rule_code(Rule rule) {
   switch (rule) {
@@ -49,7 +49,7 @@ int DiscreteRule::rule_code(Rule rule) {
 /// that size, so the arithmetic and its order are the same either way.
 template <int N>
 bool DiscreteRule::d1(const Vector& q0, const Vector& q1, double h, Vector& d1, RowMatrix* d12) {
-  if (supplied_) return model_->discrete_lagrangian(rule_code(rule_), h, q0, q1, &d1, nullptr, d12);
+  if (supplied_) return model_->discrete_lagrangian(code_, h, q0, q1, &d1, nullptr, d12);
   using V = Eigen::Matrix<double, N, 1>;
   using ConstMap = Eigen::Map<const V>;
   const Eigen::Index n = model_->dim();
@@ -117,61 +117,83 @@ template bool DiscreteRule::d1<2>(const Vector&, const Vector&, double, Vector&,
 template bool DiscreteRule::d1<3>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
 template bool DiscreteRule::d1<4>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
 
+template <int N>
 bool DiscreteRule::d2(const Vector& q0, const Vector& q1, double h, Vector& d2) {
-  if (supplied_) return model_->discrete_lagrangian(rule_code(rule_), h, q0, q1, nullptr, &d2, nullptr);
-  velocity_ = (q1 - q0) / h;
+  if (supplied_) return model_->discrete_lagrangian(code_, h, q0, q1, nullptr, &d2, nullptr);
+  using V = Eigen::Matrix<double, N, 1>;
+  using ConstMap = Eigen::Map<const V>;
+  const Eigen::Index n = model_->dim();
+  const ConstMap x0(q0.data(), n), x1(q1.data(), n);
+  const ConstMap l_q_a(gradient_a_.data(), n), l_q_b(gradient_b_.data(), n), l_v_a(momentum_a_.data(), n),
+      l_v_b(momentum_b_.data(), n);
+  Eigen::Map<V> out(d2.data(), n);
+  Eigen::Map<V>(velocity_.data(), n) = (x1 - x0) / h;
   switch (rule_) {
     case Rule::kMidpoint:  // D2 = h/2 L_q + L_v
-      point_ = 0.5 * (q0 + q1);
+      Eigen::Map<V>(point_.data(), n) = 0.5 * (x0 + x1);
       if (!model_->gradient(point_, velocity_, nullptr, &gradient_a_, &momentum_a_)) return false;
-      d2 = 0.5 * h * gradient_a_ + momentum_a_;
+      out = 0.5 * h * l_q_a + l_v_a;
       return true;
     case Rule::kTrapezoid:  // D2 = h/2 L_q(b) + ½ (L_v(a) + L_v(b))
       if (!model_->gradient(q0, velocity_, nullptr, nullptr, &momentum_a_) ||
           !model_->gradient(q1, velocity_, nullptr, &gradient_b_, &momentum_b_))
         return false;
-      d2 = 0.5 * h * gradient_b_ + 0.5 * (momentum_a_ + momentum_b_);
+      out = 0.5 * h * l_q_b + 0.5 * (l_v_a + l_v_b);
       return true;
     case Rule::kFirstOrder:  // D2 = h L_q + L_v
       if (!model_->gradient(q1, velocity_, nullptr, &gradient_b_, &momentum_b_)) return false;
-      d2 = h * gradient_b_ + momentum_b_;
+      out = h * l_q_b + l_v_b;
       return true;
   }
   return false;
 }
 
+template <int N>
 bool DiscreteRule::forces(const Vector& q0, const Vector& q1, const Vector& u, double t0, double h, Vector& f_minus,
                           Vector& f_plus, RowMatrix* df_minus) {
-  if (supplied_) return model_->discrete_forces(rule_code(rule_), h, q0, q1, u, t0, f_minus, f_plus, df_minus);
-  velocity_ = (q1 - q0) / h;
+  if (supplied_) return model_->discrete_forces(code_, h, q0, q1, u, t0, f_minus, f_plus, df_minus);
+  using V = Eigen::Matrix<double, N, 1>;
+  using M = Eigen::Matrix<double, N, N, Eigen::RowMajor>;
+  using ConstMap = Eigen::Map<const V>;
+  const Eigen::Index n = model_->dim();
+  const ConstMap x0(q0.data(), n), x1(q1.data(), n), force(force_.data(), n);
+  Eigen::Map<V> minus(f_minus.data(), n), plus(f_plus.data(), n);
+  const auto jacobian = [&](const RowMatrix& a) { return Eigen::Map<const M>(a.data(), n, n); };
+  Eigen::Map<V>(velocity_.data(), n) = (x1 - x0) / h;
   RowMatrix* f_q = df_minus ? &force_q_ : nullptr;
   RowMatrix* f_v = df_minus ? &force_v_ : nullptr;
   switch (rule_) {
     case Rule::kMidpoint:
       // f⁻ = f⁺ = h/2 f(q_{k+½}, v, u, t0 + h/2); ∂f⁻/∂q1 = h/2 (f_q / 2 + f_v / h).
-      point_ = 0.5 * (q0 + q1);
+      Eigen::Map<V>(point_.data(), n) = 0.5 * (x0 + x1);
       if (!model_->forces(point_, velocity_, u, t0 + 0.5 * h, force_, f_q, f_v)) return false;
-      f_minus = 0.5 * h * force_;
-      f_plus = f_minus;
-      if (df_minus) df_minus->noalias() = 0.25 * h * force_q_ + 0.5 * force_v_;
+      minus = 0.5 * h * force;
+      plus = minus;
+      if (df_minus) Eigen::Map<M>(df_minus->data(), n, n).noalias() = 0.25 * h * jacobian(force_q_) + 0.5 * jacobian(force_v_);
       return true;
     case Rule::kTrapezoid:
       // f⁻ = h/2 f(q0, v, u, t0), f⁺ = h/2 f(q1, v, u, t0 + h); ∂f⁻/∂q1 = ½ f_v(q0, v).
       if (!model_->forces(q0, velocity_, u, t0, force_, f_q, f_v)) return false;
-      f_minus = 0.5 * h * force_;
-      if (df_minus) df_minus->noalias() = 0.5 * force_v_;
+      minus = 0.5 * h * force;
+      if (df_minus) Eigen::Map<M>(df_minus->data(), n, n).noalias() = 0.5 * jacobian(force_v_);
       if (!model_->forces(q1, velocity_, u, t0 + h, force_, nullptr, nullptr)) return false;
-      f_plus = 0.5 * h * force_;
+      plus = 0.5 * h * force;
       return true;
     case Rule::kFirstOrder:
       // f⁻ = 0, f⁺ = h f(q1, v, u, t0 + h).
-      f_minus.setZero();
+      minus.setZero();
       if (df_minus) df_minus->setZero();
       if (!model_->forces(q1, velocity_, u, t0 + h, force_, nullptr, nullptr)) return false;
-      f_plus = h * force_;
+      plus = h * force;
       return true;
   }
   return false;
 }
+
+MECHINT_DISCRETE_RULE_SIZED(, Eigen::Dynamic)
+MECHINT_DISCRETE_RULE_SIZED(, 1)
+MECHINT_DISCRETE_RULE_SIZED(, 2)
+MECHINT_DISCRETE_RULE_SIZED(, 3)
+MECHINT_DISCRETE_RULE_SIZED(, 4)
 
 }  // namespace mechint::kernel

@@ -40,8 +40,10 @@ class DiscreteRule {
   template <int N = Eigen::Dynamic>
   bool d1(const Vector& q0, const Vector& q1, double h, Vector& d1, RowMatrix* d12);
   /// D2 Ld(q0, q1): the discrete Legendre transform p1.
+  template <int N = Eigen::Dynamic>
   bool d2(const Vector& q0, const Vector& q1, double h, Vector& d2);
   /// f⁻ and f⁺ of the step from (q0, t0) to q1 under the held control u, and ∂f⁻/∂q1 when asked.
+  template <int N = Eigen::Dynamic>
   bool forces(const Vector& q0, const Vector& q1, const Vector& u, double t0, double h, Vector& f_minus,
               Vector& f_plus, RowMatrix* df_minus);
 
@@ -51,6 +53,7 @@ class DiscreteRule {
   LagrangianValues a_, b_;
   Vector point_, velocity_, force_, gradient_a_, gradient_b_, momentum_a_, momentum_b_;
   RowMatrix force_q_, force_v_;
+  int code_;       ///< the rule's MECHINT_RULE_* code
   bool supplied_;  ///< the model supplies this rule's discrete derivatives
 
   /// The rule's MECHINT_RULE_* code.
@@ -62,5 +65,14 @@ extern template bool DiscreteRule::d1<1>(const Vector&, const Vector&, double, V
 extern template bool DiscreteRule::d1<2>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
 extern template bool DiscreteRule::d1<3>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
 extern template bool DiscreteRule::d1<4>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
+#define MECHINT_DISCRETE_RULE_SIZED(EXTERN, N)                                                            \
+  EXTERN template bool DiscreteRule::d2<N>(const Vector&, const Vector&, double, Vector&);               \
+  EXTERN template bool DiscreteRule::forces<N>(const Vector&, const Vector&, const Vector&, double, double, \
+                                               Vector&, Vector&, RowMatrix*);
+MECHINT_DISCRETE_RULE_SIZED(extern, Eigen::Dynamic)
+MECHINT_DISCRETE_RULE_SIZED(extern, 1)
+MECHINT_DISCRETE_RULE_SIZED(extern, 2)
+MECHINT_DISCRETE_RULE_SIZED(extern, 3)
+MECHINT_DISCRETE_RULE_SIZED(extern, 4)
 
 }  // namespace mechint::kernel

@@ -48,16 +48,7 @@ KernelModel::KernelModel(const mechint_model_kernels& kernels, std::shared_ptr<c
     refuse("discrete Lagrangians of a forced model declared, no discrete forces");
 }
 
-bool KernelModel::lagrangian(const Vector& q, const Vector& v, LagrangianValues& out, bool with_value) const {
-  return kernels_.lagrangian(kernels_.context, q.data(), v.data(), with_value ? &out.value : nullptr, out.q.data(),
-                             out.v.data(),
-                             out.qq.data(), out.qv.data(), out.vv.data()) == MECHINT_KERNEL_OK;
-}
 
-bool KernelModel::gradient(const Vector& q, const Vector& v, double* value, Vector* l_q, Vector* l_v) const {
-  return kernels_.lagrangian(kernels_.context, q.data(), v.data(), value, l_q ? l_q->data() : nullptr,
-                             l_v ? l_v->data() : nullptr, nullptr, nullptr, nullptr) == MECHINT_KERNEL_OK;
-}
 
 bool KernelModel::velocity_derivatives(const Vector& q, const Vector& v, Vector& l_v, RowMatrix& l_vv) const {
   return kernels_.lagrangian(kernels_.context, q.data(), v.data(), nullptr, nullptr, l_v.data(), nullptr, nullptr,
@@ -98,16 +89,6 @@ bool KernelModel::unilateral(const Vector& q, Vector* phi, RowMatrix* dphi) cons
          MECHINT_KERNEL_OK;
 }
 
-bool KernelModel::discrete_lagrangian(int rule, double h, const Vector& q0, const Vector& q1, Vector* d1, Vector* d2,
-                                      RowMatrix* d12) const {
-  return kernels_.discrete_lagrangian(kernels_.context, rule, h, q0.data(), q1.data(), d1 ? d1->data() : nullptr,
-                                      d2 ? d2->data() : nullptr, d12 ? d12->data() : nullptr) == MECHINT_KERNEL_OK;
-}
 
-bool KernelModel::discrete_forces(int rule, double h, const Vector& q0, const Vector& q1, const Vector& u, double t0,
-                                  Vector& f_minus, Vector& f_plus, RowMatrix* df_minus) const {
-  return kernels_.discrete_forces(kernels_.context, rule, h, q0.data(), q1.data(), u.data(), t0, f_minus.data(),
-                                  f_plus.data(), df_minus ? df_minus->data() : nullptr) == MECHINT_KERNEL_OK;
-}
 
 }  // namespace mechint::kernel

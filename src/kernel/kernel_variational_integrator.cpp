@@ -29,14 +29,15 @@ NewtonOptions full_newton(NewtonOptions options) {
 /// [Dg(q_{k+1}), 0]] with ν = hλ (000 eqs. 4.14–4.18, as solve/del_newton.hpp). An iterate where the
 /// model is not defined gives a NaN residual: Newton stops there (NewtonStop::kNonFinite).
 ///
-/// `N` is the dimension n when it is known at compile time — the fast path of a short unconstrained,
-/// unforced model (docs/performance.md, "A fast path for short chains"), instantiated for n ≤ 4 —
-/// or Eigen::Dynamic for every model. One body: the position unknowns are seen through maps of size
+/// `N` is the dimension n when it is known at compile time — the fast path of a short unconstrained
+/// model, forced or not (docs/performance.md, "A step sized at compile time"), instantiated for
+/// n ≤ 4 — or Eigen::Dynamic for every model. One body: the position unknowns are seen through maps of size
 /// N, which changes no operation and no order of the arithmetic, only what the compiler knows.
 template <int N>
 struct KernelVariationalIntegrator::DelSystem {
   using V = Eigen::Matrix<double, N, 1>;
   using ConstMap = Eigen::Map<const V>;
+  using RowMajorBlock = Eigen::Matrix<double, N, N, Eigen::RowMajor>;
   KernelVariationalIntegrator& s;
   NewtonOptions options;
   double h;
@@ -47,39 +48,48 @@ struct KernelVariationalIntegrator::DelSystem {
   Vector& q_next;
   double residual_scale;  // 1 + ‖h·p_k‖∞
 
-  void assemble(Eigen::VectorXd& r, Eigen::MatrixXd* j) {
+  /// R and J in the solver's storage: runtime-sized, or of size N on the fast path (no constraints).
+  template <class Residual, class Jacobian>
+  void assemble(Residual& r, Jacobian* j) {
     const int n = s.n_, k = s.k_;
     bool defined = s.rule_.template d1<N>(q_k, q_next, h, s.d1_, j ? &s.d12_ : nullptr);
     if (defined && k > 0) defined = s.model_->constraints(q_next, &s.g_next_, j ? &s.dg_next_ : nullptr);
     if (defined && s.model_->forced()) {
-      defined = s.rule_.forces(q_k, q_next, *forcing.u, forcing.t, h, s.f_minus_, s.f_plus_, j ? &s.df_minus_ : nullptr);
-      if (defined) s.d1_ += s.f_minus_;
-      if (defined && j) s.d12_ += s.df_minus_;
+      defined = s.rule_.template forces<N>(q_k, q_next, *forcing.u, forcing.t, h, s.f_minus_, s.f_plus_,
+                                           j ? &s.df_minus_ : nullptr);
+      if (defined) Eigen::Map<V>(s.d1_.data(), n) += ConstMap(s.f_minus_.data(), n);
+      if (defined && j)
+        Eigen::Map<RowMajorBlock>(s.d12_.data(), n, n) += Eigen::Map<const RowMajorBlock>(s.df_minus_.data(), n, n);
     }
     if (!defined) {
       r.setConstant(std::numeric_limits<double>::quiet_NaN());
       return;
     }
     Eigen::Map<V>(r.data(), n) = h * (ConstMap(p_k.data(), n) + ConstMap(s.d1_.data(), n));
-    if (k > 0) {
-      r.head(n).noalias() += dg_k.transpose() * s.nu_;
-      r.tail(k) = s.g_next_;
+    if constexpr (N == Eigen::Dynamic) {
+      if (k > 0) {
+        r.head(n).noalias() += dg_k.transpose() * s.nu_;
+        r.tail(k) = s.g_next_;
+      }
     }
     if (j) {
-      using RowMajorBlock = Eigen::Matrix<double, N, N, Eigen::RowMajor>;
       Eigen::Map<Eigen::Matrix<double, N, N>, 0, Eigen::OuterStride<>>(j->data(), n, n, Eigen::OuterStride<>(n + k)) =
           h * Eigen::Map<const RowMajorBlock>(s.d12_.data(), n, n);
-      if (k > 0) {
-        j->topRightCorner(n, k) = dg_k.transpose();
-        j->bottomLeftCorner(k, n) = s.dg_next_;
-        j->bottomRightCorner(k, k).setZero();
+      if constexpr (N == Eigen::Dynamic) {
+        if (k > 0) {
+          j->topRightCorner(n, k) = dg_k.transpose();
+          j->bottomLeftCorner(k, n) = s.dg_next_;
+          j->bottomRightCorner(k, k).setZero();
+        }
       }
     }
   }
-  double update(const Eigen::VectorXd& delta) {
+  template <class Delta>
+  double update(const Delta& delta) {
     const ConstMap step(delta.data(), s.n_);
     Eigen::Map<V>(q_next.data(), s.n_) -= step;
-    if (s.k_ > 0) s.nu_ -= delta.tail(s.k_);
+    if constexpr (N == Eigen::Dynamic)
+      if (s.k_ > 0) s.nu_ -= delta.tail(s.k_);
     return step.template lpNorm<Eigen::Infinity>();
   }
   bool converged_on_residual(const NewtonIterate& state) const {
@@ -91,10 +101,19 @@ struct KernelVariationalIntegrator::DelSystem {
   }
 };
 
+/// The fast path's size: n for an unconstrained model of n ≤ 4 coordinates, else runtime-sized.
+KernelVariationalIntegrator::StepNewton KernelVariationalIntegrator::step_newton_of(int n, int k) {
+  if (k == 0 && n == 1) return NewtonSolver<1>();
+  if (k == 0 && n == 2) return NewtonSolver<2>();
+  if (k == 0 && n == 3) return NewtonSolver<3>();
+  if (k == 0 && n == 4) return NewtonSolver<4>();
+  return NewtonSolver<Eigen::Dynamic>(n + k);
+}
+
 KernelVariationalIntegrator::KernelVariationalIntegrator(const KernelModel& model, Rule rule, double h,
                                                          NewtonOptions options, DelForm form, StepCheckOptions check)
     : model_(&model), n_(model.dim()), k_(model.num_constraints()), h_(h), form_(form), options_(options),
-      check_(check), rule_(model, rule), newton_(n_ + k_), confirm_newton_(n_ + k_) {
+      check_(check), rule_(model, rule), newton_(step_newton_of(n_, k_)), confirm_newton_(n_ + k_) {
   if (!(h > 0.0) || !std::isfinite(h)) throw InvalidInput("step size h must be positive and finite, got " + format_number(h));
   const int n = n_, k = k_, m = model.num_controls(), symmetries = model.num_symmetries();
   for (Vector* v : {&q_, &q_prev_, &p_, &q_next_, &d1_, &f_minus_, &f_plus_, &q_half_, &q_two_, &p_half_, &xi_,
@@ -107,6 +126,7 @@ KernelVariationalIntegrator::KernelVariationalIntegrator(const KernelModel& mode
   for (RowMatrix* a : {&dg_k_, &dg_next_, &dg_half_}) a->setZero(k, n);
   d12_.setZero(n, n);
   df_minus_.setZero(n, n);
+  step_ = std::visit([]<int N>(const NewtonSolver<N>&) { return &KernelVariationalIntegrator::step_sized<N>; }, newton_);
 }
 
 // ---- starts ---------------------------------------------------------------------------------------
@@ -173,36 +193,48 @@ void KernelVariationalIntegrator::set_control_law(ControlLaw law) { law_ = std::
 
 // ---- the step -------------------------------------------------------------------------------------
 
-void KernelVariationalIntegrator::step() {
+void KernelVariationalIntegrator::step() { (this->*step_)(); }
+
+template <int N>
+void KernelVariationalIntegrator::step_sized() {
+  using V = Eigen::Matrix<double, N, 1>;
+  const auto sized = [n = n_](Vector& x) { return Eigen::Map<V>(x.data(), n); };
   const Forcing forcing = forcing_of_step();
-  if (form_ == DelForm::kPosition) discrete_momentum(q_prev_, q_, forcing_of_previous_step(), h_, p_);
+  if (form_ == DelForm::kPosition) discrete_momentum<N>(q_prev_, q_, forcing_of_previous_step(), h_, p_);
   if (model_->forced() && !balance_started_) {
     momenta_at_start_ = noether_momenta(q_, p_);
     balance_started_ = true;
   }
   if (k_ > 0 && !model_->constraints(q_, &g_k_, &dg_k_))
     throw NewtonFailure(step_index_ + 1, t_ + h_, std::numeric_limits<double>::quiet_NaN(), 0);
-  q_next_ = 2.0 * q_ - q_prev_;
-  stats_ = solve(h_, q_, p_, dg_k_, forcing, q_next_, lambda_);
-  if (!stats_.converged || !q_next_.allFinite()) {
+  sized(q_next_) = 2.0 * sized(q_) - sized(q_prev_);
+  stats_ = solve<N>(std::get<NewtonSolver<N>>(newton_), true, h_, q_, p_, dg_k_, forcing, q_next_, lambda_);
+  if (!stats_.converged || !sized(q_next_).allFinite()) {
     // Where Newton's last iterate left the model's own domain (a model file's `domain`, a built-in's
     // collision), that is the reason to give: the step is too large to resolve a singular point.
     if (q_next_.allFinite()) model_->check_step(q_, q_next_, t_ + h_);
     throw NewtonFailure(step_index_ + 1, t_ + h_, stats_.residual_norm, stats_.iterations);
   }
   // The discrete forces of the step, once: the energy balance and the Noether balance use them.
-  if (model_->forced() && !rule_.forces(q_, q_next_, *forcing.u, forcing.t, h_, step_f_minus_, step_f_plus_, nullptr))
+  if (model_->forced() &&
+      !rule_.forces<N>(q_, q_next_, *forcing.u, forcing.t, h_, step_f_minus_, step_f_plus_, nullptr))
     step_f_minus_.setConstant(std::numeric_limits<double>::quiet_NaN());
   if (check_.enabled) {
-    check_turns();
-    const double energy_off = update_energy_balance();
-    if (energy_off > check_.trigger_energy || should_confirm()) confirm_step(forcing);
+    check_turns<N>();
+    const double energy_off = update_energy_balance<N>();
+    if (energy_off > check_.trigger_energy || should_confirm<N>()) confirm_step(forcing);
     if (!(energy_off <= check_.reject_energy)) balance_.reject(step_index_ + 1, t0_ + (step_index_ + 1) * h_, energy_off);
   }
   if (model_->forced()) accumulate_work();
-  q_prev_ = q_;
-  q_ = q_next_;
-  if (form_ == DelForm::kMomentum) discrete_momentum(q_prev_, q_, forcing, h_, p_);
+  sized(q_prev_) = sized(q_);
+  sized(q_) = sized(q_next_);
+  if (form_ == DelForm::kMomentum) {
+    // p_{k+1} = D2 Ld(q_k, q_{k+1}) + f⁺_k, the discrete forces of this step computed above.
+    const bool defined = rule_.d2<N>(q_prev_, q_, h_, p_);
+    if (model_->forced()) sized(p_) += sized(step_f_plus_);
+    if (!defined || (model_->forced() && !sized(step_f_minus_).allFinite()))
+      p_.setConstant(std::numeric_limits<double>::quiet_NaN());
+  }
   if (model_->forced()) u_previous_ = *forcing.u;
   ++step_index_;
   t_ = t0_ + static_cast<double>(step_index_) * h_;
@@ -210,39 +242,31 @@ void KernelVariationalIntegrator::step() {
   model_->check_step(q_prev_, q_, t_);
 }
 
-NewtonStats KernelVariationalIntegrator::solve(double h, const Vector& q_k, const Vector& p_k, const RowMatrix& dg_k,
-                                               Forcing forcing, Vector& q_next, Vector& lambda) {
-  NewtonSolver<Eigen::Dynamic>& newton = &q_next == &q_next_ ? newton_ : confirm_newton_;
-  const NewtonOptions options = &newton == &newton_ ? options_ : full_newton(options_);
-  // The kept factorization (simplified Newton) belongs to one step size.
-  if (&newton == &newton_ && factored_h_ != h) newton.discard_factorization();
+template <int N>
+NewtonStats KernelVariationalIntegrator::solve(NewtonSolver<N>& newton, bool step_solver, double h, const Vector& q_k,
+                                               const Vector& p_k, const RowMatrix& dg_k, Forcing forcing,
+                                               Vector& q_next, Vector& lambda) {
+  // The step's solver follows the options (simplified Newton keeps its factorization, which belongs
+  // to one step size); a confirmation's half steps take full Newton.
+  const NewtonOptions options = step_solver ? options_ : full_newton(options_);
+  if (step_solver && factored_h_ != h) newton.discard_factorization();
   nu_.setZero();
-  const double residual_scale = 1.0 + (h * p_k).lpNorm<Eigen::Infinity>();
-  const auto run = [&]<int N>() {
-    DelSystem<N> system{*this, options, h, q_k, p_k, dg_k, forcing, q_next, residual_scale};
-    return newton.solve(system, NewtonPolicy::from(options));
-  };
-  // The compile-time size only where nothing else of the step is sized by the model (no constraints,
-  // no forces): the short unconstrained models whose steps the runtime sizes slowed most.
-  const bool plain = k_ == 0 && !model_->forced();
-  const NewtonStats stats = !plain  ? run.template operator()<Eigen::Dynamic>()
-                            : n_ == 1 ? run.template operator()<1>()
-                            : n_ == 2 ? run.template operator()<2>()
-                            : n_ == 3 ? run.template operator()<3>()
-                            : n_ == 4 ? run.template operator()<4>()
-                                      : run.template operator()<Eigen::Dynamic>();
-  if (&newton == &newton_) factored_h_ = newton.has_factorization() ? h : 0.0;
+  const double residual_scale = 1.0 + (h * Eigen::Map<const Eigen::Matrix<double, N, 1>>(p_k.data(), n_)).template lpNorm<Eigen::Infinity>();
+  DelSystem<N> system{*this, options, h, q_k, p_k, dg_k, forcing, q_next, residual_scale};
+  const NewtonStats stats = newton.solve(system, NewtonPolicy::from(options));
+  if (step_solver) factored_h_ = newton.has_factorization() ? h : 0.0;
   if (k_ > 0) lambda = nu_ / h;
   return stats;
 }
 
 /// p1 = D2 Ld(q0, q1) + f⁺ (NaN where the model is not defined: the run loop's checks stop there).
+template <int N>
 void KernelVariationalIntegrator::discrete_momentum(const Vector& q0, const Vector& q1, Forcing forcing, double h,
                                                     Vector& p) const {
-  bool defined = rule_.d2(q0, q1, h, p);
+  bool defined = rule_.d2<N>(q0, q1, h, p);
   if (defined && model_->forced()) {
-    defined = rule_.forces(q0, q1, *forcing.u, forcing.t, h, f_minus_, f_plus_, nullptr);
-    p += f_plus_;
+    defined = rule_.forces<N>(q0, q1, *forcing.u, forcing.t, h, f_minus_, f_plus_, nullptr);
+    Eigen::Map<Eigen::Matrix<double, N, 1>>(p.data(), n_) += Eigen::Map<const Eigen::Matrix<double, N, 1>>(f_plus_.data(), n_);
   }
   if (!defined) p.setConstant(std::numeric_limits<double>::quiet_NaN());
 }
@@ -359,16 +383,20 @@ Vector KernelVariationalIntegrator::project_to_manifold(Vector x) const {
 
 // ---- step check (integrate/step_check.hpp; the fixed-size integrator's, line for line) ----------
 
+template <int N>
 bool KernelVariationalIntegrator::should_confirm() const {
+  using ConstMap = Eigen::Map<const Eigen::Matrix<double, N, 1>>;
+  const ConstMap q(q_.data(), n_), q_next(q_next_.data(), n_), q_prev(q_prev_.data(), n_);
   return mechint::should_confirm(check_, step_index_ + 1, stats_.first_contraction,
-                                 (q_next_ - q_).lpNorm<Eigen::Infinity>(), (q_ - q_prev_).lpNorm<Eigen::Infinity>());
+                                 (q_next - q).template lpNorm<Eigen::Infinity>(),
+                                 (q - q_prev).template lpNorm<Eigen::Infinity>());
 }
 
 void KernelVariationalIntegrator::confirm_step(Forcing forcing) {
   ++confirmed_steps_;
   const double half = 0.5 * h_;
   q_half_ = q_ + 0.5 * (q_ - q_prev_);
-  NewtonStats first = solve(half, q_, p_, dg_k_, forcing, q_half_, lambda_half_);
+  NewtonStats first = solve(confirm_newton_, false, half, q_, p_, dg_k_, forcing, q_half_, lambda_half_);
   q_two_ = 2.0 * q_half_ - q_;
   bool converged = first.converged && q_half_.allFinite();
   if (converged) {
@@ -377,7 +405,8 @@ void KernelVariationalIntegrator::confirm_step(Forcing forcing) {
     Forcing second_half = forcing;
     second_half.t += half;
     if (converged) {
-      const NewtonStats second = solve(half, q_half_, p_half_, dg_half_, second_half, q_two_, lambda_half_);
+      const NewtonStats second =
+          solve(confirm_newton_, false, half, q_half_, p_half_, dg_half_, second_half, q_two_, lambda_half_);
       converged = second.converged && q_two_.allFinite();
     }
   }
@@ -389,8 +418,10 @@ void KernelVariationalIntegrator::confirm_step(Forcing forcing) {
 
 /// Rejects the step q_ → q_next_ when it turns an angle L depends on by more than half a turn
 /// (turns_more_than_half in integrate/step_check.hpp); L's gradient only when one turns so far.
+template <int N>
 void KernelVariationalIntegrator::check_turns() {
-  for (int i = 0; i < n_; ++i) {
+  const int n = N == Eigen::Dynamic ? n_ : N;
+  for (int i = 0; i < n; ++i) {
     const double change = q_next_[i] - q_[i];
     if (!turns_more_than_half(check_, i, change)) continue;
     mid_ = 0.5 * (q_ + q_next_);
@@ -403,17 +434,22 @@ void KernelVariationalIntegrator::check_turns() {
 
 /// The energy balance of the step just solved (q_ to q_next_, its discrete forces) against the
 /// previous one's (EnergyBalance in integrate/step_check.hpp).
+template <int N>
 double KernelVariationalIntegrator::update_energy_balance() {
-  mid_ = 0.5 * (q_ + q_next_);
-  vel_ = (q_next_ - q_) / h_;
+  using V = Eigen::Matrix<double, N, 1>;
+  const auto sized = [n = n_](const Vector& x) { return Eigen::Map<const V>(x.data(), n); };
+  Eigen::Map<V>(mid_.data(), n_) = 0.5 * (sized(q_) + sized(q_next_));
+  Eigen::Map<V>(vel_.data(), n_) = (sized(q_next_) - sized(q_)) / h_;
   double value = 0.0, energy = std::numeric_limits<double>::quiet_NaN(), size = 0.0;
   if (model_->gradient(mid_, vel_, &value, nullptr, &energy_gradient_)) {
-    const double kinetic_part = energy_gradient_.dot(vel_);
+    const double kinetic_part = sized(energy_gradient_).dot(sized(vel_));
     energy = kinetic_part - value;
     size = std::abs(kinetic_part) + std::abs(value);
   }
   // F·Δq over the step: (f⁻ + f⁺)·Δq / h for the discrete forces.
-  const double work = model_->forced() ? (step_f_minus_ + step_f_plus_).dot(q_next_ - q_) / h_ : 0.0;
+  const double work = model_->forced()
+                          ? (sized(step_f_minus_) + sized(step_f_plus_)).dot(sized(q_next_) - sized(q_)) / h_
+                          : 0.0;
   return balance_.update(energy, size, work, check_);
 }
 

@@ -11,9 +11,17 @@
 ///
 /// by the one Newton solver (solve/newton.hpp, runtime-sized) on the row-scaled bordered system of
 /// solve/del_newton.hpp. `step()` never allocates (tests/test_kernel_integrators.cpp counts).
+///
+/// The step is one body over the dimension `N`: Eigen::Dynamic for every model, or n itself for an
+/// unconstrained model of n ≤ 4 coordinates (forced or not) — the short models' fast path
+/// (docs/performance.md, "A step sized at compile time"). The state stays in runtime-sized vectors;
+/// the step sees them through maps of size N and solves with a Newton solver of size N, which changes
+/// no operation and no order of the arithmetic, only what the compiler knows. The choice is made once,
+/// at construction.
 
 #include <functional>
 #include <limits>
+#include <variant>
 
 #include "kernel/discrete_rules.hpp"
 #include "mechint/core/state_archive.hpp"
@@ -71,7 +79,8 @@ class KernelVariationalIntegrator {
     a(stats_.first_contraction), a(stats_.jacobian_evaluations);
     a(total_iterations_), a(confirmed_steps_);
     balance_.checkpoint_state(a);
-    newton_.checkpoint_state(a), a(factored_h_);
+    std::visit([&](auto& newton) { newton.checkpoint_state(a); }, newton_);
+    a(factored_h_);
     a(u_), a(u_previous_), a(work_), a(momenta_at_start_), a(balance_started_);
   }
 
@@ -84,9 +93,18 @@ class KernelVariationalIntegrator {
   /// when known at compile time, the short models' fast path).
   template <int N>
   struct DelSystem;
+  /// The step's Newton solver: of the model's size N on the fast path, runtime-sized otherwise.
+  using StepNewton = std::variant<NewtonSolver<Eigen::Dynamic>, NewtonSolver<1>, NewtonSolver<2>, NewtonSolver<3>,
+                                  NewtonSolver<4>>;
+  static StepNewton step_newton_of(int n, int k);
 
-  NewtonStats solve(double h, const Vector& q_k, const Vector& p_k, const RowMatrix& dg_k, Forcing forcing,
-                    Vector& q_next, Vector& lambda);
+  /// The step at size N (the one body of `step()`, chosen once: `step_`).
+  template <int N>
+  void step_sized();
+  template <int N>
+  NewtonStats solve(NewtonSolver<N>& newton, bool step_solver, double h, const Vector& q_k, const Vector& p_k,
+                    const RowMatrix& dg_k, Forcing forcing, Vector& q_next, Vector& lambda);
+  template <int N = Eigen::Dynamic>
   void discrete_momentum(const Vector& q0, const Vector& q1, Forcing forcing, double h, Vector& p) const;
   void reset(const Vector& q0, const Vector& p0, const Vector& q_prev, double t0);
   Forcing forcing_of_step() const;
@@ -94,9 +112,12 @@ class KernelVariationalIntegrator {
   Forcing forcing_before_start() const;
   void check_on_manifold(const Vector& q) const;
   Vector project_to_manifold(Vector x) const;
+  template <int N>
   bool should_confirm() const;
   void confirm_step(Forcing forcing);
+  template <int N>
   void check_turns();
+  template <int N>
   double update_energy_balance();
   void accumulate_work();
   Vector noether_momenta(const Vector& q, const Vector& p) const;
@@ -108,7 +129,9 @@ class KernelVariationalIntegrator {
   NewtonOptions options_;
   StepCheckOptions check_;
   mutable DiscreteRule rule_;  // workspace, also of the const diagnostics
-  NewtonSolver<Eigen::Dynamic> newton_, confirm_newton_;
+  StepNewton newton_;
+  NewtonSolver<Eigen::Dynamic> confirm_newton_;  ///< of the rare confirmations, runtime-sized
+  void (KernelVariationalIntegrator::*step_)();
   double factored_h_ = 0.0;
   // State.
   Vector q_, q_prev_, p_, q_next_, lambda_;

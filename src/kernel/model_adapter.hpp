@@ -79,7 +79,7 @@ class ModelAdapter {
   /// The table of `model`; `complete` adds the members one factory supplies beyond the others'.
   template <class Complete>
   static std::shared_ptr<const KernelModel> make(M model, bool with_walls, Complete complete) {
-    auto owner = std::make_shared<const M>(std::move(model));
+    auto owner = std::make_shared<const Context>(std::move(model));
     mechint_model_kernels t{};
     t.abi_version = MECHINT_KERNEL_ABI_VERSION;
     t.struct_size = sizeof(mechint_model_kernels);
@@ -113,8 +113,8 @@ class ModelAdapter {
     if constexpr (checks_configurations || checks_steps) {
       kernel_model->set_step_check([owner](const Vector& q_before, const Vector& q, double t) {
         const VecD<n> a = q_before, b = q;  // fixed-size copies on the stack
-        if constexpr (checks_configurations) owner->validate_configuration(b, t);
-        if constexpr (checks_steps) owner->validate_step(a, b, t);
+        if constexpr (checks_configurations) owner->model.validate_configuration(b, t);
+        if constexpr (checks_steps) owner->model.validate_step(a, b, t);
       });
     }
     return kernel_model;
@@ -133,7 +133,28 @@ class ModelAdapter {
     x.template potential<double>(q);
   };
 
-  static const M& model_of(const void* context) { return *static_cast<const M*>(context); }
+  /// The discrete system of `Rule` on the model, as the fixed-size variational method builds it.
+  template <class Rule>
+  using DiscreteOf = typename DiscreteSystemFor<M, Rule>::type;
+
+  /// What the table's context points to: the model and its discrete systems, built once (a discrete
+  /// system holds its own copy of the model; building one in every call of a step's kernels cost a
+  /// copy of the model each time).
+  struct Context {
+    explicit Context(M m) : model(std::move(m)), midpoint(model), trapezoid(model), first_order(model) {}
+    M model;
+    DiscreteOf<MidpointRule> midpoint;
+    DiscreteOf<TrapezoidRule> trapezoid;
+    DiscreteOf<FirstOrderRule> first_order;
+  };
+  static const M& model_of(const void* context) { return static_cast<const Context*>(context)->model; }
+  template <class Rule>
+  static const DiscreteOf<Rule>& discrete_of(const void* context) {
+    const Context& c = *static_cast<const Context*>(context);
+    if constexpr (std::is_same_v<Rule, MidpointRule>) return c.midpoint;
+    else if constexpr (std::is_same_v<Rule, TrapezoidRule>) return c.trapezoid;
+    else return c.first_order;
+  }
   static VecD<n> vec(const double* x) { return Eigen::Map<const VecD<n>>(x); }
 
   template <class F>
@@ -340,10 +361,6 @@ class ModelAdapter {
     }
   }
 
-  /// The discrete system of `Rule` on the model, as the fixed-size variational method builds it.
-  template <class Rule>
-  using DiscreteOf = typename DiscreteSystemFor<M, Rule>::type;
-
   template <class F>
   static int with_rule(int32_t rule, F&& f) {
     switch (rule) {
@@ -358,7 +375,7 @@ class ModelAdapter {
                                  double* d1, double* d2, double* d12) {
     return with_rule(rule, [&]<class Rule>(std::type_identity<Rule>) {
       return guarded([&] {
-        const DiscreteOf<Rule> system(model_of(context));
+        const DiscreteOf<Rule>& system = discrete_of<Rule>(context);
         const VecD<n> a = vec(q0), b = vec(q1);
         bool finite = true;
         if (d12) {
@@ -388,7 +405,7 @@ class ModelAdapter {
     if constexpr (ForcedModel<M>) {
       return with_rule(rule, [&]<class Rule>(std::type_identity<Rule>) {
         return guarded([&] {
-          const DiscreteOf<Rule> system(model_of(context));
+          const DiscreteOf<Rule>& system = discrete_of<Rule>(context);
           const VecD<m> control = Eigen::Map<const VecD<m>>(u);
           VecD<n> minus, plus;
           bool finite = true;
