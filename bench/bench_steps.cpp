@@ -12,6 +12,7 @@
 #include "mechint/systems/kepler.hpp"
 #include "mechint/systems/pendulum_chain.hpp"
 #include "mechint/systems/spherical_pendulum.hpp"
+#include "step_loop.hpp"
 
 namespace {
 
@@ -64,15 +65,7 @@ void BM_KeplerKernelMidpoint(benchmark::State& state) {
   VecD<2> q0, v0;
   Kepler::pericentre_start(1.0, 1.0, 0.5, q0, v0);
   integ.start_from_velocity(Eigen::VectorXd(q0), Eigen::VectorXd(v0));
-  long steps = 0;
-  for (auto _ : state) {
-    integ.step();
-    benchmark::DoNotOptimize(integ.q().data());
-    ++steps;
-  }
-  state.SetItemsProcessed(steps);
-  state.counters["ns_per_step"] = benchmark::Counter(static_cast<double>(steps) * 1e-9,
-                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  bench::run_steps(state, integ);
 }
 BENCHMARK(BM_KeplerKernelMidpoint)->ArgName("check")->Arg(1)->Arg(0);
 
