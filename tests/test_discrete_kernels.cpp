@@ -191,8 +191,9 @@ void expect_forced_kernel_steps_follow_the_fixed_size_integrator(const M& model,
       runtime.step();
       largest = std::max(largest, (VecD<M::kDim>(runtime.q()) - fixed.q()).template lpNorm<Eigen::Infinity>());
     }
-    // Round-off apart, amplified over the run (under a nonzero control the two evaluate the forces'
-    // arithmetic in another order: 4e-11 here); a wrong force or a stale f⁺ is O(h) apart.
+    // Round-off apart, amplified over the run: under a nonzero control the kernel and fixed-size
+    // paths already differed at round-off before the fast path (4e-11 here, the same bytes with and
+    // without it); a wrong force or a stale f⁺ is O(h) apart (1.6 for f⁻ in place of f⁺).
     EXPECT_LT(largest, 1e-9);
     EXPECT_LT((VecD<M::kDim>(runtime.p()) - fixed.p()).template lpNorm<Eigen::Infinity>(), 1e-9);
     EXPECT_GT((VecD<M::kDim>(runtime.q()) - q0).norm(), 0.1);  // it moved
