@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "app/exact_number.hpp"
 #include "app/output.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
@@ -45,9 +46,8 @@ std::string script_string(const std::string& text) {
 }
 
 void append_number(std::string& out, double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", x);
-  out += buffer;
+  char buffer[kExactNumberCapacity];
+  out.append(buffer, static_cast<std::size_t>(write_exact_number(x, buffer)));
 }
 
 /// Which plot a column belongs to, or "" for none.

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "app/disk_space.hpp"
+#include "app/exact_number.hpp"
 #include "app/file_paths.hpp"
 #include "mechint/core/errors.hpp"
 #include "app/checkpoint_completion.hpp"
@@ -128,12 +129,11 @@ void CsvOutput::header(const std::vector<std::string>& columns) {
 }
 
 void CsvOutput::row(const std::vector<double>& values) {
-  char buffer[32];
+  char buffer[kExactNumberCapacity];
   line_.clear();
   for (std::size_t i = 0; i < values.size(); ++i) {
-    std::snprintf(buffer, sizeof buffer, "%.17g", values[i]);
     if (i) line_ += ',';
-    line_ += buffer;
+    line_.append(buffer, static_cast<std::size_t>(write_exact_number(values[i], buffer)));
   }
   line_ += '\n';
   errno = 0;

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "app/exact_number.hpp"
 #include "app/sweep_samples.hpp"
 #include "app/toml_values.hpp"
 #include "mechint/core/format.hpp"
@@ -337,11 +338,7 @@ class Reader : public TomlValues<Reader> {
 
 }  // namespace
 
-std::string exact_text(double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", x);
-  return buffer;
-}
+std::string exact_text(double x) { return exact_number(x); }
 
 std::string csv_cell(const std::string& text) {
   if (text.find_first_of(",\"\n\r") == std::string::npos && (text.empty() || text.front() != ' ')) return text;
