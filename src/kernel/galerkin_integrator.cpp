@@ -6,6 +6,7 @@
 
 #include "kernel/kernel_legendre.hpp"
 #include "kernel/start_checks.hpp"
+#include "kernel/taken_step_check.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 
@@ -267,7 +268,7 @@ void KernelGalerkinIntegrator::take_step(Eigen::MatrixXd* jacobian) {
   if (model_->forced()) u_previous_ = u_step_;
   ++step_index_;
   t_ = time_scale_ ? t : t0_ + static_cast<double>(step_index_) * h_;
-  model_->check_step(q_before_, q_, t_);
+  check_taken_step(*model_, q_before_, q_, t_, step_index_);
   if (tracking_) {
     const double stretch = deviation_.norm();
     if (!(stretch > 0.0) || !std::isfinite(stretch))

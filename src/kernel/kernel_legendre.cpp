@@ -2,7 +2,6 @@
 
 #include <limits>
 
-#include "mechint/solve/newton.hpp"
 
 namespace mechint::kernel {
 namespace {
@@ -13,9 +12,9 @@ struct TangentVelocity {
   const Vector& q;
   const Vector& p;
   const RowMatrix& dg;
-  Vector l_v;
-  RowMatrix l_vv;
-  Vector v;
+  Vector& l_v;
+  RowMatrix& l_vv;
+  Vector& v;
   void assemble(Eigen::VectorXd& r, Eigen::MatrixXd* a) {
     const int n = static_cast<int>(v.size()), k = static_cast<int>(dg.rows());
     if (!model.velocity_derivatives(q, v, l_v, l_vv)) {  // L_v and L_vv only, as model/legendre.hpp
@@ -40,23 +39,52 @@ struct TangentVelocity {
   }
 };
 
+/// Newton on `problem` from its v; v becomes NaN where the model is not defined on the way.
+void solve_tangent_velocity(TangentVelocity& problem, NewtonSolver<Eigen::Dynamic>& newton) {
+  newton.solve(problem, {.max_iterations = 20});
+  if (newton.last_stop() == NewtonStop::kNonFinite) problem.v.setConstant(std::numeric_limits<double>::quiet_NaN());
+}
+
+/// Dg(q) (k x n, NaN where the model is not defined) into `dg`, sized by the caller.
+void constraint_jacobian(const KernelModel& model, const Vector& q, RowMatrix& dg) {
+  if (model.num_constraints() > 0 && !model.constraints(q, nullptr, &dg))
+    dg.setConstant(std::numeric_limits<double>::quiet_NaN());
+}
+
 }  // namespace
 
 Vector tangent_velocity(const KernelModel& model, const Vector& q, const Vector& p, const Vector& guess) {
-  const int n = model.dim(), k = model.num_constraints();
-  RowMatrix dg = RowMatrix::Zero(k, n);
-  if (k > 0 && !model.constraints(q, nullptr, &dg)) dg.setConstant(std::numeric_limits<double>::quiet_NaN());
-  return velocity_in_kernel_of(model, q, p, dg, guess);
+  LegendreWorkspace workspace(model);
+  return workspace.tangent_velocity(q, p, guess);
 }
 
 Vector velocity_in_kernel_of(const KernelModel& model, const Vector& q, const Vector& p, const RowMatrix& a,
                              const Vector& guess) {
   const int n = model.dim(), k = static_cast<int>(a.rows());
-  TangentVelocity problem{model, q, p, a, Vector(n), RowMatrix(n, n), guess};
+  Vector l_v(n), v = guess;
+  RowMatrix l_vv(n, n);
+  TangentVelocity problem{model, q, p, a, l_v, l_vv, v};
   NewtonSolver<Eigen::Dynamic> newton(n + k);
-  newton.solve(problem, {.max_iterations = 20});
-  if (newton.last_stop() == NewtonStop::kNonFinite) problem.v.setConstant(std::numeric_limits<double>::quiet_NaN());
-  return problem.v;
+  solve_tangent_velocity(problem, newton);
+  return v;
+}
+
+LegendreWorkspace::LegendreWorkspace(const KernelModel& model)
+    : model_(&model), dg_(RowMatrix::Zero(model.num_constraints(), model.dim())), l_vv_(model.dim(), model.dim()),
+      l_v_(model.dim()), v_(model.dim()), newton_(model.dim() + model.num_constraints()) {}
+
+const Vector& LegendreWorkspace::tangent_velocity(const Vector& q, const Vector& p, const Vector& guess) {
+  constraint_jacobian(*model_, q, dg_);
+  v_ = guess;
+  TangentVelocity problem{*model_, q, p, dg_, l_v_, l_vv_, v_};
+  solve_tangent_velocity(problem, newton_);
+  return v_;
+}
+
+double LegendreWorkspace::energy(const Vector& q, const Vector& v) {
+  double value = 0.0;
+  if (!model_->gradient(q, v, &value, nullptr, &l_v_)) return std::numeric_limits<double>::quiet_NaN();
+  return l_v_.dot(v) - value;
 }
 
 double kernel_energy(const KernelModel& model, const Vector& q, const Vector& v) {

@@ -6,6 +6,7 @@
 
 #include "kernel/kernel_legendre.hpp"
 #include "kernel/start_checks.hpp"
+#include "kernel/taken_step_check.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 #include "mechint/model/start_on_manifold.hpp"
@@ -113,7 +114,8 @@ KernelVariationalIntegrator::StepNewton KernelVariationalIntegrator::step_newton
 KernelVariationalIntegrator::KernelVariationalIntegrator(const KernelModel& model, Rule rule, double h,
                                                          NewtonOptions options, DelForm form, StepCheckOptions check)
     : model_(&model), n_(model.dim()), k_(model.num_constraints()), h_(h), form_(form), options_(options),
-      check_(check), rule_(model, rule), newton_(step_newton_of(n_, k_)), confirm_newton_(n_ + k_) {
+      check_(check), rule_(model, rule), newton_(step_newton_of(n_, k_)), confirm_newton_(n_ + k_),
+      legendre_(model) {
   if (!(h > 0.0) || !std::isfinite(h)) throw InvalidInput("step size h must be positive and finite, got " + format_number(h));
   const int n = n_, k = k_, m = model.num_controls(), symmetries = model.num_symmetries();
   for (Vector* v : {&q_, &q_prev_, &p_, &q_next_, &d1_, &f_minus_, &f_plus_, &q_half_, &q_two_, &p_half_, &xi_,
@@ -123,6 +125,10 @@ KernelVariationalIntegrator::KernelVariationalIntegrator(const KernelModel& mode
   for (Vector* v : {&u_, &u_previous_, &u_law_, &u_law_before_}) v->setZero(m);
   work_.setZero(symmetries);
   momenta_at_start_.setZero(symmetries);
+  diagnostics_.p.setZero(n);
+  diagnostics_.velocity.setZero(n);
+  vel_guess_.setZero(n);
+  xi_row_.setZero(n);
   for (RowMatrix* a : {&dg_k_, &dg_next_, &dg_half_}) a->setZero(k, n);
   d12_.setZero(n, n);
   df_minus_.setZero(n, n);
@@ -161,6 +167,7 @@ void KernelVariationalIntegrator::start_from_two_points(const Vector& q_prev, co
   check_on_manifold(q0);
   reset(q0, Vector::Zero(n_), q_prev, t0);
   discrete_momentum(q_prev, q0, forcing_before_start(), h_, p_);
+  forget_diagnostics();
 }
 
 void KernelVariationalIntegrator::start_source_procedure(const Vector& q0, const Vector& qdot0, double fine_h,
@@ -181,19 +188,27 @@ void KernelVariationalIntegrator::start_source_procedure(const Vector& q0, const
   for (long i = 1; i < fine_steps; ++i) fine.step();
   start_from_two_points(q0, fine.q(), t0 + h_);
   step_index_ = 1;
+  forget_diagnostics();
 }
 
 void KernelVariationalIntegrator::set_control(const Vector& u) {
   if (!u.allFinite()) throw InvalidInput("control contains NaN or infinity");
   u_ = u;
   law_ = nullptr;
+  forget_diagnostics();  // before the first step, p() holds the control
 }
 
-void KernelVariationalIntegrator::set_control_law(ControlLaw law) { law_ = std::move(law); }
+void KernelVariationalIntegrator::set_control_law(ControlLaw law) {
+  law_ = std::move(law);
+  forget_diagnostics();
+}
 
 // ---- the step -------------------------------------------------------------------------------------
 
-void KernelVariationalIntegrator::step() { (this->*step_)(); }
+void KernelVariationalIntegrator::step() {
+  forget_diagnostics();
+  (this->*step_)();
+}
 
 template <int N>
 void KernelVariationalIntegrator::step_sized() {
@@ -239,7 +254,7 @@ void KernelVariationalIntegrator::step_sized() {
   ++step_index_;
   t_ = t0_ + static_cast<double>(step_index_) * h_;
   total_iterations_ += stats_.iterations;
-  model_->check_step(q_prev_, q_, t_);
+  check_taken_step(*model_, q_prev_, q_, t_, step_index_);
 }
 
 template <int N>
@@ -283,6 +298,7 @@ void KernelVariationalIntegrator::reset(const Vector& q0, const Vector& p0, cons
   work_.setZero();
   momenta_at_start_.setZero();
   balance_started_ = false;
+  forget_diagnostics();
 }
 
 KernelVariationalIntegrator::Forcing KernelVariationalIntegrator::forcing_of_step() const {
@@ -306,25 +322,31 @@ KernelVariationalIntegrator::Forcing KernelVariationalIntegrator::forcing_before
 
 // ---- state ----------------------------------------------------------------------------------------
 
-Vector KernelVariationalIntegrator::p() const {
-  if (form_ == DelForm::kPosition && step_index_ > 0) {
-    Vector p(n_);
-    discrete_momentum(q_prev_, q_, forcing_of_previous_step(), h_, p);
-    return p;
+const Vector& KernelVariationalIntegrator::p() const {
+  if (form_ != DelForm::kPosition || step_index_ == 0) return p_;
+  if (!diagnostics_.has_p) {
+    discrete_momentum(q_prev_, q_, forcing_of_previous_step(), h_, diagnostics_.p);
+    diagnostics_.has_p = true;
   }
-  return p_;
+  return diagnostics_.p;
 }
 
 /// The velocity tangent to the constraint manifold whose Legendre transform is p (Newton from the
 /// last step's difference quotient; kernel_legendre.hpp).
-Vector KernelVariationalIntegrator::velocity() const { return tangent_velocity(*model_, q_, p(), (q_ - q_prev_) / h_); }
+const Vector& KernelVariationalIntegrator::velocity() const {
+  if (!diagnostics_.has_velocity) {
+    vel_guess_ = (q_ - q_prev_) / h_;
+    diagnostics_.velocity = legendre_.tangent_velocity(q_, p(), vel_guess_);
+    diagnostics_.has_velocity = true;
+  }
+  return diagnostics_.velocity;
+}
 
-double KernelVariationalIntegrator::energy() const { return kernel_energy(*model_, q_, velocity()); }
+double KernelVariationalIntegrator::energy() const { return legendre_.energy(q_, velocity()); }
 
 double KernelVariationalIntegrator::momentum(int i) const {
-  Vector xi(n_);
-  if (!model_->symmetry(i, q_, xi)) return std::numeric_limits<double>::quiet_NaN();
-  return p().dot(xi);
+  if (!model_->symmetry(i, q_, xi_row_)) return std::numeric_limits<double>::quiet_NaN();
+  return p().dot(xi_row_);
 }
 
 Vector KernelVariationalIntegrator::constraint_residual() const {

@@ -24,6 +24,7 @@
 #include <variant>
 
 #include "kernel/discrete_rules.hpp"
+#include "kernel/kernel_legendre.hpp"
 #include "mechint/core/state_archive.hpp"
 #include "mechint/integrate/step_check.hpp"
 #include "mechint/integrate/variational_integrator.hpp"
@@ -55,7 +56,8 @@ class KernelVariationalIntegrator {
 
   // ---- state (the stepper contract, integrate/stepper.hpp) -------------------------------------
   const Vector& q() const { return q_; }
-  Vector p() const;
+  /// p_k. In position form computed from the last step (D2 Ld + f⁺), once per state.
+  const Vector& p() const;
   const Vector& lambda() const { return lambda_; }
   double time() const { return t_; }
   double step_size() const { return h_; }
@@ -64,7 +66,8 @@ class KernelVariationalIntegrator {
   const NewtonStats& last_newton_stats() const { return stats_; }
   long confirmed_steps() const { return confirmed_steps_; }
 
-  Vector velocity() const;
+  /// The velocity whose Legendre transform is p(), once per state (a row asks for it and its energy).
+  const Vector& velocity() const;
   double energy() const;
   double momentum(int i) const;
   Vector constraint_residual() const;
@@ -82,6 +85,7 @@ class KernelVariationalIntegrator {
     std::visit([&](auto& newton) { newton.checkpoint_state(a); }, newton_);
     a(factored_h_);
     a(u_), a(u_previous_), a(work_), a(momenta_at_start_), a(balance_started_);
+    forget_diagnostics();
   }
 
  private:
@@ -121,6 +125,8 @@ class KernelVariationalIntegrator {
   double update_energy_balance();
   void accumulate_work();
   Vector noether_momenta(const Vector& q, const Vector& p) const;
+  /// The state changed: p() and velocity() are computed again when next asked for.
+  void forget_diagnostics() const { diagnostics_.has_p = diagnostics_.has_velocity = false; }
 
   const KernelModel* model_;
   int n_, k_;
@@ -151,6 +157,14 @@ class KernelVariationalIntegrator {
   Vector step_f_minus_, step_f_plus_;  ///< the discrete forces of the step being taken
   Vector energy_gradient_, mid_, vel_;
   RowMatrix dg_k_, dg_next_, dg_half_, d12_, df_minus_;
+  // The diagnostics of the current state (p in position form, the velocity), kept until it changes.
+  struct StateDiagnostics {
+    bool has_p = false, has_velocity = false;
+    Vector p, velocity;
+  };
+  mutable Vector vel_guess_, xi_row_;  ///< the rows' workspace
+  mutable StateDiagnostics diagnostics_;
+  mutable LegendreWorkspace legendre_;
 };
 
 }  // namespace mechint::kernel

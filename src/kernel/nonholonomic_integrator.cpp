@@ -10,6 +10,7 @@
 
 #include "kernel/kernel_legendre.hpp"
 #include "kernel/start_checks.hpp"
+#include "kernel/taken_step_check.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 
@@ -234,7 +235,7 @@ void NonholonomicIntegrator::step() {
   q_ = q_next_;
   ++step_index_;
   t_ = t0_ + static_cast<double>(step_index_) * h_;
-  model_->check_step(q_prev_, q_, t_);
+  check_taken_step(*model_, q_prev_, q_, t_, step_index_);
 }
 
 // ---- diagnostics ----------------------------------------------------------------------------------
