@@ -656,9 +656,10 @@ record = ["steps"]
   EXPECT_EQ(run.status, 3);
   EXPECT_EQ(rows[2][4], "3");
   EXPECT_EQ("mechint: error: " + rows[2][3] + "\n", run.err);
-  const auto at = run.err.find("at step ");
+  // The error names the time the failing step ends at (h = 0.01).
+  const auto at = run.err.find("t = ");
   ASSERT_NE(at, std::string::npos);
-  EXPECT_EQ(std::stol(rows[2][2]), std::stol(run.err.substr(at + 8)) - 1);
+  EXPECT_EQ(std::stol(rows[2][2]), std::lround(std::stod(run.err.substr(at + 4)) / 0.01) - 1);
   EXPECT_FALSE(fs::exists(dir_ / "x.csv"));
 }
 

@@ -3,14 +3,15 @@
 /// A built-in system on the kernel boundary: its problem's model turned into derivative kernels by
 /// automatic differentiation (kernel/model_adapter.hpp), so that the methods that exist only there
 /// (the Galerkin rules `vi-gauss4/6/8`, `vi-midpoint` with `compose=`, the chaos indicators of
-/// `indicators=on`) run on it with the rows,
-/// recorder, checkpoints and stepping sessions of app/kernel_methods.hpp. Its fixed-size rows
-/// (app/methods.hpp) keep running everything else, unchanged.
+/// `indicators=on`) and its variational rules `vi-midpoint`, `vi-trapezoid`, `vi-first-order` run on
+/// it with the rows, recorder, checkpoints and stepping sessions of app/kernel_methods.hpp. Its
+/// fixed-size rows (app/methods.hpp) keep running everything else, unchanged.
 ///
 /// A problem is on the boundary when its model's own coordinates are integrated (no chart) and no
 /// wall is active; initial momenta are turned into velocities by the inverse Legendre transform.
 
 #include <optional>
+#include <type_traits>
 
 #include "app/kernel_methods.hpp"
 #include "kernel/kernel_legendre.hpp"
@@ -58,12 +59,29 @@ std::vector<std::string> methods_with_kernels(const P& p) {
   return names;
 }
 
+/// The variational rules of the command line (vi-midpoint, vi-trapezoid, vi-first-order) run on a
+/// problem's kernels wherever its model's own coordinates are integrated and its type has no walls:
+/// the same equations and arithmetic as their fixed-size rows (docs/architecture.md), which are then
+/// not compiled for the problem (FixedRowsOf). A charted problem keeps its fixed-size rows.
+template <class P>
+constexpr bool kRulesOnKernels = !P::kCharted && SmoothProblem<P>;
+
+/// The rows of the method table a problem's fixed-size runs choose from.
+template <class P>
+using FixedRowsOf = std::conditional_t<kRulesOnKernels<P>, MethodTableWithoutVariationalRows, MethodTable>;
+
+inline bool is_command_line_rule(const std::string& method) {
+  return method == MidpointRule::kName || method == TrapezoidRule::kName || method == FirstOrderRule::kName;
+}
+
 /// Whether this run of `method` goes to the kernels.
 template <class P>
 bool on_kernels(const P& p, const std::string& method, const ParameterValues* options) {
   if (P::kCharted) return false;
   if constexpr (HasUnilateralConstraints<typename P::Model>)
     if (p.walls) return false;
+  if constexpr (kRulesOnKernels<P>)
+    if (is_command_line_rule(method)) return true;
   const auto only = kernel_only_methods(P::Model::kNumConstraints);
   if (std::find(only.begin(), only.end(), method) != only.end()) return true;
   return options && runs_on_kernels_only(P::Model::kNumConstraints, method, *options);
@@ -87,7 +105,7 @@ void run_problem_with_kernels(const P& p, const std::string& method, const Param
                               const OutputSchedule& schedule, RowWriter& out, const ControlSchedule& controls) {
   if (on_kernels(p, method, &options))
     return run_kernel_problem(*kernel_problem_of(p), method, options, schedule, out, controls);
-  run_problem(p, method, options, schedule, out, controls);
+  run_problem<P, FixedRowsOf<P>>(p, method, options, schedule, out, controls);
 }
 
 template <class P>
@@ -96,7 +114,7 @@ std::unique_ptr<SteppingSession> stepping_session_with_kernels(const P& p, const
                                                                const ControlSchedule& controls) {
   if (on_kernels(p, method, &options))
     return make_kernel_stepping_session(*kernel_problem_of(p), method, options, h, controls);
-  return make_stepping_session(p, method, options, h, controls);
+  return make_stepping_session<P, FixedRowsOf<P>>(p, method, options, h, controls);
 }
 
 }  // namespace mechint::app

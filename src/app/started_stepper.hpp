@@ -205,29 +205,30 @@ std::unique_ptr<StartedStepper> start_row_stepper(const std::shared_ptr<P>& prob
 
 }  // namespace detail
 
-/// The stepper of `method` (a row of the method table that applies to P; options resolved against
-/// its options) for *problem, started from the problem's start; throws InvalidInput when no row of
-/// that name applies.
-template <class P>
+/// The stepper of `method` (a row of `Table`, the method table unless told, that applies to P;
+/// options resolved against its options) for *problem, started from the problem's start; throws
+/// InvalidInput when no row of that name applies.
+template <class P, class Table = MethodTable>
 std::unique_ptr<StartedStepper> start_method(const std::shared_ptr<P>& problem, const std::string& method,
                                              const ParameterValues& options, double h) {
   std::unique_ptr<StartedStepper> started;
   bool found = false;
-  for_each_method([&]<class Row>() {
+  auto start = [&]<class Row>() {
     if constexpr (Row::template kApplies<P>) {
       if (found || Row::kName != method) return;
       found = true;
       started = detail::start_row_stepper<Row>(problem, options, h);
     }
-  });
+  };
+  for_each_row(start, Table{});
   if (!found) throw InvalidInput("method " + quote_for_message(method) + " does not apply here");
   return started;
 }
 
 /// Runs `p` with `method` (options already resolved against method_options) to schedule.t_end.
 /// `controls` (none: those of `p`, every control 0 unless set) are the run's controls when the
-/// model has control inputs, and are ignored otherwise.
-template <class P>
+/// model has control inputs, and are ignored otherwise. `Table`: the rows to choose from.
+template <class P, class Table = MethodTable>
 void run_problem(const P& p, const std::string& method, const ParameterValues& options,
                  const OutputSchedule& schedule, RowWriter& out, const ControlSchedule& controls = ControlSchedule()) {
   auto problem = std::make_shared<P>(p);  // once per run: the stepper's control law refers to its controls
@@ -238,7 +239,7 @@ void run_problem(const P& p, const std::string& method, const ParameterValues& o
       problem->controls = controls;
     }
   }
-  start_method(problem, method, options, schedule.h)->run(schedule, out, method);
+  start_method<P, Table>(problem, method, options, schedule.h)->run(schedule, out, method);
 }
 
 }  // namespace mechint::app

@@ -76,7 +76,7 @@ class SteppingSession {
 
 /// The integrator of `method` (a row that applies to P, options resolved against its options) for
 /// problem `p`, started from the problem's own start; `controls` (none: those of `p`) as for run_problem.
-template <class P>
+template <class P, class Table = MethodTable>
 std::unique_ptr<SteppingSession> make_stepping_session(const P& p, const std::string& method,
                                                        const ParameterValues& options, double h,
                                                        const ControlSchedule& controls = ControlSchedule()) {
@@ -93,7 +93,7 @@ std::unique_ptr<SteppingSession> make_stepping_session(const P& p, const std::st
   // A restart replaces the start of the one problem the controls live in; refused, it is put back.
   auto starter = [problem, method, options, h](const Eigen::VectorXd* q0,
                                                const Eigen::VectorXd* qdot0) -> std::unique_ptr<StepperView> {
-    if (q0 == nullptr) return start_method(problem, method, options, h);
+    if (q0 == nullptr) return start_method<P, Table>(problem, method, options, h);
     const auto saved_q0 = problem->q0;
     const auto saved_data = problem->initial_data;
     try {
@@ -106,7 +106,7 @@ std::unique_ptr<SteppingSession> make_stepping_session(const P& p, const std::st
       } else {
         problem->initial_data = lagrangian_dv(problem->model, problem->q0, VecD<P::kDim>(*qdot0));
       }
-      return start_method(problem, method, options, h);
+      return start_method<P, Table>(problem, method, options, h);
     } catch (...) {
       problem->q0 = saved_q0;
       problem->initial_data = saved_data;
