@@ -237,7 +237,7 @@ def test_tangent_map_of_steps_equals_differences_of_the_step_map():
     with pytest.raises(ValueError, match="2n"):
         integ.track(np.ones(3))
     with pytest.raises(ValueError, match="no tangent map"):
-        system.integrator("rk4", h=0.05).track(delta)
+        system.integrator("vi-first-order", h=0.05).track(delta)
 
 
 def test_runge_kutta_carries_the_deviation_by_the_variational_equations():
@@ -265,6 +265,13 @@ def test_runge_kutta_carries_the_deviation_by_the_variational_equations():
     assert np.linalg.norm(carried - difference) <= 1e-7 * np.linalg.norm(difference)
     with pytest.raises(ValueError, match="before the first step"):
         integ.track(delta)
+    # Without indicators a deviation tracked from the start is carried the same way (the built-ins'
+    # rk4 runs on their kernels): the same numbers.
+    plain = system.integrator("rk4", h=0.01)
+    plain.start(q0, p0)
+    plain.track(delta)
+    plain.step(100)
+    assert np.array_equal(plain.deviation, integ.deviation) and plain.log_growth == integ.log_growth
 
 
 def test_nonholonomic_multipliers_are_the_mu_columns():

@@ -3,9 +3,9 @@
 /// A built-in system on the kernel boundary: its problem's model turned into derivative kernels by
 /// automatic differentiation (kernel/model_adapter.hpp), so that the methods that exist only there
 /// (the Galerkin rules `vi-gauss4/6/8`, `vi-midpoint` with `compose=`, the chaos indicators of
-/// `indicators=on`) and its variational rules `vi-midpoint`, `vi-trapezoid`, `vi-first-order` run on
-/// it with the rows, recorder, checkpoints and stepping sessions of app/kernel_methods.hpp. Its
-/// fixed-size rows (app/methods.hpp) keep running everything else, unchanged.
+/// `indicators=on`), its variational rules `vi-midpoint`, `vi-trapezoid`, `vi-first-order` and its
+/// Runge–Kutta baselines run on it with the rows, recorder, checkpoints and stepping sessions of
+/// app/kernel_methods.hpp. Its fixed-size rows (app/methods.hpp) keep running everything else.
 ///
 /// A problem is on the boundary when its model's own coordinates are integrated (no chart) and no
 /// wall is active; initial momenta are turned into velocities by the inverse Legendre transform.
@@ -65,13 +65,24 @@ std::vector<std::string> methods_with_kernels(const P& p) {
 /// not compiled for the problem (FixedRowsOf). A charted problem keeps its fixed-size rows.
 template <class P>
 constexpr bool kRulesOnKernels = !P::kCharted && SmoothProblem<P>;
-
-/// The rows of the method table a problem's fixed-size runs choose from.
+/// The Runge–Kutta baselines (rk4, dopri5, rk78) likewise, on the forced Euler–Lagrange ODE of the
+/// kernels (kernel/kernel_runge_kutta.hpp), wherever they apply: unconstrained problems.
 template <class P>
-using FixedRowsOf = std::conditional_t<kRulesOnKernels<P>, MethodTableWithoutVariationalRows, MethodTable>;
+constexpr bool kBaselinesOnKernels = kRulesOnKernels<P> && P::Model::kNumConstraints == 0;
+
+/// The rows of the method table a problem's fixed-size runs choose from: those not on its kernels.
+template <class P>
+using FixedRowsOf = std::conditional_t<
+    kBaselinesOnKernels<P>, MethodList<ImpactTrapezoidMethod, StormerVerletMethod, EnergyMomentumMethod, DaeMethod>,
+    std::conditional_t<kRulesOnKernels<P>, MethodTableWithoutVariationalRows, MethodTable>>;
 
 inline bool is_command_line_rule(const std::string& method) {
   return method == MidpointRule::kName || method == TrapezoidRule::kName || method == FirstOrderRule::kName;
+}
+
+inline bool is_runge_kutta_baseline(const std::string& method) {
+  return method == RungeKutta4Method::kName || method == AdaptiveRungeKuttaMethod<RungeKuttaMethod::kDopri5>::kName ||
+         method == AdaptiveRungeKuttaMethod<RungeKuttaMethod::kRk78>::kName;
 }
 
 /// Whether this run of `method` goes to the kernels.
@@ -82,6 +93,8 @@ bool on_kernels(const P& p, const std::string& method, const ParameterValues* op
     if (p.walls) return false;
   if constexpr (kRulesOnKernels<P>)
     if (is_command_line_rule(method)) return true;
+  if constexpr (kBaselinesOnKernels<P>)
+    if (is_runge_kutta_baseline(method)) return true;
   const auto only = kernel_only_methods(P::Model::kNumConstraints);
   if (std::find(only.begin(), only.end(), method) != only.end()) return true;
   return options && runs_on_kernels_only(P::Model::kNumConstraints, method, *options);
