@@ -314,6 +314,48 @@ TEST(KernelNoAllocation, StepsOfChainAndOfConstrainedForcedModel) {
   EXPECT_EQ(g_allocations.load() - before, 0);
 }
 
+/// An output row's p (position form) and velocity are kept per state (the integrator's
+/// diagnostics): after every step they are those of a second integrator that took the same steps
+/// and was never asked before, and asking for them again, with the energy and momentum, allocates
+/// nothing.
+TEST(KernelDiagnostics, FollowTheStateAndAllocateNothing) {
+  const DrivenSphericalPendulum model;
+  const KernelModel driven = driven_kernels(model);
+  const kernel::Vector q_prev(VecD<3>(0.0, 0.0, -0.9));
+  const kernel::Vector q0(VecD<3>(0.9 * std::sin(0.01), 0.0, -0.9 * std::cos(0.01)));
+  KernelVariationalIntegrator vi(driven, Rule::kMidpoint, 0.01, {}, DelForm::kPosition);
+  KernelVariationalIntegrator fresh(driven, Rule::kMidpoint, 0.01, {}, DelForm::kPosition);
+  for (KernelVariationalIntegrator* x : {&vi, &fresh}) {
+    x->set_control(kernel::Vector::Constant(1, 0.3));
+    x->start_from_two_points(q_prev, q0);
+  }
+  const kernel::Vector p_start = vi.p(), v_start = vi.velocity();
+  // A new control acts from the next step; p of the start is the start's (as the fixed-size
+  // integrator's).
+  for (KernelVariationalIntegrator* x : {&vi, &fresh}) x->set_control(kernel::Vector::Constant(1, -0.7));
+  EXPECT_EQ(vi.p(), p_start);
+  EXPECT_EQ(vi.velocity(), v_start);
+  for (int k = 0; k < 5; ++k) {
+    const kernel::Vector p_last = vi.p();
+    vi.step();
+    fresh.step();
+    EXPECT_GT((vi.p() - p_last).norm(), 1e-6);
+    // Both in the state just reached: vi had kept the previous state's values.
+    EXPECT_EQ(vi.p(), fresh.p());
+    EXPECT_EQ(vi.velocity(), fresh.velocity());
+    EXPECT_EQ(vi.energy(), fresh.energy());
+    EXPECT_EQ(vi.momentum(0), fresh.momentum(0));
+  }
+  const long before = g_allocations.load();
+  double sum = 0.0;
+  for (int k = 0; k < 50; ++k) {
+    vi.step();
+    sum += vi.p()[0] + vi.velocity()[0] + vi.energy() + vi.momentum(0);
+  }
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_TRUE(std::isfinite(sum));
+}
+
 TEST(KernelNoAllocation, RungeKuttaSteps) {
   // 20 links: the mass-matrix solve of the Euler–Lagrange ODE is above 16 unknowns.
   const KernelModel chain = kernel::pendulum_chain_model(20, 1.0, 1.0, 9.81);

@@ -2,7 +2,6 @@
 
 #include <limits>
 
-
 namespace mechint::kernel {
 namespace {
 
