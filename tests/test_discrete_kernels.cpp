@@ -16,6 +16,7 @@
 #include "mechint/systems/damped_harmonic_oscillator.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
 #include "mechint/systems/kepler.hpp"
+#include "mechint/systems/low_thrust_spacecraft.hpp"
 #include "mechint/systems/rigid_body.hpp"
 #include "mechint/systems/three_body.hpp"
 
@@ -116,6 +117,83 @@ TEST(DiscreteKernels, GradientBlocksAloneAreThoseOfTheWholeGradient) {
   expect_gradient_blocks_match(systems::Kepler{1.3}, VecD<2>(0.8, -0.4), VecD<2>(0.3, 1.1));
   expect_gradient_blocks_match(systems::ThreeBody{}, VecD<2>(0.5, 0.1), VecD<2>(-0.2, 0.9));
   expect_gradient_blocks_match(systems::Acrobot{}, VecD<2>(1.0, -0.5), VecD<2>(0.7, -1.2));
+}
+
+/// The Euler–Lagrange blocks asked for without L_qq (the DAE's residual: nested first-order AD) are
+/// those of the whole second-order expansion.
+template <class M>
+void expect_velocity_hessians_match(const M& model, const VecD<M::kDim>& q, const VecD<M::kDim>& v) {
+  const auto kernels = kernel::ModelAdapter<M>::kernels(model);
+  constexpr int n = M::kDim;
+  const Vector x = q, w = v;
+  kernel::LagrangianValues whole(n);
+  ASSERT_TRUE(kernels->lagrangian(x, w, whole));
+  Vector l_q(n);
+  RowMatrix l_qv(n, n), l_vv(n, n);
+  ASSERT_TRUE(kernels->velocity_hessians(x, w, l_q, l_qv, l_vv));
+  EXPECT_LT(scaled_difference(l_q, whole.q), 1e-14);
+  EXPECT_LT(scaled_difference(l_qv, whole.qv), 1e-14);
+  EXPECT_LT(scaled_difference(l_vv, whole.vv), 1e-14);
+  EXPECT_GT(whole.qv.norm(), 1e-3);  // the mixed block is not trivially zero here
+}
+
+TEST(DiscreteKernels, VelocityHessiansAreThoseOfTheWholeHessian) {
+  // A q-dependent mass matrix (L_qv ≠ 0), the quaternions' rotational energy, the rotating frame.
+  expect_velocity_hessians_match(systems::Acrobot{}, VecD<2>(1.0, -0.5), VecD<2>(0.7, -1.2));
+  VecD<4> quaternion, rate;
+  quaternion << 0.9, 0.3, -0.2, 0.1;
+  rate << 0.1, -0.4, 1.3, 0.8;
+  expect_velocity_hessians_match(systems::RigidBody{}, quaternion, rate);
+  expect_velocity_hessians_match(systems::ThreeBody{}, VecD<2>(0.5, 0.1), VecD<2>(-0.2, 0.9));
+}
+
+/// f asked for alone (a Runge–Kutta stage, the rules' force at q1) or with one Jacobian (the
+/// trapezoid rule's f_v at q0) is the f of both (in double, to the last bit; by a smaller jet,
+/// bitwise), and each Jacobian is the one of both and the central difference of f (the oracle).
+template <class M>
+void expect_force_blocks_match(const M& model, const VecD<M::kDim>& q, const VecD<M::kDim>& v, double t) {
+  const auto kernels = kernel::ModelAdapter<M>::kernels(model);
+  ASSERT_TRUE(kernels->forced());
+  constexpr int n = M::kDim;
+  Vector u(kernels->num_controls());
+  for (int i = 0; i < u.size(); ++i) u[i] = 0.3 - 0.5 * i;
+  const Vector x = q, w = v;
+  Vector f(n), f_alone(n), f_with_q(n), f_with_v(n);
+  RowMatrix f_q(n, n), f_v(n, n), q_alone(n, n), v_alone(n, n);
+  ASSERT_TRUE(kernels->forces(x, w, u, t, f, &f_q, &f_v));
+  ASSERT_TRUE(kernels->forces(x, w, u, t, f_alone, nullptr, nullptr));
+  ASSERT_TRUE(kernels->forces(x, w, u, t, f_with_q, &q_alone, nullptr));
+  ASSERT_TRUE(kernels->forces(x, w, u, t, f_with_v, nullptr, &v_alone));
+  // A jet's quotient is f·(1/g), the double one f/g: equal up to the last bit.
+  EXPECT_LT(scaled_difference(f_alone, f), 1e-15);
+  EXPECT_EQ(f_with_q, f);
+  EXPECT_EQ(f_with_v, f);
+  EXPECT_LT(scaled_difference(q_alone, f_q), 1e-15);
+  EXPECT_LT(scaled_difference(v_alone, f_v), 1e-15);
+  RowMatrix dq(n, n), dv(n, n);
+  const double e = 1e-6;
+  for (int j = 0; j < n; ++j) {
+    Vector plus(n), minus(n), xp = x, xm = x, wp = w, wm = w;
+    xp[j] += e, xm[j] -= e, wp[j] += e, wm[j] -= e;
+    ASSERT_TRUE(kernels->forces(xp, w, u, t, plus, nullptr, nullptr) &&
+                kernels->forces(xm, w, u, t, minus, nullptr, nullptr));
+    dq.col(j) = (plus - minus) / (2 * e);
+    ASSERT_TRUE(kernels->forces(x, wp, u, t, plus, nullptr, nullptr) &&
+                kernels->forces(x, wm, u, t, minus, nullptr, nullptr));
+    dv.col(j) = (plus - minus) / (2 * e);
+  }
+  EXPECT_LT(scaled_difference(f_q, dq), 1e-7);
+  EXPECT_LT(scaled_difference(f_v, dv), 1e-7);
+  EXPECT_GT(f.norm(), 1e-3);
+}
+
+TEST(DiscreteKernels, ForceBlocksAloneAreThoseOfTheWholeForce) {
+  // A control through a q-dependent torque, Rayleigh dissipation, a nonlinear thrust.
+  expect_force_blocks_match(systems::Acrobot{}, VecD<2>(1.0, -0.5), VecD<2>(0.7, -1.2), 0.3);
+  systems::DampedHarmonicOscillator damped;
+  damped.damping = 0.7;
+  expect_force_blocks_match(damped, VecD<1>(0.6), VecD<1>(-0.4), 0.0);
+  expect_force_blocks_match(systems::LowThrustSpacecraft{}, VecD<2>(1.1, 0.3), VecD<2>(0.2, 0.9), 1.5);
 }
 
 /// The rigid body supplies its midpoint rule in the closed form of 000 eq. 5.8 (on S³ the midpoint

@@ -3,9 +3,9 @@
 /// A built-in system on the kernel boundary: its problem's model turned into derivative kernels by
 /// automatic differentiation (kernel/model_adapter.hpp), so that the methods that exist only there
 /// (the Galerkin rules `vi-gauss4/6/8`, `vi-midpoint` with `compose=`, the chaos indicators of
-/// `indicators=on`), its variational rules `vi-midpoint`, `vi-trapezoid`, `vi-first-order` and its
-/// Runge–Kutta baselines run on it with the rows, recorder, checkpoints and stepping sessions of
-/// app/kernel_methods.hpp. Its fixed-size rows (app/methods.hpp) keep running everything else.
+/// `indicators=on`) and every method of its table (kMethodsOnKernels below) run on it with the rows,
+/// recorder, checkpoints and stepping sessions of app/kernel_methods.hpp. Its fixed-size rows
+/// (app/methods.hpp) keep running charted problems and those with walls.
 ///
 /// A problem is on the boundary when its model's own coordinates are integrated (no chart) and no
 /// wall is active; initial momenta are turned into velocities by the inverse Legendre transform.
@@ -59,31 +59,20 @@ std::vector<std::string> methods_with_kernels(const P& p) {
   return names;
 }
 
-/// The variational rules of the command line (vi-midpoint, vi-trapezoid, vi-first-order) run on a
-/// problem's kernels wherever its model's own coordinates are integrated and its type has no walls:
-/// the same equations and arithmetic as their fixed-size rows (docs/architecture.md), which are then
-/// not compiled for the problem (FixedRowsOf). A charted problem keeps its fixed-size rows.
+/// Every method of the command line runs on a problem's kernels wherever its model's own
+/// coordinates are integrated and its type has no walls (kMethodsOnKernels): the variational rules
+/// (vi-midpoint, vi-trapezoid, vi-first-order) with the same equations and arithmetic as their
+/// fixed-size rows (docs/architecture.md), the Runge–Kutta baselines on the forced Euler–Lagrange
+/// ODE of the kernels (kernel/kernel_runge_kutta.hpp), energy-momentum where the model declares a
+/// constant mass matrix (kernel/energy_momentum_integrator.hpp) and dae (kernel/kernel_dae.hpp). No
+/// fixed-size row is then compiled for the problem: FixedRowsOf is empty. A charted problem, and
+/// one whose type has walls, keep their fixed-size rows.
 template <class P>
-constexpr bool kRulesOnKernels = !P::kCharted && SmoothProblem<P>;
-/// The Runge–Kutta baselines (rk4, dopri5, rk78) likewise, on the forced Euler–Lagrange ODE of the
-/// kernels (kernel/kernel_runge_kutta.hpp), wherever they apply: unconstrained problems.
-template <class P>
-constexpr bool kBaselinesOnKernels = kRulesOnKernels<P> && P::Model::kNumConstraints == 0;
+constexpr bool kMethodsOnKernels = !P::kCharted && SmoothProblem<P>;
 
 /// The rows of the method table a problem's fixed-size runs choose from: those not on its kernels.
 template <class P>
-using FixedRowsOf = std::conditional_t<
-    kBaselinesOnKernels<P>, MethodList<ImpactTrapezoidMethod, StormerVerletMethod, EnergyMomentumMethod, DaeMethod>,
-    std::conditional_t<kRulesOnKernels<P>, MethodTableWithoutVariationalRows, MethodTable>>;
-
-inline bool is_command_line_rule(const std::string& method) {
-  return method == MidpointRule::kName || method == TrapezoidRule::kName || method == FirstOrderRule::kName;
-}
-
-inline bool is_runge_kutta_baseline(const std::string& method) {
-  return method == RungeKutta4Method::kName || method == AdaptiveRungeKuttaMethod<RungeKuttaMethod::kDopri5>::kName ||
-         method == AdaptiveRungeKuttaMethod<RungeKuttaMethod::kRk78>::kName;
-}
+using FixedRowsOf = std::conditional_t<kMethodsOnKernels<P>, MethodList<>, MethodTable>;
 
 /// Whether this run of `method` goes to the kernels.
 template <class P>
@@ -91,10 +80,12 @@ bool on_kernels(const P& p, const std::string& method, const ParameterValues* op
   if (P::kCharted) return false;
   if constexpr (HasUnilateralConstraints<typename P::Model>)
     if (p.walls) return false;
-  if constexpr (kRulesOnKernels<P>)
-    if (is_command_line_rule(method)) return true;
-  if constexpr (kBaselinesOnKernels<P>)
-    if (is_runge_kutta_baseline(method)) return true;
+  if constexpr (kMethodsOnKernels<P>) {
+    // A row that applies to P runs on the kernels; one that does not keeps the fixed-size path's
+    // refusal ("does not apply here") before any option is read.
+    const auto offered = offered_methods<P>();
+    if (std::find(offered.begin(), offered.end(), method) != offered.end()) return true;
+  }
   const auto only = kernel_only_methods(P::Model::kNumConstraints);
   if (std::find(only.begin(), only.end(), method) != only.end()) return true;
   return options && runs_on_kernels_only(P::Model::kNumConstraints, method, *options);

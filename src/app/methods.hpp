@@ -294,14 +294,6 @@ using MethodTable = typename Concat<
     MethodList<ImpactTrapezoidMethod, StormerVerletMethod, RungeKutta4Method,
                AdaptiveRungeKuttaMethod<RungeKuttaMethod::kDopri5>,
                AdaptiveRungeKuttaMethod<RungeKuttaMethod::kRk78>, EnergyMomentumMethod, DaeMethod>>::type;
-/// The table without its variational rows: what a built-in problem whose variational rules run on
-/// its kernels (app/builtin_kernels.hpp) instantiates, so that its fixed-size integrators are not
-/// compiled for it.
-using MethodTableWithoutVariationalRows =
-    MethodList<ImpactTrapezoidMethod, StormerVerletMethod, RungeKutta4Method,
-               AdaptiveRungeKuttaMethod<RungeKuttaMethod::kDopri5>,
-               AdaptiveRungeKuttaMethod<RungeKuttaMethod::kRk78>, EnergyMomentumMethod, DaeMethod>;
-
 /// Calls `f.template operator()<Row>()` for every row of `list`.
 template <class F, class... Rows>
 void for_each_row(F& f, MethodList<Rows...>) {

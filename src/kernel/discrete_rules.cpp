@@ -173,7 +173,8 @@ bool DiscreteRule::forces(const Vector& q0, const Vector& q1, const Vector& u, d
       return true;
     case Rule::kTrapezoid:
       // f⁻ = h/2 f(q0, v, u, t0), f⁺ = h/2 f(q1, v, u, t0 + h); ∂f⁻/∂q1 = ½ f_v(q0, v).
-      if (!model_->forces(q0, velocity_, u, t0, force_, f_q, f_v)) return false;
+      // f_q(q0) does not enter: a jet over v alone.
+      if (!model_->forces(q0, velocity_, u, t0, force_, nullptr, f_v)) return false;
       minus = 0.5 * h * force;
       if (df_minus) Eigen::Map<M>(df_minus->data(), n, n).noalias() = 0.5 * jacobian(force_v_);
       if (!model_->forces(q1, velocity_, u, t0 + h, force_, nullptr, nullptr)) return false;

@@ -34,10 +34,16 @@ struct KernelEnergyMomentumIntegrator::StepEquations {
     s.q1_ = from.q + s.d_;
     s.qm_ = from.q + 0.5 * s.d_;
     // φ = V + (2/h²) μ·g at the midpoint: (h²/2)∇φ = (h²/2)∇V + Dgᵀμ, the force term of eq. 5.7.
-    bool defined = s.model_->lagrangian(s.qm_, s.zero_, s.values_);
+    // ∇²V only for the Jacobian, and only when it varies: a potential of degree at most 2 keeps the
+    // one taken at the start (start_from_velocity), and a jet over q of V gives ∇V alone.
+    bool defined = j && !s.quadratic_potential_ ? s.model_->lagrangian(s.qm_, s.zero_, s.values_)
+                                                : s.model_->gradient(s.qm_, s.zero_, nullptr, &s.values_.q, nullptr);
     s.scaled_mu_ = (2.0 / (h * h)) * s.mu_;
     if (defined && k > 0) defined = s.model_->constraints(s.qm_, nullptr, &s.dg_m_) && s.model_->constraints(s.q1_, &s.g1_, j ? &s.dg_1_ : nullptr);
-    if (defined && k > 0 && j) defined = s.model_->constraint_curvature(s.qm_, s.scaled_mu_, s.curvature_);
+    if (defined && k > 0 && j) {  // Σ μ̃_i ∂²g_i/∂q², constant Hessians (constraints of degree ≤ 2)
+      s.curvature_.setZero();
+      for (int i = 0; i < k; ++i) s.curvature_ += s.scaled_mu_[i] * s.constraint_hessians_.middleRows(i * n, n);
+    }
     s.force_ = -s.values_.q;  // ∇V(q_{n+½})
     if (k > 0) s.force_.noalias() += s.dg_m_.transpose() * s.scaled_mu_;
     if (defined && !s.quadratic_potential_) {  // Gonzalez's correction (003 eq. 5.3)
@@ -105,6 +111,7 @@ KernelEnergyMomentumIntegrator::KernelEnergyMomentumIntegrator(const KernelModel
   for (Vector* v : {&mu_, &scaled_mu_, &g1_}) v->setZero(k_);
   for (RowMatrix* a : {&dg_m_, &dg_1_}) a->setZero(k_, n_);
   curvature_.setZero(n_, n_);
+  constraint_hessians_.setZero(k_ * n_, n_);
   mass_.setZero(n_, n_);
   mass_inverse_.setZero(n_, n_);
 }
@@ -112,12 +119,21 @@ KernelEnergyMomentumIntegrator::KernelEnergyMomentumIntegrator(const KernelModel
 void KernelEnergyMomentumIntegrator::start_from_velocity(const Vector& q0, const Vector& qdot0, double t0) {
   if (!q0.allFinite() || !qdot0.allFinite()) throw InvalidStart("initial data contain NaN or infinity");
   check_start_on_constraints(*model_, q0, &qdot0);
-  // M = ∂²L/∂v², the same everywhere (the model's structure says so).
+  // M = ∂²L/∂v², the same everywhere (the model's structure says so); with a potential of degree at
+  // most 2, values_.qq = −∇²V is too, and the steps keep it.
   if (!model_->lagrangian(q0, zero_, values_)) throw InvalidStart("the model is not defined at the start (outside its domain)");
   mass_ = values_.vv;
   const Eigen::FullPivLU<Eigen::MatrixXd> lu{Eigen::MatrixXd(mass_)};
   if (!lu.isInvertible()) throw InvalidStart("the mass matrix is singular: check the parameters");
   mass_inverse_ = lu.inverse();
+  for (int i = 0; i < k_; ++i) {  // ∂²g_i/∂q²: the curvature with λ = e_i, the same at every q
+    Vector unit = Vector::Zero(k_);
+    unit[i] = 1.0;
+    RowMatrix hessian(n_, n_);
+    if (!model_->constraint_curvature(q0, unit, hessian))
+      throw InvalidStart("the constraints are not defined at the start");
+    constraint_hessians_.middleRows(i * n_, n_) = hessian;
+  }
   state_.q = q0;
   state_.q_carry.setZero();
   state_.p.noalias() = mass_ * qdot0;

@@ -103,6 +103,10 @@ class KernelEnergyMomentumIntegrator {
   mutable Vector zero_, gradient_;
   Vector explicit_d_, e_, d_, mu_, scaled_mu_, q1_, qm_, force_, g1_, increment_, scratch_, q_half_;
   RowMatrix dg_m_, dg_1_, curvature_;
+  /// ∂²g_i/∂q², block i in rows [i n, (i + 1) n): constant, since the constraints are of degree at
+  /// most 2 (energy_momentum_applies), so taken once at the start instead of by the model's
+  /// curvature kernel at every Newton iteration.
+  RowMatrix constraint_hessians_;
 };
 
 }  // namespace mechint::kernel

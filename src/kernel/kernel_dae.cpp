@@ -65,7 +65,9 @@ bool KernelDaeStepper::residual(const double* y, const double* yp, double* f) co
   // The maps copied into the model's argument type (Vector), in storage sized once.
   q_work_ = q;
   v_work_ = v;
-  if (!model_->lagrangian(q_work_, v_work_, values_) || !model_->constraints(q_work_, &g_, &dg_)) return false;
+  if (!model_->velocity_hessians(q_work_, v_work_, values_.q, values_.qv, values_.vv) ||
+      !model_->constraints(q_work_, &g_, &dg_))
+    return false;
   // Each product on its own (noalias): in a longer expression Eigen would evaluate it into a temporary.
   out.segment(0, n) = qd - v;
   out.segment(0, n).noalias() -= dg_.transpose() * mu;

@@ -50,6 +50,12 @@ KernelModel::KernelModel(const mechint_model_kernels& kernels, std::shared_ptr<c
 
 
 
+bool KernelModel::velocity_hessians(const Vector& q, const Vector& v, Vector& l_q, RowMatrix& l_qv,
+                                    RowMatrix& l_vv) const {
+  return kernels_.lagrangian(kernels_.context, q.data(), v.data(), nullptr, l_q.data(), nullptr, nullptr, l_qv.data(),
+                             l_vv.data()) == MECHINT_KERNEL_OK;
+}
+
 bool KernelModel::velocity_derivatives(const Vector& q, const Vector& v, Vector& l_v, RowMatrix& l_vv) const {
   return kernels_.lagrangian(kernels_.context, q.data(), v.data(), nullptr, nullptr, l_v.data(), nullptr, nullptr,
                              l_vv.data()) == MECHINT_KERNEL_OK;

@@ -58,6 +58,9 @@ class KernelModel {
   /// ∂L/∂v and ∂²L/∂v² only: what the inverse Legendre transform's Newton needs (a kernel computes
   /// only the outputs it is asked for).
   bool velocity_derivatives(const Vector& q, const Vector& v, Vector& l_v, RowMatrix& l_vv) const;
+  /// ∂L/∂q and the Hessian blocks with a velocity, ∂²L/∂q∂v and ∂²L/∂v², without ∂²L/∂q²: what the
+  /// Euler–Lagrange equations L_vv v̇ + L_qvᵀ q̇ − L_q take (the DAE's residual, kernel/kernel_dae.hpp).
+  bool velocity_hessians(const Vector& q, const Vector& v, Vector& l_q, RowMatrix& l_qv, RowMatrix& l_vv) const;
   /// g(q) and Dg(q) (k x n; either may be null). Only when num_constraints() > 0.
   bool constraints(const Vector& q, Vector* g, RowMatrix* dg) const;
   /// Whether the table supplies the constraints' curvature (model_kernels.h, constraint_curvature).

@@ -177,8 +177,18 @@ class ModelAdapter {
         finite = std::isfinite(*value);
       }
       if constexpr (kConstantMass) return constant_mass_derivatives(model, qv, vv, l_q, l_v, l_qq, l_qv, l_vv) && finite;
-      if constexpr (!HasLagrangianDerivatives<M>)
+      if constexpr (!HasLagrangianDerivatives<M>) {
         if (l_vv && !l_q && !l_qq && !l_qv) return velocity_derivatives(model, qv, vv, l_v, l_vv) && finite;
+        // The blocks with a velocity (the Euler–Lagrange equations' L_q, L_qv, L_vv) without L_qq:
+        // nested first-order AD, inner over (q, v), outer over v (model/lagrangian_calculus.hpp).
+        if (l_qv && l_vv && !l_v && !l_qq) {
+          VecD<n> gradient;
+          Mat<n, n> mixed, velocity;
+          lagrangian_velocity_hessians(model, qv, vv, gradient, mixed, velocity);
+          copy(gradient, l_q), copy_matrix(mixed, l_qv), copy_matrix(velocity, l_vv);
+          return finite && gradient.allFinite() && mixed.allFinite() && velocity.allFinite();
+        }
+      }
       if (l_qq || l_qv || l_vv) {
         const LagrangianDerivatives<n> d = lagrangian_second_derivatives(model, qv, vv);
         copy(d.q, l_q), copy(d.v, l_v), copy_matrix(d.qq, l_qq), copy_matrix(d.qv, l_qv), copy_matrix(d.vv, l_vv);
@@ -280,26 +290,31 @@ class ModelAdapter {
     });
   }
 
+  /// f(q, v, u, t), and its Jacobians when asked for: in double when neither is (an explicit
+  /// Runge–Kutta stage, the rules' forces at q1), one jet over q or over v for one of them, one jet
+  /// over (q, v) for both. f is the same whichever is asked, up to the last bit: a jet divides by
+  /// multiplying with the reciprocal (ceres/jet.h), double arithmetic divides.
   static int forces(const void* context, const double* q, const double* v, const double* u, double t, double* f,
                     double* f_q, double* f_v) {
     if constexpr (ForcedModel<M>) {
       return guarded([&] {
         const M& model = model_of(context);
+        if (f_q == nullptr && f_v == nullptr) {
+          const VecD<n> value = model_generalized_force<M, double>(model, vec(q), vec(v), controls_of(u), t);
+          Eigen::Map<VecD<n>>{f} = value;
+          return value.allFinite();
+        }
+        if (f_q == nullptr || f_v == nullptr) return force_and_one_jacobian(model, q, v, u, t, f, f_q, f_v);
         constexpr int w = 2 * n;
         using J = Jet<w>;
         Vec<J, n> qj, vj;
         for (int i = 0; i < n; ++i) qj[i] = J(q[i], i), vj[i] = J(v[i], n + i);
-        Vec<J, m> uj;
-        for (int i = 0; i < m; ++i) uj[i] = J(u[i]);
-        const Vec<J, n> fj = model_generalized_force<M, J>(model, qj, vj, uj, t);
+        const Vec<J, n> fj = model_generalized_force<M, J>(model, qj, vj, constant_controls<J>(u), t);
         bool finite = true;
         for (int i = 0; i < n; ++i) {
           f[i] = fj[i].a;
           finite = finite && std::isfinite(f[i]) && fj[i].v.allFinite();
-          for (int j = 0; j < n; ++j) {
-            if (f_q) f_q[i * n + j] = fj[i].v[j];
-            if (f_v) f_v[i * n + j] = fj[i].v[n + j];
-          }
+          for (int j = 0; j < n; ++j) f_q[i * n + j] = fj[i].v[j], f_v[i * n + j] = fj[i].v[n + j];
         }
         return finite;
       });
@@ -307,6 +322,40 @@ class ModelAdapter {
       (void)context, (void)q, (void)v, (void)u, (void)t, (void)f, (void)f_q, (void)f_v;
       return MECHINT_KERNEL_OUTSIDE_DOMAIN;
     }
+  }
+
+  /// f and the one Jacobian asked for (f_q or f_v, the other null), from one jet over that argument.
+  static bool force_and_one_jacobian(const M& model, const double* q, const double* v, const double* u, double t,
+                                     double* f, double* f_q, double* f_v) {
+    using J = Jet<n>;
+    const bool over_q = f_q != nullptr;
+    Vec<J, n> qj, vj;
+    for (int i = 0; i < n; ++i) {
+      qj[i] = over_q ? J(q[i], i) : J(q[i]);
+      vj[i] = over_q ? J(v[i]) : J(v[i], i);
+    }
+    const Vec<J, n> fj = model_generalized_force<M, J>(model, qj, vj, constant_controls<J>(u), t);
+    double* jacobian = over_q ? f_q : f_v;
+    bool finite = true;
+    for (int i = 0; i < n; ++i) {
+      f[i] = fj[i].a;
+      finite = finite && std::isfinite(f[i]) && fj[i].v.allFinite();
+      for (int j = 0; j < n; ++j) jacobian[i * n + j] = fj[i].v[j];
+    }
+    return finite;
+  }
+
+  static Vec<double, m> controls_of(const double* u) {
+    Vec<double, m> values;
+    for (int i = 0; i < m; ++i) values[i] = u[i];
+    return values;
+  }
+
+  template <class J>
+  static Vec<J, m> constant_controls(const double* u) {
+    Vec<J, m> values;
+    for (int i = 0; i < m; ++i) values[i] = J(u[i]);
+    return values;
   }
 
   /// s(q), and its gradient (one jet over q) and Hessian (a second-order jet) when asked for: the

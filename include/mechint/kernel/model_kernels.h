@@ -57,7 +57,8 @@ typedef struct mechint_model_kernels {
   int (*symmetry)(const void* context, int32_t index, const double* q, double* xi);
 
   /* The total generalized force f(q, v, u, t) (n), the Rayleigh dissipation's -dR/dv included, and
-   * its Jacobians f_q (n x n) and f_v (n x n). Required when has_forces. */
+   * its Jacobians f_q (n x n) and f_v (n x n), each null when not asked for (either may be asked
+   * alone). Required when has_forces. */
   int (*forces)(const void* context, const double* q, const double* v, const double* u, double t, double* f,
                 double* f_q, double* f_v);
 
