@@ -26,7 +26,7 @@ std::string example(const std::string& name) { return std::string(MECHINT_SOURCE
 
 /// A model file in a fresh directory of the test's own.
 std::string write_model(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / ("mechint_adaptive_cli_" + std::to_string(::getpid()));
+  const fs::path dir = ::mechint::testing::harness_directory() / "adaptive_cli";
   fs::create_directories(dir);
   const fs::path path = dir / name;
   std::ofstream(path) << text;

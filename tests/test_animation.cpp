@@ -30,7 +30,7 @@ using mechint::testing::read_file;
 using mechint::testing::run_mechint_argv;
 
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("mechint_animation_" + std::to_string(::getpid()));
+  const fs::path dir = ::mechint::testing::harness_directory() / "animation";
   fs::create_directories(dir);
   return dir / name;
 }

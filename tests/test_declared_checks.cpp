@@ -27,7 +27,7 @@ using mechint::testing::parse_csv;
 using mechint::testing::run_mechint_argv;
 
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("mechint_declared_" + std::to_string(::getpid()) + "_" + name);
+  const fs::path dir = ::mechint::testing::harness_directory() / ("declared_" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

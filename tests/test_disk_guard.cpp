@@ -22,7 +22,7 @@ using ::mechint::testing::leftover_temporaries;
 using ::mechint::testing::run_mechint_argv;
 
 fs::path scratch_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("mechint_disk_guard_" + std::to_string(::getpid())) / name;
+  const fs::path dir = ::mechint::testing::harness_directory() / "disk_guard" / name;
   fs::create_directories(dir);
   return dir;
 }

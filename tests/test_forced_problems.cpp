@@ -19,6 +19,7 @@
 #include "app/control_schedule.hpp"
 #include "app/methods.hpp"
 #include "app/started_stepper.hpp"
+#include "cli_harness.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/systems/cart_pole.hpp"
 #include "mechint/systems/damped_harmonic_oscillator.hpp"
@@ -49,7 +50,7 @@ class Rows : public app::RowWriter {
 };
 
 fs::path write_file(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / ("mechint_forced_problems_" + std::to_string(::getpid()));
+  const fs::path dir = ::mechint::testing::harness_directory() / "forced_problems";
   fs::create_directories(dir);
   std::ofstream(dir / name, std::ios::binary) << text;
   return dir / name;

@@ -79,7 +79,7 @@ double max_difference(const std::vector<double>& a, const std::vector<double>& b
 
 /// A file in a per-process temporary folder holding `text`.
 fs::path temp_file(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / ("mechint_forces_cli_" + std::to_string(::getpid()));
+  const fs::path dir = ::mechint::testing::harness_directory() / "forces_cli";
   fs::create_directories(dir);
   const fs::path path = dir / name;
   std::ofstream(path, std::ios::binary) << text;

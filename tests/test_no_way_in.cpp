@@ -37,7 +37,7 @@ using mechint::testing::run_mechint_argv;
 
 /// A fresh directory for one test, readable by everyone (an ordinary user runs in some of them).
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("mechint_no_way_in_" + std::to_string(::getpid()) + "_" + name);
+  const fs::path dir = ::mechint::testing::harness_directory() / ("no_way_in_" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   fs::permissions(dir, fs::perms::all);

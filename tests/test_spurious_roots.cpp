@@ -61,7 +61,7 @@ class SpuriousRoots : public ::testing::TestWithParam<Case> {};
 
 TEST_P(SpuriousRoots, AreRejectedOrNeverReached) {
   const Case c = GetParam();
-  const fs::path dir = fs::temp_directory_path() / ("mechint_spurious_" + std::to_string(::getpid()));
+  const fs::path dir = ::mechint::testing::harness_directory() / "spurious";
   fs::create_directories(dir);
   const std::string controls = rough_controls(dir, c.seed, c.amplitude, c.dt).string();
   const CliResult reference = run_mechint_argv({"run", "acrobot", "--h", "0.001", "--t-end", "20", "--output-every",
@@ -99,7 +99,7 @@ class SpuriousRootsOfHigherOrder : public ::testing::TestWithParam<HighOrderCase
 
 TEST_P(SpuriousRootsOfHigherOrder, AreRejectedOrNeverReached) {
   const HighOrderCase c = GetParam();
-  const fs::path dir = fs::temp_directory_path() / ("mechint_spurious_high_" + std::to_string(::getpid()));
+  const fs::path dir = ::mechint::testing::harness_directory() / "spurious_high";
   fs::create_directories(dir);
   const std::string controls = rough_controls(dir, c.seed, 35.0, 0.1).string();
   const CliResult reference = run_mechint_argv({"run", "acrobot", "--h", "0.001", "--t-end", "20", "--output-every",
@@ -133,7 +133,7 @@ std::string rotor_model(const std::string& name, const std::string& potential) {
 
 TEST(TurnsOfAnAngle, MoreThanHalfATurnIsRefusedUnlessTheAngleIsCyclic) {
   ::setenv("MECHINT_CACHE_DIR", MECHINT_TEST_MODEL_CACHE, 1);
-  const fs::path dir = fs::temp_directory_path() / ("mechint_turns_" + std::to_string(::getpid()));
+  const fs::path dir = ::mechint::testing::harness_directory() / "turns";
   fs::create_directories(dir);
   const fs::path rotor = dir / "rotor.toml", spinner = dir / "spinner.toml";
   std::ofstream(rotor) << rotor_model("rotor", "");

@@ -33,7 +33,7 @@ using ::mechint::testing::read_file;
 using ::mechint::testing::run_mechint;
 
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("mechint_trust_" + std::to_string(::getpid()));
+  const fs::path dir = ::mechint::testing::harness_directory() / "trust";
   fs::create_directories(dir);
   return dir / name;
 }
