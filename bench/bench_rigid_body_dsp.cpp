@@ -7,7 +7,7 @@
 #include <benchmark/benchmark.h>
 
 #include "kernel/kernel_variational_integrator.hpp"
-#include "kernel/model_adapter.hpp"
+#include "kernel/model_adapter.txx"
 
 #include "mechint/integrate/energy_momentum.hpp"
 #include "mechint/mechint.hpp"

@@ -7,6 +7,7 @@
 
 #include "app/run_system.hpp"
 #include "app/system_entry.hpp"
+#include "kernel/model_adapter.txx"
 #include "mechint/mechint.hpp"
 #include "mechint/systems/pendulum_chain.hpp"
 
@@ -44,7 +45,8 @@ mechint::app::SystemEntry pendulum_2d_entry() {
         return f(p);
       });
 }
-// (in src/systems/ it would end with MECHINT_REGISTER_SYSTEM(pendulum_2d_entry);)
+// (in src/systems/ it would end with MECHINT_REGISTER_SYSTEM(pendulum_2d_entry); and, at namespace
+// scope, MECHINT_INSTANTIATE_MODEL_KERNELS(Pendulum2D): the end of this file)
 // -------------------------------------------------------------------------------------------------
 
 using namespace mechint;
@@ -137,3 +139,6 @@ TEST(AddingASystem, ItsEntryRunsAsTheIntegratorDoes) {
 }
 
 }  // namespace
+
+// The model's kernels, compiled once here as in a system's source (docs/adding-a-system.md).
+MECHINT_INSTANTIATE_MODEL_KERNELS(Pendulum2D);

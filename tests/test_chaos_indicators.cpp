@@ -18,7 +18,7 @@
 
 #include "kernel/chaos_indicators.hpp"
 #include "kernel/galerkin_integrator.hpp"
-#include "kernel/model_adapter.hpp"
+#include "kernel/model_adapter.txx"
 #include "mechint/systems/harmonic_oscillator.hpp"
 #include "mechint/systems/kepler.hpp"
 

@@ -20,7 +20,7 @@
 #include "counting_allocator.hpp"
 #include "kernel/galerkin_integrator.hpp"
 #include "kernel/galerkin_tableau.hpp"
-#include "kernel/model_adapter.hpp"
+#include "kernel/model_adapter.txx"
 #include "mechint/integrate/energy_momentum.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
 #include "mechint/systems/kepler.hpp"

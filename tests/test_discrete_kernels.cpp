@@ -10,7 +10,7 @@
 
 #include "kernel/discrete_rules.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
-#include "kernel/model_adapter.hpp"
+#include "kernel/model_adapter.txx"
 #include "mechint/mechint.hpp"
 #include "mechint/systems/acrobot.hpp"
 #include "mechint/systems/damped_harmonic_oscillator.hpp"

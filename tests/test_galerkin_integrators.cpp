@@ -22,7 +22,7 @@
 #include "kernel/chain_kernels.hpp"
 #include "kernel/galerkin_integrator.hpp"
 #include "kernel/kernel_runge_kutta.hpp"
-#include "kernel/model_adapter.hpp"
+#include "kernel/model_adapter.txx"
 #include "mechint/systems/cart_pole.hpp"
 #include "mechint/systems/double_pendulum.hpp"
 #include "mechint/systems/harmonic_oscillator.hpp"

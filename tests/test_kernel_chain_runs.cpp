@@ -10,6 +10,7 @@
 #include "app/kernel_methods.hpp"
 #include "app/started_stepper.hpp"
 #include "kernel/chain_kernels.hpp"
+#include "kernel/model_adapter.txx"  // the fixed-size chain's kernels by AD (a model of no system source)
 #include "mechint/systems/pendulum_chain.hpp"
 
 namespace mechint {

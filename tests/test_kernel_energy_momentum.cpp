@@ -15,7 +15,7 @@
 #include "kernel/energy_momentum_integrator.hpp"
 #include "kernel/galerkin_tableau.hpp"
 #include "kernel/kernel_legendre.hpp"
-#include "kernel/model_adapter.hpp"
+#include "kernel/model_adapter.txx"
 #include "mechint/core/errors.hpp"
 #include "mechint/integrate/energy_momentum.hpp"
 #include "mechint/systems/double_pendulum.hpp"

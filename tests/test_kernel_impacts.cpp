@@ -16,7 +16,7 @@
 
 #include "counting_allocator.hpp"
 #include "kernel/kernel_impact_driver.hpp"
-#include "kernel/model_adapter.hpp"
+#include "kernel/model_adapter.txx"
 #include "mechint/core/errors.hpp"
 #include "mechint/integrate/impact_driver.hpp"
 #include "mechint/integrate/stormer_verlet.hpp"

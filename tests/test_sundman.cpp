@@ -23,7 +23,7 @@
 #include "counting_allocator.hpp"
 #include "kernel/galerkin_integrator.hpp"
 #include "kernel/kernel_legendre.hpp"
-#include "kernel/model_adapter.hpp"
+#include "kernel/model_adapter.txx"
 #include "kernel/sundman_integrator.hpp"
 #include "kernel/sundman_transformation.hpp"
 #include "mechint/integrate/run_loop.hpp"

@@ -26,7 +26,7 @@
 #include "experiments/experiments.hpp"
 #include "experiments/megno_map.hpp"
 #include "experiments/poincare_section.hpp"
-#include "kernel/model_adapter.hpp"
+#include "kernel/model_adapter.txx"
 #include "mechint/core/format.hpp"
 #include "mechint/systems/three_body.hpp"
 

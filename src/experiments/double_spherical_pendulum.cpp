@@ -15,17 +15,26 @@
 #include "app/output.hpp"
 #include "app/plotting.hpp"
 #include "experiments/experiments.hpp"
-#include "mechint/integrate/energy_momentum.hpp"
+#include "kernel/energy_momentum_integrator.hpp"
+#include "kernel/kernel_variational_integrator.hpp"
+#include "kernel/model_adapter.hpp"
+#include "mechint/analysis/error_measures.hpp"
 #include "mechint/integrate/run_loop.hpp"
-#include "mechint/mechint.hpp"
+#include "mechint/model/legendre.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
 
 namespace mechint::experiments {
 namespace {
 
 using systems::DoubleSphericalPendulum;
-using Vi = VariationalIntegrator<DiscreteSystem<DoubleSphericalPendulum, MidpointRule>>;
-using Em = EnergyMomentumIntegrator<DoubleSphericalPendulum>;
+using Vi = kernel::KernelVariationalIntegrator;
+using Em = kernel::KernelEnergyMomentumIntegrator;
+
+/// The model's kernels (AD, kernel::ModelAdapter), on which both methods run.
+const kernel::KernelModel& kernels() {
+  static const auto model = kernel::ModelAdapter<DoubleSphericalPendulum>::kernels_for_runs(DoubleSphericalPendulum{});
+  return *model;
+}
 
 constexpr double kDuration = 30.0, kSample = 0.1, kStandardH = 1e-4;
 constexpr double kSteps[] = {1e-4, 1e-3, 1e-2, 1e-1};
@@ -81,8 +90,8 @@ Run run_em(const systems::DspState& st, double h) {
   Run r;
   r.h = h;
   r.method = "energy-momentum";
-  Em em(DoubleSphericalPendulum{}, h);
-  em.start_from_velocity(st.q, st.v);
+  Em em(kernels(), h);
+  em.start_from_velocity(kernel::Vector(st.q), kernel::Vector(st.v));
   record(em, r, 0);
   return r;
 }
@@ -92,11 +101,11 @@ Run run_vi(const systems::DspState& st, double h) {
   Run r;
   r.h = h;
   r.method = "vi";
-  Em em(DoubleSphericalPendulum{}, kStandardH);
-  em.start_from_velocity(st.q, st.v);
+  Em em(kernels(), kStandardH);
+  em.start_from_velocity(kernel::Vector(st.q), kernel::Vector(st.v));
   integrate(em, {.h = kStandardH, .t_end = h, .output_every = h}, [](const Em&) {});
-  Vi vi(DiscreteSystem<DoubleSphericalPendulum, MidpointRule>(DoubleSphericalPendulum{}), h);
-  vi.start_from_two_points(st.q, em.q(), h);
+  Vi vi(kernels(), kernel::Rule::kMidpoint, h);
+  vi.start_from_two_points(kernel::Vector(st.q), em.q(), h);
   record(vi, r, 1);
   return r;
 }

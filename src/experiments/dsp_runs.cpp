@@ -5,11 +5,12 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "mechint/model/legendre.hpp"
+#include "kernel/energy_momentum_integrator.hpp"
+#include "kernel/kernel_dae.hpp"
+#include "kernel/model_adapter.hpp"
 #include "mechint/analysis/reduced_coordinates.hpp"
-#include "mechint/integrate/energy_momentum.hpp"
-#include "mechint/integrate/ida_dae.hpp"
 #include "mechint/integrate/run_loop.hpp"
+#include "mechint/model/legendre.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
 
 namespace mechint::experiments {
@@ -24,7 +25,7 @@ long multiple_of(double sample, double h) {
   return m;
 }
 
-void push_sample(DspRun& r, double t, const VecD<6>& q, double e, double jz) {
+void push_sample(DspRun& r, double t, const Eigen::VectorXd& q, double e, double jz) {
   r.trace.push_back(t, q.head<3>(), q.tail<3>());
   r.energy.push_back(e);
   r.jz.push_back(jz);
@@ -39,8 +40,9 @@ DspRun energy_momentum_run(const std::string& start, double h, double t_end, dou
   DspRun r;
   r.energy0 = energy(model, st.q, st.v);
   r.jz0 = noether_momentum(model, 0, st.q, lagrangian_dv(model, st.q, st.v));
-  EnergyMomentumIntegrator<DoubleSphericalPendulum> em(model, h);
-  em.start_from_velocity(st.q, st.v);
+  const auto kernels = kernel::ModelAdapter<DoubleSphericalPendulum>::kernels_for_runs(model);
+  kernel::KernelEnergyMomentumIntegrator em(*kernels, h);
+  em.start_from_velocity(kernel::Vector(st.q), kernel::Vector(st.v));
   const auto t0 = std::chrono::steady_clock::now();
   integrate(em, OutputSchedule{h, t_end, sample},
             [&](const auto& s) { push_sample(r, s.time(), s.q(), s.energy(), s.momentum(0)); });
@@ -55,9 +57,11 @@ DspRun dae_run(const std::string& start, DaeTolerances tol, double t_end, double
   DspRun r;
   r.energy0 = energy(model, st.q, st.v);
   r.jz0 = noether_momentum(model, 0, st.q, lagrangian_dv(model, st.q, st.v));
+  const auto kernels = kernel::ModelAdapter<DoubleSphericalPendulum>::kernels_for_runs(model);
   const auto t0 = std::chrono::steady_clock::now();
-  DaeStepper<DoubleSphericalPendulum> dae(model, 1e-4, tol);  // IDA's first step 1e-4; it then chooses its own
-  dae.start_from_velocity(st.q, st.v);
+  // IDA's first step 1e-4; it then chooses its own.
+  kernel::KernelDaeStepper dae(*kernels, 1e-4, {tol.rtol, tol.atol});
+  dae.start_from_velocity(kernel::Vector(st.q), kernel::Vector(st.v));
   integrate(dae, OutputSchedule{sample, t_end, sample},
             [&](const auto& s) { push_sample(r, s.time(), s.q(), s.energy(), s.momentum(0)); });
   r.cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -13,8 +13,11 @@
 #include "app/output.hpp"
 #include "app/plotting.hpp"
 #include "experiments/experiments.hpp"
+#include "kernel/kernel_variational_integrator.hpp"
+#include "kernel/model_adapter.hpp"
+#include "mechint/analysis/error_measures.hpp"
+#include "mechint/discrete/del_derivatives.hpp"
 #include "mechint/integrate/run_loop.hpp"
-#include "mechint/mechint.hpp"
 #include "mechint/systems/rigid_body.hpp"
 
 namespace mechint::experiments {
@@ -56,8 +59,12 @@ Run integrate(double h) {
   const RigidBody body;
   Run r;
   r.h = h;
-  VariationalIntegrator vi(RigidBodyQuaternionSystem(body), h);
-  vi.start_source_procedure(kQ0, RigidBody::velocity_from_body_rate(kQ0, kOmega0), kFineStep);
+  // The rigid body's kernels supply 000 eq. 5.8 as the midpoint rule's discrete Lagrangian
+  // (ModelAdapter, DiscreteSystemFor<RigidBody, MidpointRule>: RigidBodyQuaternionSystem).
+  const auto kernels = kernel::ModelAdapter<RigidBody>::kernels_for_runs(body);
+  kernel::KernelVariationalIntegrator vi(*kernels, kernel::Rule::kMidpoint, h);
+  vi.start_source_procedure(kernel::Vector(kQ0), kernel::Vector(RigidBody::velocity_from_body_rate(kQ0, kOmega0)),
+                            kFineStep);
   VecD<3> j0;
   for (int i = 0; i < 3; ++i) j0[i] = vi.momentum(i);
   const long stride = std::lround(kSample / h), steps = std::lround(kDuration / h);

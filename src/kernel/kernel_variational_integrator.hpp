@@ -56,6 +56,8 @@ class KernelVariationalIntegrator {
 
   // ---- state (the stepper contract, integrate/stepper.hpp) -------------------------------------
   const Vector& q() const { return q_; }
+  /// q_{k−1}: the configuration one step back (after a start from two points, the first of them).
+  const Vector& q_previous() const { return q_prev_; }
   /// p_k. In position form computed from the last step (D2 Ld + f⁺), once per state.
   const Vector& p() const;
   const Vector& lambda() const { return lambda_; }

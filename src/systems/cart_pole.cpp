@@ -1,4 +1,5 @@
 #include "app/system_entry.hpp"
+#include "kernel/model_adapter.txx"
 #include "mechint/systems/cart_pole.hpp"
 
 namespace mechint::systems {
@@ -38,3 +39,6 @@ MECHINT_REGISTER_SYSTEM(cart_pole_entry);
 
 }  // namespace
 }  // namespace mechint::systems
+
+// The kernels of its runs on the kernel path (app/builtin_kernels.hpp), compiled here once.
+MECHINT_INSTANTIATE_MODEL_KERNELS(mechint::systems::CartPole);

@@ -1,4 +1,5 @@
 #include "app/system_entry.hpp"
+#include "kernel/model_adapter.txx"
 #include "mechint/systems/damped_harmonic_oscillator.hpp"
 
 namespace mechint::systems {
@@ -29,3 +30,6 @@ MECHINT_REGISTER_SYSTEM(damped_oscillator_entry);
 
 }  // namespace
 }  // namespace mechint::systems
+
+// The kernels of its runs on the kernel path (app/builtin_kernels.hpp), compiled here once.
+MECHINT_INSTANTIATE_MODEL_KERNELS(mechint::systems::DampedHarmonicOscillator);

@@ -1,4 +1,5 @@
 #include "app/system_entry.hpp"
+#include "kernel/model_adapter.txx"
 #include "mechint/systems/double_pendulum.hpp"
 
 namespace mechint::systems {
@@ -62,3 +63,6 @@ MECHINT_REGISTER_SYSTEM(double_pendulum_entry);
 
 }  // namespace
 }  // namespace mechint::systems
+
+// The kernels of its runs on the kernel path (app/builtin_kernels.hpp), compiled here once.
+MECHINT_INSTANTIATE_MODEL_KERNELS(mechint::systems::DoublePendulum);

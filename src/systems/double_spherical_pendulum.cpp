@@ -2,6 +2,7 @@
 #include <utility>
 
 #include "app/system_entry.hpp"
+#include "kernel/model_adapter.txx"
 #include "mechint/core/format.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
 
@@ -73,3 +74,6 @@ MECHINT_REGISTER_SYSTEM(double_spherical_pendulum_entry);
 
 }  // namespace
 }  // namespace mechint::systems
+
+// The kernels of its runs on the kernel path (app/builtin_kernels.hpp), compiled here once.
+MECHINT_INSTANTIATE_MODEL_KERNELS(mechint::systems::DoubleSphericalPendulum);

@@ -1,4 +1,5 @@
 #include "app/system_entry.hpp"
+#include "kernel/model_adapter.txx"
 #include "mechint/systems/kepler.hpp"
 
 namespace mechint::systems {
@@ -34,3 +35,6 @@ MECHINT_REGISTER_SYSTEM(kepler_entry);
 
 }  // namespace
 }  // namespace mechint::systems
+
+// The kernels of its runs on the kernel path (app/builtin_kernels.hpp), compiled here once.
+MECHINT_INSTANTIATE_MODEL_KERNELS(mechint::systems::Kepler);

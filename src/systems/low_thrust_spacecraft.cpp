@@ -1,4 +1,5 @@
 #include "app/system_entry.hpp"
+#include "kernel/model_adapter.txx"
 #include "mechint/systems/low_thrust_spacecraft.hpp"
 
 namespace mechint::systems {
@@ -35,3 +36,6 @@ MECHINT_REGISTER_SYSTEM(low_thrust_spacecraft_entry);
 
 }  // namespace
 }  // namespace mechint::systems
+
+// The kernels of its runs on the kernel path (app/builtin_kernels.hpp), compiled here once.
+MECHINT_INSTANTIATE_MODEL_KERNELS(mechint::systems::LowThrustSpacecraft);

@@ -1,6 +1,7 @@
 #include <string>
 
 #include "app/system_entry.hpp"
+#include "kernel/model_adapter.txx"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 #include "mechint/systems/rigid_body.hpp"
@@ -51,3 +52,6 @@ MECHINT_REGISTER_SYSTEM(rigid_body_entry);
 
 }  // namespace
 }  // namespace mechint::systems
+
+// The kernels of its runs on the kernel path (app/builtin_kernels.hpp), compiled here once.
+MECHINT_INSTANTIATE_MODEL_KERNELS(mechint::systems::RigidBody);

@@ -1,6 +1,7 @@
 #include <cmath>
 
 #include "app/system_entry.hpp"
+#include "kernel/model_adapter.txx"
 #include "mechint/systems/spherical_pendulum.hpp"
 
 namespace mechint::systems {
@@ -60,3 +61,6 @@ MECHINT_REGISTER_SYSTEM(spherical_pendulum_entry);
 
 }  // namespace
 }  // namespace mechint::systems
+
+// The kernels of its runs on the kernel path (app/builtin_kernels.hpp), compiled here once.
+MECHINT_INSTANTIATE_MODEL_KERNELS(mechint::systems::SphericalPendulum);

@@ -1,4 +1,5 @@
 #include "app/system_entry.hpp"
+#include "kernel/model_adapter.txx"
 #include "mechint/systems/three_body.hpp"
 
 namespace mechint::systems {
@@ -44,3 +45,6 @@ MECHINT_REGISTER_SYSTEM(three_body_entry);
 
 }  // namespace
 }  // namespace mechint::systems
+
+// The kernels of its runs on the kernel path (app/builtin_kernels.hpp), compiled here once.
+MECHINT_INSTANTIATE_MODEL_KERNELS(mechint::systems::ThreeBody);

@@ -1,0 +1,489 @@
+#pragma once
+/// \file
+/// The definitions of kernel::ModelAdapter (kernel/model_adapter.hpp): the AD kernels of a C++ model
+/// templated on the scalar. Included where a model's kernels are instantiated, once per model type:
+/// each built-in system's source instantiates its own with MECHINT_INSTANTIATE_MODEL_KERNELS (below),
+/// and every other user of those kernels (experiments, tests, benchmarks, the Python module) calls
+/// them through model_adapter.hpp alone, compiling none of this again. A model of one's own (a test's,
+/// a library user's) includes this file and gets its kernels instantiated where it calls them.
+///
+/// L's gradient and Hessian come from the model's calculus (model/lagrangian_calculus.hpp: its
+/// hand-written derivatives, or one second-order jet over (q, v)), or, for a model that declares
+/// L = ½ q̇ᵀ M q̇ − V(q) (a constant mass matrix and a potential), from M and a jet over q of V alone;
+/// g and Dg from one jet over q, the forces' Jacobians from one jet over (q, v), walls and their
+/// gradients from one jet over q. The kernels never throw: a model's DomainError or a non-finite
+/// value is MECHINT_KERNEL_OUTSIDE_DOMAIN.
+
+#include <memory>
+#include <type_traits>
+
+#include "kernel/model_adapter.hpp"
+#include "mechint/discrete/del_derivatives.hpp"
+#include "mechint/discrete/discrete_forces.hpp"
+#include "mechint/discrete/discrete_lagrangians.hpp"
+#include "mechint/discrete/discrete_system.hpp"
+#include "mechint/model/constraint_derivatives.hpp"
+#include "mechint/model/forces.hpp"
+#include "mechint/model/lagrangian_calculus.hpp"
+#include "mechint/model/unilateral.hpp"
+
+namespace mechint::kernel {
+
+/// The kernel functions of a model type and the table that points to them.
+template <LagrangianModel M>
+class ModelKernelTable {
+ public:
+  static constexpr int n = M::kDim;
+  static constexpr int k = M::kNumConstraints;
+  static constexpr int m = kModelNumControls<M>;
+
+  static void supply_discrete_rules(mechint_model_kernels& t) {
+    t.discrete_rules = (1u << MECHINT_RULE_MIDPOINT) | (1u << MECHINT_RULE_TRAPEZOID) | (1u << MECHINT_RULE_FIRST_ORDER);
+    t.discrete_lagrangian = &discrete_lagrangian;
+    if constexpr (ForcedModel<M>) t.discrete_forces = &discrete_forces;
+  }
+
+  /// The table of `model`; `complete` adds the members one factory supplies beyond the others'.
+  template <class Complete>
+  static std::shared_ptr<const KernelModel> make(M model, bool with_walls, Complete complete) {
+    auto owner = std::make_shared<const Context>(std::move(model));
+    mechint_model_kernels t{};
+    t.abi_version = MECHINT_KERNEL_ABI_VERSION;
+    t.struct_size = sizeof(mechint_model_kernels);
+    t.dim = n;
+    t.num_constraints = k;
+    t.num_symmetries = M::kNumSymmetries;
+    t.num_controls = m;
+    t.has_forces = ForcedModel<M> ? 1 : 0;
+    t.context = owner.get();
+    t.lagrangian = &lagrangian;
+    if constexpr (k > 0) t.constraints = &constraints, t.constraint_curvature = &constraint_curvature;
+    if constexpr (M::kNumSymmetries > 0) t.symmetry = &symmetry;
+    if constexpr (ForcedModel<M>) t.forces = &forces;
+    if constexpr (kHasTimeScale) t.time_scale = &time_scale;
+    if constexpr (HasUnilateralConstraints<M>)
+      if (with_walls) t.num_unilateral = M::kNumUnilateral, t.unilateral = &unilateral;
+    complete(t);
+    auto kernel_model = std::make_shared<KernelModel>(t, owner);
+    // A model that declares its constant mass matrix and potential declares the energy–momentum
+    // method's conditions (the ConstantMassModel concept of integrate/energy_momentum.hpp).
+    if constexpr (kConstantMass) {
+      constexpr bool quadratic_potential = [] {
+        if constexpr (requires { M::kPotentialAtMostQuadratic; }) return static_cast<bool>(M::kPotentialAtMostQuadratic);
+        return false;
+      }();
+      kernel_model->set_structure(
+          {.constant_mass = true, .quadratic_constraints = true, .potential_at_most_quadratic = quadratic_potential});
+    }
+    constexpr bool checks_configurations = requires(const M& x, const VecD<n>& q) { x.validate_configuration(q, 0.0); };
+    constexpr bool checks_steps = requires(const M& x, const VecD<n>& q) { x.validate_step(q, q, 0.0); };
+    if constexpr (checks_configurations || checks_steps) {
+      kernel_model->set_step_check([owner](const Vector& q_before, const Vector& q, double t) {
+        const VecD<n> a = q_before, b = q;  // fixed-size copies on the stack
+        if constexpr (checks_configurations) owner->model.validate_configuration(b, t);
+        if constexpr (checks_steps) owner->model.validate_step(a, b, t);
+      });
+    }
+    return kernel_model;
+  }
+
+  /// A row-major r x c matrix type (a single column is stored the same either way; Eigen wants it
+  /// column-major).
+  template <int r, int c>
+  using RowMajorMatrix = Eigen::Matrix<double, r, c, (c == 1 && r != 1) ? Eigen::ColMajor : Eigen::RowMajor>;
+
+  static constexpr bool kHasTimeScale = requires(const M& x, const VecD<n>& q) { x.time_scale(q); };
+  /// L = ½ q̇ᵀ M q̇ − V(q) with M constant: what a model declares by its mass_matrix() and
+  /// potential() (integrate/energy_momentum.hpp, ConstantMassModel).
+  static constexpr bool kConstantMass = requires(const M& x, const VecD<n>& q) {
+    x.mass_matrix();
+    x.template potential<double>(q);
+  };
+
+  /// The discrete system of `Rule` on the model, as the fixed-size variational method builds it.
+  template <class Rule>
+  using DiscreteOf = typename DiscreteSystemFor<M, Rule>::type;
+
+  /// What the table's context points to: the model and its discrete systems, built once (a discrete
+  /// system holds its own copy of the model; building one in every call of a step's kernels cost a
+  /// copy of the model each time).
+  struct Context {
+    explicit Context(M m) : model(std::move(m)), midpoint(model), trapezoid(model), first_order(model) {}
+    M model;
+    DiscreteOf<MidpointRule> midpoint;
+    DiscreteOf<TrapezoidRule> trapezoid;
+    DiscreteOf<FirstOrderRule> first_order;
+  };
+  static const M& model_of(const void* context) { return static_cast<const Context*>(context)->model; }
+  template <class Rule>
+  static const DiscreteOf<Rule>& discrete_of(const void* context) {
+    const Context& c = *static_cast<const Context*>(context);
+    if constexpr (std::is_same_v<Rule, MidpointRule>) return c.midpoint;
+    else if constexpr (std::is_same_v<Rule, TrapezoidRule>) return c.trapezoid;
+    else return c.first_order;
+  }
+  static VecD<n> vec(const double* x) { return Eigen::Map<const VecD<n>>(x); }
+
+  template <class F>
+  static int guarded(F&& f) {
+    try {
+      return f() ? MECHINT_KERNEL_OK : MECHINT_KERNEL_OUTSIDE_DOMAIN;
+    } catch (const std::exception&) {  // a model's DomainError: not defined here
+      return MECHINT_KERNEL_OUTSIDE_DOMAIN;
+    }
+  }
+
+  static int lagrangian(const void* context, const double* q, const double* v, double* value, double* l_q,
+                        double* l_v, double* l_qq, double* l_qv, double* l_vv) {
+    return guarded([&] {
+      const M& model = model_of(context);
+      const VecD<n> qv = vec(q), vv = vec(v);
+      bool finite = true;
+      if (value) {
+        *value = model.template lagrangian<double>(qv, vv);
+        finite = std::isfinite(*value);
+      }
+      if constexpr (kConstantMass) return constant_mass_derivatives(model, qv, vv, l_q, l_v, l_qq, l_qv, l_vv) && finite;
+      if constexpr (!HasLagrangianDerivatives<M>) {
+        if (l_vv && !l_q && !l_qq && !l_qv) return velocity_derivatives(model, qv, vv, l_v, l_vv) && finite;
+        // The blocks with a velocity (the Euler–Lagrange equations' L_q, L_qv, L_vv) without L_qq:
+        // nested first-order AD, inner over (q, v), outer over v (model/lagrangian_calculus.hpp).
+        if (l_qv && l_vv && !l_v && !l_qq) {
+          VecD<n> gradient;
+          Mat<n, n> mixed, velocity;
+          lagrangian_velocity_hessians(model, qv, vv, gradient, mixed, velocity);
+          copy(gradient, l_q), copy_matrix(mixed, l_qv), copy_matrix(velocity, l_vv);
+          return finite && gradient.allFinite() && mixed.allFinite() && velocity.allFinite();
+        }
+      }
+      if (l_qq || l_qv || l_vv) {
+        const LagrangianDerivatives<n> d = lagrangian_second_derivatives(model, qv, vv);
+        copy(d.q, l_q), copy(d.v, l_v), copy_matrix(d.qq, l_qq), copy_matrix(d.qv, l_qv), copy_matrix(d.vv, l_vv);
+        return finite && d.q.allFinite() && d.v.allFinite() && d.qq.allFinite() && d.qv.allFinite() && d.vv.allFinite();
+      }
+      if (l_q && l_v) {
+        constexpr int w = 2 * n;
+        Vec<Jet<w>, n> qj, vj;
+        for (int i = 0; i < n; ++i) qj[i] = Jet<w>(qv[i], i), vj[i] = Jet<w>(vv[i], n + i);
+        const Jet<w> l = model.template lagrangian<Jet<w>>(qj, vj);
+        VecD<n> gq = l.v.template head<n>(), gv = l.v.template tail<n>();
+        copy(gq, l_q), copy(gv, l_v);
+        return finite && gq.allFinite() && gv.allFinite();
+      }
+      // One block of the gradient: a jet over its n variables only, the others constant (the
+      // energy of the step check and of every output row asks for L_v alone).
+      if (l_q || l_v) {
+        Vec<Jet<n>, n> qj, vj;
+        for (int i = 0; i < n; ++i) qj[i] = l_q ? Jet<n>(qv[i], i) : Jet<n>(qv[i]), vj[i] = l_v ? Jet<n>(vv[i], i) : Jet<n>(vv[i]);
+        const VecD<n> g = model.template lagrangian<Jet<n>>(qj, vj).v;
+        copy(g, l_q ? l_q : l_v);
+        return finite && g.allFinite();
+      }
+      return finite;
+    });
+  }
+
+  /// The derivatives of L = ½ vᵀ M v − V(q): L_q = −∇V and L_qq = −∇²V from a jet over q alone (a
+  /// second-order one when a Hessian block is asked for), L_v = M v, L_qv = 0, L_vv = M. The same
+  /// blocks as one second-order jet over (q, v) gives, for the arithmetic of a jet over n variables
+  /// instead of 2n (a quarter of the Hessian's entries): a constrained model's Newton step and the
+  /// inverse Legendre transform of its output rows are mostly this evaluation.
+  static bool constant_mass_derivatives(const M& model, const VecD<n>& q, const VecD<n>& v, double* l_q, double* l_v,
+                                        double* l_qq, double* l_qv, double* l_vv) {
+    const Mat<n, n> mass = model.mass_matrix();
+    bool finite = mass.allFinite();
+    if (l_qv) Eigen::Map<RowMajorMatrix<n, n>>{l_qv}.setZero();
+    copy_matrix(mass, l_vv);
+    if (l_qq) {
+      using J = SecondOrderJet<n>;
+      const J potential = second_order_expansion<n>([&](const Vec<J, n>& x) { return model.template potential<J>(x); }, q);
+      const VecD<n> force = -gradient_of(potential);
+      const Mat<n, n> stiffness = -hessian_of(potential);
+      copy(force, l_q), copy_matrix(stiffness, l_qq);
+      finite = finite && force.allFinite() && stiffness.allFinite();
+    } else if (l_q) {
+      Vec<Jet<n>, n> qj;
+      for (int i = 0; i < n; ++i) qj[i] = Jet<n>(q[i], i);
+      const VecD<n> force = -model.template potential<Jet<n>>(qj).v;
+      copy(force, l_q);
+      finite = finite && force.allFinite();
+    }
+    if (l_v) {
+      const VecD<n> momentum = mass * v;
+      copy(momentum, l_v);
+      finite = finite && momentum.allFinite();
+    }
+    return finite;
+  }
+
+  /// L_v and L_vv alone, from a second-order jet over v with q held constant (n variables instead of
+  /// 2n): the inverse Legendre transform of every output row asks for nothing else.
+  static bool velocity_derivatives(const M& model, const VecD<n>& q, const VecD<n>& v, double* l_v, double* l_vv) {
+    using J = SecondOrderJet<n>;
+    Vec<J, n> q_constant;
+    for (int i = 0; i < n; ++i) q_constant[i] = J(q[i]);
+    const J l = second_order_expansion<n>([&](const Vec<J, n>& y) { return model.template lagrangian<J>(q_constant, y); }, v);
+    const VecD<n> momentum = gradient_of(l);
+    const Mat<n, n> hessian = hessian_of(l);
+    copy(momentum, l_v), copy_matrix(hessian, l_vv);
+    return momentum.allFinite() && hessian.allFinite();
+  }
+
+  static int constraints(const void* context, const double* q, double* g, double* dg) {
+    return guarded([&] {
+      VecD<k> gv;
+      Mat<k, n> jac;
+      constraints_and_jacobian(model_of(context), vec(q), gv, jac);
+      if (g) Eigen::Map<VecD<k>>{g} = gv;
+      if (dg) Eigen::Map<RowMajorMatrix<k, n>>{dg} = jac;
+      return gv.allFinite() && jac.allFinite();
+    });
+  }
+
+  static int constraint_curvature(const void* context, const double* q, const double* lambda, double* h) {
+    return guarded([&] {
+      const Mat<n, n> c =
+          constraint_hessian_contracted(model_of(context), vec(q), VecD<k>(Eigen::Map<const VecD<k>>(lambda)));
+      Eigen::Map<RowMajorMatrix<n, n>>{h} = c;
+      return c.allFinite();
+    });
+  }
+
+  static int symmetry(const void* context, int32_t index, const double* q, double* xi) {
+    return guarded([&] {
+      const VecD<n> x = model_symmetry_generator(model_of(context), index, vec(q));
+      Eigen::Map<VecD<n>>{xi} = x;
+      return x.allFinite();
+    });
+  }
+
+  /// f(q, v, u, t), and its Jacobians when asked for: in double when neither is (an explicit
+  /// Runge–Kutta stage, the rules' forces at q1), one jet over q or over v for one of them, one jet
+  /// over (q, v) for both. f is the same whichever is asked, up to the last bit: a jet divides by
+  /// multiplying with the reciprocal (ceres/jet.h), double arithmetic divides.
+  static int forces(const void* context, const double* q, const double* v, const double* u, double t, double* f,
+                    double* f_q, double* f_v) {
+    if constexpr (ForcedModel<M>) {
+      return guarded([&] {
+        const M& model = model_of(context);
+        if (f_q == nullptr && f_v == nullptr) {
+          const VecD<n> value = model_generalized_force<M, double>(model, vec(q), vec(v), controls_of(u), t);
+          Eigen::Map<VecD<n>>{f} = value;
+          return value.allFinite();
+        }
+        if (f_q == nullptr || f_v == nullptr) return force_and_one_jacobian(model, q, v, u, t, f, f_q, f_v);
+        constexpr int w = 2 * n;
+        using J = Jet<w>;
+        Vec<J, n> qj, vj;
+        for (int i = 0; i < n; ++i) qj[i] = J(q[i], i), vj[i] = J(v[i], n + i);
+        const Vec<J, n> fj = model_generalized_force<M, J>(model, qj, vj, constant_controls<J>(u), t);
+        bool finite = true;
+        for (int i = 0; i < n; ++i) {
+          f[i] = fj[i].a;
+          finite = finite && std::isfinite(f[i]) && fj[i].v.allFinite();
+          for (int j = 0; j < n; ++j) f_q[i * n + j] = fj[i].v[j], f_v[i * n + j] = fj[i].v[n + j];
+        }
+        return finite;
+      });
+    } else {
+      (void)context, (void)q, (void)v, (void)u, (void)t, (void)f, (void)f_q, (void)f_v;
+      return MECHINT_KERNEL_OUTSIDE_DOMAIN;
+    }
+  }
+
+  /// f and the one Jacobian asked for (f_q or f_v, the other null), from one jet over that argument.
+  static bool force_and_one_jacobian(const M& model, const double* q, const double* v, const double* u, double t,
+                                     double* f, double* f_q, double* f_v) {
+    using J = Jet<n>;
+    const bool over_q = f_q != nullptr;
+    Vec<J, n> qj, vj;
+    for (int i = 0; i < n; ++i) {
+      qj[i] = over_q ? J(q[i], i) : J(q[i]);
+      vj[i] = over_q ? J(v[i]) : J(v[i], i);
+    }
+    const Vec<J, n> fj = model_generalized_force<M, J>(model, qj, vj, constant_controls<J>(u), t);
+    double* jacobian = over_q ? f_q : f_v;
+    bool finite = true;
+    for (int i = 0; i < n; ++i) {
+      f[i] = fj[i].a;
+      finite = finite && std::isfinite(f[i]) && fj[i].v.allFinite();
+      for (int j = 0; j < n; ++j) jacobian[i * n + j] = fj[i].v[j];
+    }
+    return finite;
+  }
+
+  static Vec<double, m> controls_of(const double* u) {
+    Vec<double, m> values;
+    for (int i = 0; i < m; ++i) values[i] = u[i];
+    return values;
+  }
+
+  template <class J>
+  static Vec<J, m> constant_controls(const double* u) {
+    Vec<J, m> values;
+    for (int i = 0; i < m; ++i) values[i] = J(u[i]);
+    return values;
+  }
+
+  /// s(q), and its gradient (one jet over q) and Hessian (a second-order jet) when asked for: the
+  /// physical clock asks for s alone at every stage.
+  static int time_scale(const void* context, const double* q, double* s, double* s_q, double* s_qq) {
+    if constexpr (kHasTimeScale) {
+      return guarded([&] {
+        if (s_qq == nullptr) {
+          if (s_q == nullptr) {
+            *s = model_of(context).template time_scale<double>(vec(q));
+            return std::isfinite(*s);
+          }
+          Vec<Jet<n>, n> qj;
+          for (int i = 0; i < n; ++i) qj[i] = Jet<n>(q[i], i);
+          const Jet<n> r = model_of(context).template time_scale<Jet<n>>(qj);
+          *s = r.a;
+          Eigen::Map<VecD<n>>{s_q} = r.v;
+          return std::isfinite(*s) && r.v.allFinite();
+        }
+        using J = SecondOrderJet<n>;
+        const J r = second_order_expansion<n>(
+            [&](const Vec<J, n>& x) { return model_of(context).template time_scale<J>(x); }, vec(q));
+        const VecD<n> gradient = gradient_of(r);
+        const Mat<n, n> hessian = hessian_of(r);
+        *s = r.a;
+        if (s_q) Eigen::Map<VecD<n>>{s_q} = gradient;
+        Eigen::Map<RowMajorMatrix<n, n>>{s_qq} = hessian;
+        const bool finite = std::isfinite(*s) && gradient.allFinite() && hessian.allFinite();
+        return finite;
+      });
+    } else {
+      (void)context, (void)q, (void)s, (void)s_q, (void)s_qq;
+      return MECHINT_KERNEL_OUTSIDE_DOMAIN;
+    }
+  }
+
+  /// φ(q) and Dφ(q), one jet over q (model/unilateral.hpp).
+  static int unilateral(const void* context, const double* q, double* phi, double* dphi) {
+    if constexpr (HasUnilateralConstraints<M>) {
+      return guarded([&] {
+        constexpr int w = M::kNumUnilateral;
+        VecD<w> values;
+        Mat<w, n> jacobian;
+        unilateral_values_and_gradients(model_of(context), vec(q), values, jacobian);
+        if (phi) Eigen::Map<VecD<w>>{phi} = values;
+        if (dphi) Eigen::Map<RowMajorMatrix<w, n>>{dphi} = jacobian;
+        return values.allFinite() && jacobian.allFinite();
+      });
+    } else {
+      (void)context, (void)q, (void)phi, (void)dphi;
+      return MECHINT_KERNEL_OUTSIDE_DOMAIN;
+    }
+  }
+
+  template <class F>
+  static int with_rule(int32_t rule, F&& f) {
+    switch (rule) {
+      case MECHINT_RULE_MIDPOINT: return f(std::type_identity<MidpointRule>{});
+      case MECHINT_RULE_TRAPEZOID: return f(std::type_identity<TrapezoidRule>{});
+      case MECHINT_RULE_FIRST_ORDER: return f(std::type_identity<FirstOrderRule>{});
+      default: return MECHINT_KERNEL_OUTSIDE_DOMAIN;  // never asked: DiscreteRule asks for the rules supplied
+    }
+  }
+
+  static int discrete_lagrangian(const void* context, int32_t rule, double h, const double* q0, const double* q1,
+                                 double* d1, double* d2, double* d12) {
+    return with_rule(rule, [&]<class Rule>(std::type_identity<Rule>) {
+      return guarded([&] {
+        const DiscreteOf<Rule>& system = discrete_of<Rule>(context);
+        const VecD<n> a = vec(q0), b = vec(q1);
+        bool finite = true;
+        if (d12) {
+          VecD<n> first;
+          Mat<n, n> mixed;
+          discrete_lagrangian_d1_d12(system, a, b, h, first, mixed);
+          if (d1) Eigen::Map<VecD<n>>{d1} = first;
+          Eigen::Map<RowMajorMatrix<n, n>>{d12} = mixed;
+          finite = first.allFinite() && mixed.allFinite();
+        } else if (d1) {
+          const VecD<n> first = discrete_lagrangian_d1(system, a, b, h);
+          Eigen::Map<VecD<n>>{d1} = first;
+          finite = first.allFinite();
+        }
+        if (d2) {
+          const VecD<n> second = discrete_lagrangian_d2(system, a, b, h);
+          Eigen::Map<VecD<n>>{d2} = second;
+          finite = finite && second.allFinite();
+        }
+        return finite;
+      });
+    });
+  }
+
+  static int discrete_forces(const void* context, int32_t rule, double h, const double* q0, const double* q1,
+                             const double* u, double t0, double* f_minus, double* f_plus, double* df_minus) {
+    if constexpr (ForcedModel<M>) {
+      return with_rule(rule, [&]<class Rule>(std::type_identity<Rule>) {
+        return guarded([&] {
+          const DiscreteOf<Rule>& system = discrete_of<Rule>(context);
+          const VecD<m> control = Eigen::Map<const VecD<m>>(u);
+          VecD<n> minus, plus;
+          bool finite = true;
+          if (df_minus) {
+            // f⁻, f⁺ and ∂f⁻/∂q1 from one evaluation on a jet over q1 (the values are the double
+            // evaluation's arithmetic): what discrete_force_minus_and_jacobian does, keeping f⁺.
+            Vec<Jet<n>, n> fm, fp;
+            system.template discrete_forces<Jet<n>>(lift_constant<Jet<n>, n>(vec(q0)), seed_gradient<n>(vec(q1)),
+                                                    lift_constant<Jet<n>, m>(control), t0, h, fm, fp);
+            for (int i = 0; i < n; ++i) {
+              minus[i] = fm[i].a, plus[i] = fp[i].a;
+              for (int j = 0; j < n; ++j) df_minus[i * n + j] = fm[i].v[j];
+              finite = finite && fm[i].v.allFinite();
+            }
+          } else {
+            system.template discrete_forces<double>(vec(q0), vec(q1), control, t0, h, minus, plus);
+          }
+          Eigen::Map<VecD<n>>{f_minus} = minus;
+          Eigen::Map<VecD<n>>{f_plus} = plus;
+          return finite && minus.allFinite() && plus.allFinite();
+        });
+      });
+    } else {
+      (void)context, (void)rule, (void)h, (void)q0, (void)q1, (void)u, (void)t0, (void)f_minus, (void)f_plus,
+          (void)df_minus;
+      return MECHINT_KERNEL_OUTSIDE_DOMAIN;
+    }
+  }
+
+  static void copy(const VecD<n>& x, double* out) {
+    if (out) Eigen::Map<VecD<n>>{out} = x;
+  }
+  static void copy_matrix(const Mat<n, n>& a, double* out) {
+    if (out) Eigen::Map<RowMajorMatrix<n, n>>{out} = a;
+  }
+};
+
+template <LagrangianModel M>
+std::shared_ptr<const KernelModel> ModelAdapter<M>::kernels(M model, bool with_walls) {
+  return ModelKernelTable<M>::make(std::move(model), with_walls, [](mechint_model_kernels&) {});
+}
+
+template <LagrangianModel M>
+std::shared_ptr<const KernelModel> ModelAdapter<M>::kernels_with_discrete_rules(M model, bool with_walls) {
+  return ModelKernelTable<M>::make(std::move(model), with_walls, &ModelKernelTable<M>::supply_discrete_rules);
+}
+
+template <LagrangianModel M>
+std::shared_ptr<const KernelModel> ModelAdapter<M>::kernels_for_runs(M model, bool with_walls) {
+  if constexpr (ModelKernelTable<M>::kConstantMass)
+    return kernels(std::move(model), with_walls);
+  else
+    return kernels_with_discrete_rules(std::move(model), with_walls);
+}
+
+}  // namespace mechint::kernel
+
+/// The kernels a built-in system's runs use (`kernels`, and `kernels_for_runs` with what it calls),
+/// instantiated in the system's source, at namespace scope. kernels_with_discrete_rules of a model
+/// with a constant mass matrix is left to whoever asks for it (a test that compares the two).
+#define MECHINT_INSTANTIATE_MODEL_KERNELS(Model)                                                             \
+  template std::shared_ptr<const mechint::kernel::KernelModel> mechint::kernel::ModelAdapter<Model>::kernels(Model, \
+                                                                                                              bool); \
+  template std::shared_ptr<const mechint::kernel::KernelModel>                                               \
+  mechint::kernel::ModelAdapter<Model>::kernels_for_runs(Model, bool)
