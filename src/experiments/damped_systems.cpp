@@ -17,17 +17,15 @@
 #include <cmath>
 #include <complex>
 #include <sstream>
-#include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "app/output.hpp"
 #include "app/plotting.hpp"
 #include "experiments/experiments.hpp"
-#include "kernel/kernel_runge_kutta.hpp"
-#include "kernel/kernel_variational_integrator.hpp"
-#include "kernel/model_adapter.hpp"
+#include "mechint/integrate/odeint_baselines.hpp"
 #include "mechint/integrate/run_loop.hpp"
+#include "mechint/mechint.hpp"
 #include "mechint/systems/damped_harmonic_oscillator.hpp"
 #include "mechint/systems/damped_pendulum.hpp"
 
@@ -44,10 +42,6 @@ constexpr double kZetaPeriods = 0.8;                       // periods = kZetaPer
 constexpr double kPendulumDamping = 0.01, kPendulumTheta0 = 1.0;
 constexpr long kPendulumPeriods = 500;                     // small-oscillation periods: E falls by ≈ e^{-10}
 constexpr double kReferenceTolerance = 1e-12, kCheckTolerance = 1e-11;
-/// The forced variational integrators compared, on the models' kernels (the rules' discrete
-/// Lagrangians and forces by AD of each rule, kernel::ModelAdapter::kernels_for_runs).
-const std::pair<const char*, kernel::Rule> kRules[] = {{"vi-midpoint", kernel::Rule::kMidpoint},
-                                                        {"vi-trapezoid", kernel::Rule::kTrapezoid}};
 
 /// Least-squares slope of log E against t: −(decay rate).
 struct DecayFit {
@@ -125,16 +119,20 @@ void oscillator(double zeta, bool keep_series, OscillatorResult& out) {
   const OutputSchedule schedule{.h = h, .t_end = static_cast<double>(periods * kStepsPerPeriod) * h, .output_every = 0.0};
   const VecD<1> q0(1.0), v0(0.0);
   const auto energy_of = [](const auto& s) { return s.energy(); };
-  const auto kernels = kernel::ModelAdapter<DampedHarmonicOscillator>::kernels_for_runs(model);
   std::vector<Run> runs;
-  for (const auto& [name, rule] : kRules) {
-    kernel::KernelVariationalIntegrator vi(*kernels, rule, h);
-    vi.start_from_velocity(kernel::Vector(q0), kernel::Vector(v0));
-    runs.push_back(observe(name, vi, schedule, energy_of, keep_series));
+  {
+    VariationalIntegrator vi(DiscreteSystem<DampedHarmonicOscillator, MidpointRule>(model), h);
+    vi.start_from_velocity(q0, v0);
+    runs.push_back(observe("vi-midpoint", vi, schedule, energy_of, keep_series));
   }
   {
-    kernel::KernelRk4 rk(kernel::KernelEulerLagrangeOde(*kernels, nullptr), h);
-    rk.start_from_velocity(kernel::Vector(q0), kernel::Vector(v0));
+    VariationalIntegrator vi(DiscreteSystem<DampedHarmonicOscillator, TrapezoidRule>(model), h);
+    vi.start_from_velocity(q0, v0);
+    runs.push_back(observe("vi-trapezoid", vi, schedule, energy_of, keep_series));
+  }
+  {
+    RungeKutta4Stepper<DampedHarmonicOscillator> rk(EulerLagrangeOde<DampedHarmonicOscillator>(model), h);
+    rk.start_from_velocity(q0, v0);
     runs.push_back(observe("rk4", rk, schedule, energy_of, keep_series));
   }
   // The exact energy from the closed form: q(t) of the header, q̇(t) its derivative.
@@ -181,10 +179,10 @@ PendulumResult pendulum() {
   const double rest = model.mass * model.gravity * model.length;
   const auto energy_of = [rest](const auto& s) { return s.energy() + rest; };
   PendulumResult out;
-  const auto kernels = kernel::ModelAdapter<DampedPendulum>::kernels_for_runs(model);
+  using Rk78 = AdaptiveRungeKuttaStepper<DampedPendulum, RungeKuttaMethod::kRk78>;
   const auto reference = [&](double tol, bool keep) {
-    kernel::KernelRk78 rk(kernel::KernelEulerLagrangeOde(*kernels, nullptr), 1e-3, RungeKuttaTolerances{tol, tol});
-    rk.start_from_velocity(kernel::Vector(q0), kernel::Vector(v0));
+    Rk78 rk(EulerLagrangeOde<DampedPendulum>(model), 1e-3, {tol, tol});
+    rk.start_from_velocity(q0, v0);
     Run r = observe("reference", rk, schedule, energy_of, keep);
     out.reference_steps = rk.step_index();
     return r;
@@ -194,14 +192,19 @@ PendulumResult pendulum() {
   const Run& ref = out.runs.front();
   for (std::size_t k = 0; k < ref.energy.size(); ++k)
     out.reference_uncertainty = std::max(out.reference_uncertainty, std::abs(check.energy[k] / ref.energy[k] - 1.0));
-  for (const auto& [name, rule] : kRules) {
-    kernel::KernelVariationalIntegrator vi(*kernels, rule, h);
-    vi.start_from_velocity(kernel::Vector(q0), kernel::Vector(v0));
-    out.runs.push_back(observe(name, vi, schedule, energy_of, true));
+  {
+    VariationalIntegrator vi(DiscreteSystem<DampedPendulum, MidpointRule>(model), h);
+    vi.start_from_velocity(q0, v0);
+    out.runs.push_back(observe("vi-midpoint", vi, schedule, energy_of, true));
   }
   {
-    kernel::KernelRk4 rk(kernel::KernelEulerLagrangeOde(*kernels, nullptr), h);
-    rk.start_from_velocity(kernel::Vector(q0), kernel::Vector(v0));
+    VariationalIntegrator vi(DiscreteSystem<DampedPendulum, TrapezoidRule>(model), h);
+    vi.start_from_velocity(q0, v0);
+    out.runs.push_back(observe("vi-trapezoid", vi, schedule, energy_of, true));
+  }
+  {
+    RungeKutta4Stepper<DampedPendulum> rk(EulerLagrangeOde<DampedPendulum>(model), h);
+    rk.start_from_velocity(q0, v0);
     out.runs.push_back(observe("rk4", rk, schedule, energy_of, true));
   }
   for (const auto& r : out.runs)
