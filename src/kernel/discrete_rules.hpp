@@ -7,7 +7,7 @@
 /// docs/conventions.md); Ld includes the factor h and takes the earlier point first.
 ///
 /// A model that supplies a rule's discrete derivatives itself (model_kernels.h, `discrete_rules`: the
-/// built-ins' AD discrete Lagrangians, kernel/model_adapter.hpp) has them taken as they are.
+/// built-ins' AD discrete Lagrangians, kernel/model_adapter.txx) has them taken as they are.
 ///
 /// A `DiscreteRule` is the workspace of one integrator: every evaluation writes into storage sized
 /// at construction, so a step allocates nothing. Each returns false when the model is not defined

@@ -334,7 +334,7 @@ std::string generate_model_source(const ModelDescription& model) {
 
   if (structure.forced) s += force_function(model.forces, n, model.controls.size());
   if (!model.constraints.empty()) s += vector_function("constraints", model.constraints, n);
-  // adapt=sundman's s(q) (DESIGN §10), differentiated by the AD backend (kernel/model_adapter.hpp).
+  // adapt=sundman's s(q) (DESIGN §10), differentiated by the AD backend (kernel/model_adapter.txx).
   if (model.time_scale) s += scalar_function("time_scale(const " + vec("T", n) + "& q)", {"q"}, *model.time_scale);
   if (!model.unilateral.empty()) s += vector_function("unilateral", model.unilateral, n);
   if (!model.domain.empty()) {
