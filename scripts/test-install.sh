@@ -16,8 +16,7 @@ config="$(find "$prefix" -name mechintConfig.cmake -path '*/cmake/mechint/*')"
 [ -n "$config" ] || fail "not installed: <libdir>/cmake/mechint/mechintConfig.cmake"
 config_dir="$(dirname "$config")"
 for f in bin/mechint include/mechint/mechint.hpp share/mechint/plots/core_convergence.py \
-         share/mechint/model_compiler.json share/mechint/include/model_file/generated_model_support.hpp \
-         share/mechint/include/app/system_entry.hpp \
+         share/mechint/model_compiler.json \
          "${config_dir#"$prefix"/}"/mechint{ConfigVersion,Targets,Dependencies}.cmake; do
   [ -e "$prefix/$f" ] || fail "not installed: $f"
 done

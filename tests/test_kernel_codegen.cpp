@@ -582,4 +582,142 @@ TEST(KernelCodegenNonholonomic, KnifeEdgeMatchesItsFormula) {
   EXPECT_EQ(kc.nonholonomic, nullptr);
 }
 
+// ---- optimal control's kernels (lagrangian_third, forces_second) --------------------------------
+
+/// Two coordinates, two controls, L with mixed q–q̇ terms and forces nonlinear in the controls: what
+/// the third derivatives of DMOC's exact Hessian meet.
+const char* const kControlledMixed = R"toml(
+name = "controlled-mixed"
+coordinates = ["a", "b"]
+parameters = { k = 0.3, c = 0.2 }
+controls = ["fa", "fb"]
+lagrangian = """0.5*(2 + cos(b))*a_dot^2 + 0.5*b_dot^2*(1 + 0.1*a^2) + a_dot*b_dot*sin(a - b) - k*(a^2 + b^4)
+  + exp(0.1*a*b_dot) + (1.5 + b^2)^(a_dot*k) + atan2(b, a + 3)*a_dot"""
+forces = ["fa*cos(b) - c*a_dot*abs(b_dot) + fb^2*a", "fb*fa - c*b_dot^3 + sin(t)*a*fa + tanh(a_dot*fb)"]
+[initial]
+a = 0.4
+b = -0.3
+a_dot = 0.2
+b_dot = 0.1
+)toml";
+
+/// Five-point central difference of `f` (a vector function of one step ε) at 0: error O(ε⁴).
+template <class F>
+std::vector<double> five_point(F&& f, double eps) {
+  const std::vector<double> p2 = f(2 * eps), p1 = f(eps), m1 = f(-eps), m2 = f(-2 * eps);
+  std::vector<double> d(p1.size());
+  for (std::size_t i = 0; i < d.size(); ++i) d[i] = (-p2[i] + 8 * p1[i] - 8 * m1[i] + m2[i]) / (12 * eps);
+  return d;
+}
+
+/// Agreement with a difference quotient: within `tolerance` of the block's largest entry, or of 1e−2
+/// when all are smaller (a block that vanishes, where the differences leave round-off of ≈ 1e−14).
+void expect_near_block(const std::vector<double>& actual, const std::vector<double>& expected, double tolerance,
+                       const std::string& what) {
+  ASSERT_EQ(actual.size(), expected.size()) << what;
+  double scale = 1e-2;
+  for (const double e : expected) scale = std::max(scale, std::abs(e));
+  for (std::size_t i = 0; i < actual.size(); ++i)
+    EXPECT_LE(std::abs(actual[i] - expected[i]), tolerance * scale) << what << "[" << i << "] = " << actual[i]
+                                                                     << ", differences give " << expected[i];
+}
+
+class KernelCodegenOptimalControl : public ::testing::TestWithParam<Case> {};
+
+// The third derivatives are the derivative of the Hessian blocks (checked against dual numbers
+// above) along the direction, and the forces' Hessian that of their Jacobians: five-point
+// differences of the generated second derivatives, exact to O(ε⁴) ≈ 1e−12 relative at ε = 1e−3.
+TEST_P(KernelCodegenOptimalControl, ThirdDerivativesAreTheDerivativesOfTheSecond) {
+  const ModelDescription m = load(GetParam());
+  ASSERT_TRUE(optimal_control_applies(m));
+  // The runs' plugin leaves them out.
+  const CompiledKernels runs(generate_kernel_source(m));
+  ASSERT_TRUE(runs.ok());
+  const std::vector<double> p = parameter_values(m);
+  mechint_model_kernels without{};
+  ASSERT_EQ(runs.fill(MECHINT_KERNEL_ABI_VERSION, p, &without), MECHINT_KERNEL_OK);
+  EXPECT_EQ(without.lagrangian_third, nullptr);
+  EXPECT_EQ(without.forces_second, nullptr);
+
+  const CompiledKernels compiled(generate_kernel_source(m, /*with_optimal_control=*/true), {"-Wall", "-Wextra", "-Werror"});
+  ASSERT_TRUE(compiled.ok()) << compiled.compiler_messages();
+  mechint_model_kernels k{};
+  ASSERT_EQ(compiled.fill(MECHINT_KERNEL_ABI_VERSION, p, &k), MECHINT_KERNEL_OK);
+  ASSERT_NE(k.lagrangian_third, nullptr);
+  ASSERT_NE(k.forces_second, nullptr);
+  const int n = static_cast<int>(m.coordinates.size()), nm = static_cast<int>(m.controls.size());
+  const int w = 2 * n, s = 2 * n + nm;
+  std::mt19937_64 random(77);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  const double eps = 1e-3;
+  for (const Point& x : random_points(m, 3)) {
+    std::vector<double> d(static_cast<std::size_t>(w)), mu(static_cast<std::size_t>(n));
+    for (double& di : d) di = uniform(random);
+    for (double& mi : mu) mi = uniform(random);
+    // lagrangian_third(q, v, d) = d/dε [∇²L](z + εd), blocks ordered q then v.
+    std::vector<double> third(static_cast<std::size_t>(w * w));
+    ASSERT_EQ(k.lagrangian_third(k.context, x.q.data(), x.v.data(), d.data(), d.data() + n, third.data()), MECHINT_KERNEL_OK);
+    const auto hessian_at = [&](double e) {
+      std::vector<double> q = x.q, v = x.v, qq(static_cast<std::size_t>(n * n)), qv(qq.size()), vv(qq.size());
+      for (int i = 0; i < n; ++i) q[i] += e * d[i], v[i] += e * d[n + i];
+      EXPECT_EQ(k.lagrangian(k.context, q.data(), v.data(), nullptr, nullptr, nullptr, qq.data(), qv.data(), vv.data()),
+                MECHINT_KERNEL_OK);
+      std::vector<double> h(static_cast<std::size_t>(w * w));
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          h[i * w + j] = qq[i * n + j];
+          h[i * w + n + j] = qv[i * n + j];
+          h[(n + j) * w + i] = qv[i * n + j];
+          h[(n + i) * w + n + j] = vv[i * n + j];
+        }
+      return h;
+    };
+    expect_near_block(third, five_point(hessian_at, eps), 1e-8, "lagrangian_third");
+
+    // forces_second: f_u = ∂f/∂u, and row b of the Hessian of μ·f the derivative along s_b of μ·[f_q f_v f_u].
+    std::vector<double> f_u(static_cast<std::size_t>(n * nm)), hessian(static_cast<std::size_t>(s * s));
+    ASSERT_EQ(k.forces_second(k.context, x.q.data(), x.v.data(), x.u.data(), x.t, mu.data(), f_u.data(), hessian.data()),
+              MECHINT_KERNEL_OK);
+    const auto shifted = [&](int b, double e, std::vector<double>& q, std::vector<double>& v, std::vector<double>& u) {
+      q = x.q, v = x.v, u = x.u;
+      (b < n ? q[b] : b < 2 * n ? v[b - n] : u[b - 2 * n]) += e;
+    };
+    for (int j = 0; j < nm; ++j) {
+      const auto f_at = [&](double e) {
+        std::vector<double> q, v, u, f(static_cast<std::size_t>(n));
+        shifted(2 * n + j, e, q, v, u);
+        EXPECT_EQ(k.forces(k.context, q.data(), v.data(), u.data(), x.t, f.data(), nullptr, nullptr), MECHINT_KERNEL_OK);
+        return f;
+      };
+      std::vector<double> column(static_cast<std::size_t>(n));
+      for (int i = 0; i < n; ++i) column[i] = f_u[i * nm + j];
+      expect_near_block(column, five_point(f_at, eps), 1e-8, "f_u column " + std::to_string(j));
+    }
+    for (int b = 0; b < s; ++b) {
+      const auto weighted_gradient_at = [&](double e) {
+        std::vector<double> q, v, u, f(static_cast<std::size_t>(n)), f_q(static_cast<std::size_t>(n * n)), f_v(f_q.size()),
+            fu(static_cast<std::size_t>(n * nm));
+        shifted(b, e, q, v, u);
+        EXPECT_EQ(k.forces(k.context, q.data(), v.data(), u.data(), x.t, f.data(), f_q.data(), f_v.data()), MECHINT_KERNEL_OK);
+        EXPECT_EQ(k.forces_second(k.context, q.data(), v.data(), u.data(), x.t, nullptr, fu.data(), nullptr), MECHINT_KERNEL_OK);
+        std::vector<double> g(static_cast<std::size_t>(s), 0.0);
+        for (int i = 0; i < n; ++i) {
+          for (int j = 0; j < n; ++j) g[j] += mu[i] * f_q[i * n + j], g[n + j] += mu[i] * f_v[i * n + j];
+          for (int j = 0; j < nm; ++j) g[2 * n + j] += mu[i] * fu[i * nm + j];
+        }
+        return g;
+      };
+      const std::vector<double> row(hessian.begin() + b * s, hessian.begin() + (b + 1) * s);
+      expect_near_block(row, five_point(weighted_gradient_at, eps), 1e-8, "Hessian of mu.f, row " + std::to_string(b));
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, KernelCodegenOptimalControl,
+                         ::testing::Values(Case{"damped_cart_pole", std::string(MECHINT_SOURCE_DIR) + "/examples/models/damped-cart-pole.toml", ""},
+                                           Case{"controlled_all_functions",
+                                                std::string(MECHINT_SOURCE_DIR) + "/tests/model_files/good/controlled-all-functions.toml", ""},
+                                           Case{"controlled_mixed", "", kControlledMixed}),
+                         [](const ::testing::TestParamInfo<Case>& info) { return info.param.label; });
+
 }  // namespace

@@ -403,8 +403,8 @@ std::unique_ptr<StartedStepper> erase(const std::shared_ptr<KernelProblem>& prob
   return std::make_unique<KernelStartedStepper<S>>(problem, std::move(stepper), h);
 }
 
-/// check_start (app/methods.hpp) on the kernels: finite L, energy, derivatives and constraints, and
-/// a kinetic energy that is not degenerate at the start (the bordered mass matrix invertible).
+}  // namespace
+
 void check_kernel_start(const KernelProblem& p) {
   const KernelModel& m = *p.model;
   const int n = m.dim(), k = m.num_constraints();
@@ -434,8 +434,6 @@ void check_kernel_start(const KernelProblem& p) {
     throw InvalidStart("the kinetic energy is degenerate at the start (the mass matrix, bordered by the constraint "
                        "Jacobian, is singular): check the parameters (masses, lengths, inertia) and initial values");
 }
-
-}  // namespace
 
 std::vector<std::string> kernel_methods(int num_constraints) {
   std::vector<std::string> names(kVariational.begin(), kVariational.end());

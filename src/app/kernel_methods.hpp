@@ -45,6 +45,10 @@ struct KernelMethodRow {
   std::vector<ParameterSpec> options;
 };
 std::vector<KernelMethodRow> kernel_only_rows();
+/// check_start (app/methods.hpp) on the kernels: refuses (InvalidStart) a start where L, the energy,
+/// L's derivatives or the constraints are not finite, or where the kinetic energy is degenerate (the
+/// mass matrix bordered by the constraint Jacobian singular).
+void check_kernel_start(const KernelProblem& p);
 /// The options fixed-size rows have on kernels: (method, option) — `compose` of vi-midpoint,
 /// `indicators` of vi-midpoint and vi-trapezoid.
 std::vector<std::pair<std::string, ParameterSpec>> kernel_extra_options();

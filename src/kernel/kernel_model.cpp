@@ -46,9 +46,27 @@ KernelModel::KernelModel(const mechint_model_kernels& kernels, std::shared_ptr<c
     refuse("discrete Lagrangians declared, no function");
   if (kernels_.discrete_rules != 0 && kernels_.has_forces && kernels_.discrete_forces == nullptr)
     refuse("discrete Lagrangians of a forced model declared, no discrete forces");
+  if (kernels_.lagrangian_third != nullptr && kernels_.has_forces && kernels_.forces_second == nullptr)
+    refuse("third derivatives of L without the second derivatives of the forces");
 }
 
 
+
+bool KernelModel::lagrangian_third(const Vector& q, const Vector& v, const Vector& dq, const Vector& dv,
+                                   RowMatrix& out) const {
+  out.resize(2 * dim(), 2 * dim());
+  return kernels_.lagrangian_third(kernels_.context, q.data(), v.data(), dq.data(), dv.data(), out.data()) ==
+         MECHINT_KERNEL_OK;
+}
+
+bool KernelModel::forces_second(const Vector& q, const Vector& v, const Vector& u, double t, const Vector* mu,
+                                RowMatrix* f_u, RowMatrix* hessian) const {
+  const int n = dim(), m = num_controls();
+  if (f_u) f_u->resize(n, m);
+  if (hessian) hessian->resize(2 * n + m, 2 * n + m);
+  return kernels_.forces_second(kernels_.context, q.data(), v.data(), u.data(), t, mu ? mu->data() : nullptr,
+                                f_u ? f_u->data() : nullptr, hessian ? hessian->data() : nullptr) == MECHINT_KERNEL_OK;
+}
 
 bool KernelModel::velocity_hessians(const Vector& q, const Vector& v, Vector& l_q, RowMatrix& l_qv,
                                     RowMatrix& l_vv) const {

@@ -92,9 +92,23 @@ class KernelModel {
   bool discrete_forces(int rule, double h, const Vector& q0, const Vector& q1, const Vector& u, double t0,
                        Vector& f_minus, Vector& f_plus, RowMatrix* df_minus) const;
 
+  /// Whether the table supplies what optimal control asks for (model_kernels.h: lagrangian_third,
+  /// and forces_second for a forced model): kernel/kernel_dmoc.hpp.
+  bool supplies_optimal_control_kernels() const {
+    return kernels_.lagrangian_third != nullptr && (!forced() || kernels_.forces_second != nullptr);
+  }
+  /// ∇²_z (∇L(z)·(dq, dv)) at z = (q, v) (2n x 2n, symmetric; `out` is sized here). Only when
+  /// supplies_optimal_control_kernels().
+  bool lagrangian_third(const Vector& q, const Vector& v, const Vector& dq, const Vector& dv, RowMatrix& out) const;
+  /// ∂f/∂u (n x m) and, for weights μ (n), the Hessian over (q, v, u) of μ·f ((2n+m) x (2n+m)); either
+  /// output may be null (μ is read only with the Hessian; outputs are sized here). Only when forced()
+  /// and supplies_optimal_control_kernels().
+  bool forces_second(const Vector& q, const Vector& v, const Vector& u, double t, const Vector* mu, RowMatrix* f_u,
+                     RowMatrix* hessian) const;
+
   /// What a backend knows of the model's structure that the table does not say: the conditions of
   /// the energy–momentum method (kernel/energy_momentum_integrator.hpp). A model file's are read from
-  /// its expression trees (model_file/codegen.hpp, ModelStructure), a built-in's from its type (the
+  /// its expression trees (model_file/model_structure.hpp, ModelStructure), a built-in's from its type (the
   /// ConstantMassModel concept). Set before the model is shared; all false by default.
   struct Structure {
     bool constant_mass = false;                ///< L = ½ vᵀM v − V(q) with M constant

@@ -26,6 +26,7 @@
 #include "mechint/model/forces.hpp"
 #include "mechint/model/lagrangian_calculus.hpp"
 #include "mechint/model/unilateral.hpp"
+#include "mechint/optimal/block_derivatives.hpp"
 
 namespace mechint::kernel {
 
@@ -63,6 +64,9 @@ class ModelKernelTable {
     if constexpr (kHasTimeScale) t.time_scale = &time_scale;
     if constexpr (HasUnilateralConstraints<M>)
       if (with_walls) t.num_unilateral = M::kNumUnilateral, t.unilateral = &unilateral;
+    // Optimal control's kernels, for the models it applies to (controls, no holonomic constraints):
+    // their nested AD is compiled for no other model.
+    if constexpr (kOptimalControl) t.lagrangian_third = &lagrangian_third, t.forces_second = &forces_second;
     complete(t);
     auto kernel_model = std::make_shared<KernelModel>(t, owner);
     // A model that declares its constant mass matrix and potential declares the energy–momentum
@@ -99,6 +103,13 @@ class ModelKernelTable {
     x.mass_matrix();
     x.template potential<double>(q);
   };
+
+  /// Whether DMOC applies to the model (kernel/kernel_dmoc.hpp): forces with controls, no holonomic
+  /// constraints.
+  static constexpr bool kOptimalControl = [] {
+    if constexpr (ForcedModel<M>) return m > 0 && k == 0;
+    return false;
+  }();
 
   /// The discrete system of `Rule` on the model, as the fixed-size variational method builds it.
   template <class Rule>
@@ -447,6 +458,76 @@ class ModelKernelTable {
     } else {
       (void)context, (void)rule, (void)h, (void)q0, (void)q1, (void)u, (void)t0, (void)f_minus, (void)f_plus,
           (void)df_minus;
+      return MECHINT_KERNEL_OUTSIDE_DOMAIN;
+    }
+  }
+
+  /// ∇²_z (∇L(z)·d) at z = (q, v), d = (dq, dv): L's third derivatives along d, one pass of a jet of
+  /// jets over z whose innermost scalar carries the derivative along d (optimal/block_derivatives.hpp).
+  static int lagrangian_third(const void* context, const double* q, const double* v, const double* dq,
+                              const double* dv, double* h) {
+    if constexpr (kOptimalControl) {
+      return guarded([&] {
+        const M& model = model_of(context);
+        VecD<2 * n> z, d;
+        z << vec(q), vec(v);
+        d << vec(dq), vec(dv);
+        const auto lagrangian_of = [&](const auto& y) {
+          using T = typename std::decay_t<decltype(y)>::Scalar;
+          const Vec<T, n> qy = y.template head<n>(), vy = y.template tail<n>();
+          return model.template lagrangian<T>(qy, vy);
+        };
+        const Mat<2 * n, 2 * n> third = optimal::directional_hessian<2 * n>(lagrangian_of, z, d);
+        Eigen::Map<RowMajorMatrix<2 * n, 2 * n>>{h} = third;
+        return third.allFinite();
+      });
+    } else {
+      (void)context, (void)q, (void)v, (void)dq, (void)dv, (void)h;
+      return MECHINT_KERNEL_OUTSIDE_DOMAIN;
+    }
+  }
+
+  /// ∂f/∂u by one jet over u, and the Hessian of μ·f over s = (q, v, u) by one jet of jets over s.
+  static int forces_second(const void* context, const double* q, const double* v, const double* u, double t,
+                           const double* mu, double* f_u, double* hessian) {
+    if constexpr (kOptimalControl) {
+      return guarded([&] {
+        const M& model = model_of(context);
+        bool finite = true;
+        if (f_u) {
+          using J = Jet<m>;
+          Vec<J, n> qj, vj;
+          Vec<J, m> uj;
+          for (int i = 0; i < n; ++i) qj[i] = J(q[i]), vj[i] = J(v[i]);
+          for (int i = 0; i < m; ++i) uj[i] = J(u[i], i);
+          const Vec<J, n> fj = model_generalized_force<M, J>(model, qj, vj, uj, t);
+          for (int i = 0; i < n; ++i) {
+            for (int j = 0; j < m; ++j) f_u[i * m + j] = fj[i].v[j];
+            finite = finite && fj[i].v.allFinite();
+          }
+        }
+        if (hessian) {
+          constexpr int w = 2 * n + m;
+          VecD<w> s;
+          s << vec(q), vec(v), controls_of(u);
+          const VecD<n> weights = vec(mu);
+          const auto weighted_force = [&](const auto& y) {
+            using T = typename std::decay_t<decltype(y)>::Scalar;
+            const Vec<T, n> qy = y.template head<n>(), vy = y.template segment<n>(n);
+            const Vec<T, m> uy = y.template tail<m>();
+            const Vec<T, n> f = model_generalized_force<M, T>(model, qy, vy, uy, t);
+            T sum = T();
+            for (int i = 0; i < n; ++i) sum += weights[i] * f[i];
+            return sum;
+          };
+          const Mat<w, w> second = optimal::value_gradient_hessian<w>(weighted_force, s).hessian;
+          Eigen::Map<RowMajorMatrix<w, w>>{hessian} = second;
+          finite = finite && second.allFinite();
+        }
+        return finite;
+      });
+    } else {
+      (void)context, (void)q, (void)v, (void)u, (void)t, (void)mu, (void)f_u, (void)hessian;
       return MECHINT_KERNEL_OUTSIDE_DOMAIN;
     }
   }

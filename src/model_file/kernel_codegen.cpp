@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -21,7 +22,7 @@ using symbolic::Op;
 
 // The source declares the table itself (below) so that it compiles without mechint's headers.
 // This trips when model_kernels.h grows: append the new members there too.
-static_assert(sizeof(mechint_model_kernels) == 144 && offsetof(mechint_model_kernels, discrete_forces) == 136,
+static_assert(sizeof(mechint_model_kernels) == 160 && offsetof(mechint_model_kernels, forces_second) == 152,
               "kernel_codegen.cpp writes a copy of mechint_model_kernels: update it");
 
 /// model_kernels.h's declarations, under its include guard (a unit that includes both is fine).
@@ -55,6 +56,10 @@ typedef struct mechint_model_kernels {
                              double* d1, double* d2, double* d12);
   int (*discrete_forces)(const void* context, int32_t rule, double h, const double* q0, const double* q1,
                          const double* u, double t0, double* f_minus, double* f_plus, double* df_minus);
+  int (*lagrangian_third)(const void* context, const double* q, const double* v, const double* dq, const double* dv,
+                          double* h);
+  int (*forces_second)(const void* context, const double* q, const double* v, const double* u, double t,
+                       const double* mu, double* f_u, double* hessian);
 } mechint_model_kernels;
 #endif
 )";
@@ -95,7 +100,9 @@ struct Block {
 /// Writes blocks of straight-line C from one graph.
 class Writer {
  public:
-  explicit Writer(const Graph& g) : g_(g) {}
+  /// `first_weight`: the index from which parameter symbols are the weights w[i] of a kernel (see
+  /// KernelModel::weight), not the model's parameters.
+  explicit Writer(const Graph& g, int first_weight = std::numeric_limits<int>::max()) : g_(g), first_weight_(first_weight) {}
 
   /// The text of an operand: a literal, a symbol, or the temporary of an emitted node.
   std::string operand(NodeId id) const {
@@ -106,7 +113,9 @@ class Writer {
     switch (n.symbol) {
       case SymbolKind::kCoordinate: return "q[" + i + "]";
       case SymbolKind::kVelocity: return "v[" + i + "]";
-      case SymbolKind::kParameter: return "p[" + i + "]";
+      case SymbolKind::kParameter:
+        if (n.index >= first_weight_) return "w[" + std::to_string(n.index - first_weight_) + "]";
+        return "p[" + i + "]";
       case SymbolKind::kControl: return "u[" + i + "]";
       case SymbolKind::kTime: return "t";
     }
@@ -286,6 +295,7 @@ class Writer {
   }
 
   const Graph& g_;
+  int first_weight_;
   std::vector<Numbered> blocks_;
   std::vector<std::vector<NodeId>> placed_;
   struct IdSet {
@@ -493,7 +503,77 @@ class KernelModel {
                     {"q", "v"}, root, uses_integer_power);
   }
 
+  /// ∇²_z (∇L(z)·d), z = (q, v), of `lagrangian_third` (optimal control): ∇L by reverse
+  /// accumulation, its product with the direction d = (dq, dv) — weights, constants under
+  /// differentiation — differentiated twice more (symmetric, from one triangle).
+  std::string lagrangian_third_function(bool& uses_integer_power) {
+    const std::vector<symbolic::Variable> z = state_variables();
+    const int w = 2 * n_;
+    const std::vector<NodeId> gradient = g_.gradient(g_.import(m_.lagrangian), z);
+    NodeId directional = g_.number(0.0);
+    for (int c = 0; c < w; ++c) directional = g_.add(directional, g_.multiply(weight(c), gradient[static_cast<std::size_t>(c)]));
+    Block root;
+    root.groups.push_back(symmetric_hessian("h", directional, z));
+    std::string direction = "  const double w[" + std::to_string(w) + "] = {";
+    for (int i = 0; i < w; ++i)
+      direction += (i ? ", " : "") + std::string(i < n_ ? "dq[" : "dv[") + std::to_string(i < n_ ? i : i - n_) + "]";
+    direction += "};\n  (void)w;\n";
+    return function("static int mi_lagrangian_third(const void* context, const double* q, const double* v,\n"
+                    "                               const double* dq, const double* dv, double* h)",
+                    {"q", "v"}, root, uses_integer_power, direction);
+  }
+
+  /// f_u and the Hessian over s = (q, v, u) of μ·f (`forces_second`, optimal control); μ are the
+  /// weights w.
+  std::string forces_second_function(bool& uses_integer_power) {
+    const int m = static_cast<int>(m_.controls.size());
+    std::vector<symbolic::Variable> s = state_variables();
+    for (int j = 0; j < m; ++j) s.push_back({SymbolKind::kControl, j});
+    Group f_u{"", {}};
+    NodeId weighted = g_.number(0.0);
+    for (int i = 0; i < n_; ++i) {
+      const NodeId fi = g_.import(m_.forces[static_cast<std::size_t>(i)]);
+      for (int j = 0; j < m; ++j)
+        f_u.assignments.push_back({"f_u[" + std::to_string(i * m + j) + "]", g_.derivative(fi, {SymbolKind::kControl, j})});
+      weighted = g_.add(weighted, g_.multiply(weight(i), fi));
+    }
+    Block root;
+    root.children.push_back({"f_u", {f_u}, {}});
+    root.children.push_back({"hessian", {symmetric_hessian("hessian", weighted, s)}, {}});
+    return function("static int mi_forces_second(const void* context, const double* q, const double* v, const double* u,\n"
+                    "                            double t, const double* w, double* f_u, double* hessian)",
+                    {"q", "v", "u", "t", "w"}, root, uses_integer_power);
+  }
+
  private:
+  /// q then v.
+  std::vector<symbolic::Variable> state_variables() const {
+    std::vector<symbolic::Variable> z;
+    for (int i = 0; i < n_; ++i) z.push_back(q(i));
+    for (int i = 0; i < n_; ++i) z.push_back(v(i));
+    return z;
+  }
+
+  /// Weight i of a kernel (the direction of lagrangian_third, the μ of forces_second): a parameter
+  /// symbol past the model's parameters, so that differentiation treats it as the constant it is;
+  /// the writer names it w[i].
+  NodeId weight(int i) { return g_.symbol(SymbolKind::kParameter, static_cast<int>(m_.parameters.size()) + i); }
+
+  /// The Hessian of `e` over `xs`, written row-major into `name` (symmetric, from one triangle of the
+  /// forward derivatives of its reverse-accumulated gradient).
+  Group symmetric_hessian(const std::string& name, NodeId e, const std::vector<symbolic::Variable>& xs) {
+    const std::vector<NodeId> gradient = g_.gradient(e, xs);
+    const std::size_t size = xs.size();
+    Group hessian{"", {}};
+    for (std::size_t a = 0; a < size; ++a)
+      for (std::size_t b = a; b < size; ++b) {
+        const NodeId h = g_.derivative(gradient[a], xs[b]);
+        hessian.assignments.push_back({name + "[" + std::to_string(a * size + b) + "]", h});
+        if (b != a) hessian.assignments.push_back({name + "[" + std::to_string(b * size + a) + "]", h});
+      }
+    return hessian;
+  }
+
   static symbolic::Variable q(int i) { return {SymbolKind::kCoordinate, i}; }
   static symbolic::Variable v(int i) { return {SymbolKind::kVelocity, i}; }
 
@@ -529,10 +609,11 @@ class KernelModel {
 
   /// A kernel: the domain's nodes and test first, then the blocks.
   std::string function(const std::string& signature, const std::vector<std::string>& arguments, const Block& root,
-                       bool& uses_integer_power) {
+                       bool& uses_integer_power, const std::string& prologue = "") {
     std::string s = signature + " {\n  const double* p = (const double*)context;\n  (void)p;\n";
     for (const auto& a : arguments) s += "  (void)" + a + ";\n";
-    Writer writer(g_);
+    s += prologue;
+    Writer writer(g_, static_cast<int>(m_.parameters.size()));
     writer.emit_reachable(domain_, s);
     s += domain_test();
     writer.emit_block(root, s);
@@ -567,7 +648,11 @@ static double mi_powi(double x, int n) {
 
 }  // namespace
 
-std::string generate_kernel_source(const ModelDescription& model) {
+bool optimal_control_applies(const ModelDescription& model) {
+  return !model.controls.empty() && model.constraints.empty() && model.nonholonomic.empty() && model.unilateral.empty();
+}
+
+std::string generate_kernel_source(const ModelDescription& model, bool with_optimal_control) {
   const std::size_t n = model.coordinates.size();
   KernelModel kernels(model);
   bool uses_integer_power = false;
@@ -581,6 +666,11 @@ std::string generate_kernel_source(const ModelDescription& model) {
   if (model.time_scale) functions += "\n" + kernels.time_scale_function(uses_integer_power);
   if (!model.nonholonomic.empty()) functions += "\n" + kernels.nonholonomic_function(uses_integer_power);
   if (!model.unilateral.empty()) functions += "\n" + kernels.unilateral_function(uses_integer_power);
+  const bool optimal_control = with_optimal_control && optimal_control_applies(model);
+  if (optimal_control) {
+    functions += "\n" + kernels.lagrangian_third_function(uses_integer_power);
+    functions += "\n" + kernels.forces_second_function(uses_integer_power);
+  }
 
   std::string s;
   s += "/* Derivative kernels of a model file (include/mechint/kernel/model_kernels.h), generated by mechint. */\n";
@@ -619,6 +709,8 @@ std::string generate_kernel_source(const ModelDescription& model) {
   s += std::string("  out->unilateral = ") + (model.unilateral.empty() ? "NULL" : "mi_unilateral") + ";\n";
   // The methods compose the rules' discrete derivatives from L's (kernel/discrete_rules.hpp).
   s += "  out->discrete_rules = 0;\n  out->discrete_lagrangian = NULL;\n  out->discrete_forces = NULL;\n";
+  s += std::string("  out->lagrangian_third = ") + (optimal_control ? "mi_lagrangian_third" : "NULL") + ";\n";
+  s += std::string("  out->forces_second = ") + (optimal_control ? "mi_forces_second" : "NULL") + ";\n";
   s += "  return 0;\n}\n";
   return s;
 }

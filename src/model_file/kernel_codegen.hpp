@@ -8,11 +8,11 @@
 /// operation of the hash-consed graph becomes one `const double tN`, so a subexpression shared by
 /// L, its gradient and its Hessian is computed once.
 ///
-/// Unlike the C++ of model_file/codegen.hpp, the source instantiates no template and includes
-/// nothing but <math.h>, <stdint.h> and <stddef.h> (the table's declaration is written inline), so
-/// it compiles in about the time the C compiler needs for the arithmetic itself.
+/// The source instantiates no template and includes nothing but <math.h>, <stdint.h> and <stddef.h>
+/// (the table's declaration is written inline), so it compiles in about the time the C compiler
+/// needs for the arithmetic itself.
 ///
-/// As in codegen.hpp, nothing of the file's text reaches the source: numbers are printed from
+/// Nothing of the file's text reaches the source: numbers are printed from
 /// their double values (shortest text that reads back exactly), names become `q[i]`, `v[i]`,
 /// `p[i]` (the parameters, in the order of ModelDescription::parameters), `u[i]` and `t`.
 
@@ -27,9 +27,16 @@ namespace mechint::model_file {
 /// out; the declared domain is checked first by every kernel (MECHINT_KERNEL_OUTSIDE_DOMAIN when
 /// some d_i(q) is not > 0, NaN included). `symmetry` with an index that names no generator also
 /// returns MECHINT_KERNEL_OUTSIDE_DOMAIN: the model defines nothing there.
-std::string generate_kernel_source(const ModelDescription& model);
+/// `with_optimal_control` adds what `mechint optimize` asks for (model_kernels.h:
+/// `lagrangian_third`, `forces_second`) when optimal control applies to the model
+/// (optimal_control_applies); the runs' plugin leaves them out, so that only optimize compiles them.
+std::string generate_kernel_source(const ModelDescription& model, bool with_optimal_control = false);
+
+/// Whether DMOC applies to the model (kernel/kernel_dmoc.hpp): controls, and no holonomic,
+/// nonholonomic or unilateral constraints.
+bool optimal_control_applies(const ModelDescription& model);
 
 /// Version of the generated kernel code's layout; part of a cache key.
-inline constexpr int kKernelCodeVersion = 1;
+inline constexpr int kKernelCodeVersion = 2;
 
 }  // namespace mechint::model_file

@@ -2,8 +2,10 @@
 /// \file
 /// The arithmetic and the functions of the model-file grammar (DESIGN §6) for every scalar type a
 /// model is evaluated with: `double`, ceres jets (`Jet<N>`, jets of jets) and Eigen's nested
-/// AutoDiffScalar (`Hessian2<N>`, core/autodiff.hpp). Generated models (model_file/codegen.hpp)
-/// call only these, so that one generated formula serves every derivative the integrators take.
+/// AutoDiffScalar (`Hessian2<N>`, core/autodiff.hpp). The evaluation of expression trees
+/// (model_file/evaluate.hpp: the checks of a model file, `mechint check`) calls only these, so that
+/// one formula serves every derivative those checks take; the generated kernels' C follows the same
+/// rules (model_file/kernel_codegen.cpp).
 ///
 /// Why not the types' own overloads: Eigen's AutoDiffScalar has no `atan`, an `atan2` that returns
 /// a dynamically sized (allocating) derivative, a `pow` that fails for nested scalars, and no

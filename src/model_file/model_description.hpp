@@ -3,7 +3,7 @@
 /// A model file (DESIGN §6) after parsing and checking: names resolved to indices, expressions as
 /// trees. Nothing of the file's text survives here but numbers (as doubles) and the user's names
 /// (which are identifiers, used only for messages and output columns), so the code generator
-/// (model_file/codegen.hpp) cannot emit anything the parser did not produce.
+/// (model_file/kernel_codegen.hpp) cannot emit anything the parser did not produce.
 ///
 /// Produced by `read_model_file` / `parse_model_text` (model_file/model_file.hpp); consumed by the
 /// code generator and by `mechint check`.

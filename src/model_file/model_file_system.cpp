@@ -1,14 +1,11 @@
 #include "model_file/model_file_system.hpp"
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -18,11 +15,11 @@
 #include "app/system_entry.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
-#include "model_file/codegen.hpp"
+#include "model_file/model_structure.hpp"
 #include "model_file/evaluate.hpp"
 #include "model_file/expression_parser.hpp"
 #include "model_file/model_checks.hpp"
-#include "model_file/model_compiler.hpp"
+#include "model_file/model_compiler.hpp"  // digest
 #include "model_file/model_file.hpp"
 #include "model_file/model_kernels_plugin.hpp"
 
@@ -33,11 +30,8 @@ std::string at(const ModelDescription& d, const SourcePosition& p) {
   return d.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": ";
 }
 
-/// The entry point a generated library exports (model_file/codegen.cpp).
-using EntryFunction = void (*)(const ModelDescription*, app::SystemEntry*);
-
-/// A model file's description, its derivative kernels (every method of `run`, stepping sessions and
-/// sweeps) and, once `optimize` needs it, its compiled C++ model.
+/// A model file's description and its derivative kernels (every command: runs, stepping sessions,
+/// sweeps and optimize, model_kernels_plugin.hpp).
 class LoadedModel {
  public:
   LoadedModel(ModelDescription description, std::string text)
@@ -45,44 +39,13 @@ class LoadedModel {
 
   const ModelDescription& description() const { return description_; }
 
-  /// The model's derivative kernels, for the methods compiled once (model_kernels_plugin.hpp).
+  /// The model's derivative kernels, for the methods compiled once.
   ModelKernelsPlugin& kernels() { return kernels_; }
 
-  /// The system of the compiled C++ model for `mechint optimize` alone (codegen.hpp): generated,
-  /// compiled (once, cached) and loaded on first use.
-  const app::SystemEntry& optimizer() {
-    if (!optimizer_) optimizer_ = load();
-    return *optimizer_;
-  }
-
  private:
-  app::SystemEntry load() {
-    const std::string source = generate_model_source(description_);
-    const Toolchain toolchain = find_toolchain();
-    const ModelCache cache = ModelCache::open_default();
-    const std::string key = cache_key(source, text_, toolchain);
-    const CachedLibrary library = compiled_library(cache, source, key, toolchain,
-      "model '" + description_.name + "' (" + quote_for_message(description_.file, 200) + ")");
-    // Loaded through the descriptor whose file was checked (model_file/model_cache.hpp), not by its
-    // name. Never closed, like the handle: the system's functions live in the library for the rest
-    // of the process, and a descriptor number never reused keeps this /proc name unique, which the
-    // loader compares with those of the libraries it already has.
-    const std::string loaded_path = "/proc/self/fd/" + std::to_string(library.fd);
-    void* handle = ::dlopen(loaded_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr)
-      throw std::runtime_error("cannot load the compiled model " + library.path.string() + ": " + ::dlerror());
-    auto* entry = reinterpret_cast<EntryFunction>(::dlsym(handle, "mechint_model_file_entry_v1"));
-    if (entry == nullptr)
-      throw std::runtime_error("the compiled model " + library.path.string() + " has no entry point: " + ::dlerror());
-    app::SystemEntry system;
-    entry(&description_, &system);
-    return system;
-  }
-
   ModelDescription description_;
   std::string text_;
   ModelKernelsPlugin kernels_;
-  std::optional<app::SystemEntry> optimizer_;
 };
 
 std::string read_text(const std::string& path) {
@@ -200,8 +163,8 @@ app::SystemEntry model_file_system(const std::string& path) {
   e.default_h = d.h;
   e.controls = d.controls;  // settable by the file's names; the output columns are u1, u2, ...
   e.parameters = [model](const app::Overrides&) { return model_file_parameters(model->description()); };
-  // Every method runs on the model's derivative kernels, compiled in about a second
-  // (model_kernels_plugin.hpp); only optimize compiles the model's C++.
+  // Every command runs on the model's derivative kernels, compiled in a fraction of a second
+  // (model_kernels_plugin.hpp); optimize asks for a plugin that also holds its third derivatives.
   check_kernel_default_method(d);
   e.methods = [model](const app::ParameterValues&) { return kernel_model_methods(model->description()); };
   e.method_options = [model](const app::ParameterValues&, const std::string& method) {
@@ -222,12 +185,17 @@ app::SystemEntry model_file_system(const std::string& path) {
   };
   e.optimize = [model](const app::ParameterValues& v, const app::OptimalControlSpec& spec,
                        const std::vector<std::string>& controls) {
-    // What optimize_problem refuses (app/optimize_problem.hpp), refused before anything is compiled.
+    // What optimize_kernel_problem refuses (app/kernel_optimize.hpp), refused before anything is
+    // compiled; the others get the plugin with optimal control's kernels.
     const ModelDescription& d = model->description();
     if (d.controls.empty()) spec.fail(spec.model_where, "the system has no control inputs: there is nothing to optimize");
     if (!d.constraints.empty())
       spec.fail(spec.model_where, "optimal control of a system with holonomic constraints is not supported");
-    return model->optimizer().optimize(v, spec, controls);
+    if (!d.nonholonomic.empty())
+      spec.fail(spec.model_where, "optimal control of a system with nonholonomic constraints is not supported");
+    if (!d.unilateral.empty())
+      spec.fail(spec.model_where, "optimal control of a system with walls (impacts) is not supported");
+    return app::optimize_kernel_problem(model->kernels().problem(v, /*with_optimal_control=*/true), spec, controls);
   };
   return e;
 }

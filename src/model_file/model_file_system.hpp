@@ -5,8 +5,9 @@
 /// The file is parsed and checked at once (model_file/model_file.hpp: every error one
 /// `FILE:LINE:COLUMN` line, exit 2); its settable names are known from the file alone, so a wrong
 /// `--set` is refused before anything is compiled. The first call that needs the model itself
-/// (its methods, a run) generates its C++ source (model_file/codegen.hpp), compiles it once into
-/// the cache (model_file/model_compiler.hpp) and loads it with dlopen.
+/// (a run, optimize) generates the C source of its derivative kernels (model_file/kernel_codegen.hpp),
+/// compiles it once into the cache (model_file/model_compiler.hpp) and loads it with dlopen
+/// (model_file/model_kernels_plugin.hpp).
 
 #include <string>
 #include <vector>

@@ -11,7 +11,7 @@
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 #include "mechint/kernel/model_kernels.h"
-#include "model_file/codegen.hpp"
+#include "model_file/model_structure.hpp"
 #include "model_file/kernel_codegen.hpp"
 #include "model_file/model_cache.hpp"
 #include "model_file/model_compiler.hpp"
@@ -47,15 +47,17 @@ std::vector<std::string> kernel_model_methods(const ModelDescription& d) {
 ModelKernelsPlugin::ModelKernelsPlugin(const ModelDescription& model, std::string text)
     : model_(&model), text_(std::move(text)) {}
 
-void ModelKernelsPlugin::load() {
+void* ModelKernelsPlugin::load(bool with_optimal_control) {
   const Toolchain toolchain = kernel_toolchain(find_toolchain());
   const ModelCache cache = ModelCache::open_default();
   // The kernels are a function of the file's text and of the generator: keyed by the generator's
   // identity, the source is generated only when the cache has no library for it (the cached start
   // of a 30-link chain spent a third of its instructions generating a source it did not compile).
   const std::string generator = generator_identity();
-  const auto source = [&] { return generate_kernel_source(*model_); };
-  const std::string key = cache_key(generator.empty() ? source() : "generator " + generator, text_, toolchain);
+  const auto source = [&] { return generate_kernel_source(*model_, with_optimal_control); };
+  const std::string key = cache_key(
+      generator.empty() ? source() : "generator " + generator + (with_optimal_control ? " with optimal control" : ""),
+      text_, toolchain);
   const CachedLibrary library = compiled_library(cache, source, key, toolchain,
       "model '" + model_->name + "' (" + quote_for_message(model_->file, 200) + ")");
   // Through the checked descriptor, never closed (model_file_system.cpp says why).
@@ -63,19 +65,21 @@ void ModelKernelsPlugin::load() {
   void* handle = ::dlopen(loaded_path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr)
     throw std::runtime_error("cannot load the compiled model " + library.path.string() + ": " + ::dlerror());
-  fill_ = ::dlsym(handle, MECHINT_FILL_KERNELS_SYMBOL);
-  if (fill_ == nullptr)
+  void* fill = ::dlsym(handle, MECHINT_FILL_KERNELS_SYMBOL);
+  if (fill == nullptr)
     throw std::runtime_error("the compiled model " + library.path.string() + " has no kernels: " + ::dlerror());
+  return fill;
 }
 
-app::KernelProblem ModelKernelsPlugin::problem(const app::ParameterValues& v) {
-  if (fill_ == nullptr) load();
+app::KernelProblem ModelKernelsPlugin::problem(const app::ParameterValues& v, bool with_optimal_control) {
+  void*& loaded = with_optimal_control ? fill_optimal_control_ : fill_;
+  if (loaded == nullptr) loaded = load(with_optimal_control);
   const ModelDescription& d = *model_;
   // The kernels keep a pointer to the parameter values: they live as long as the model.
   auto parameters = std::make_shared<std::vector<double>>();
   for (const auto& p : d.parameters) parameters->push_back(v.real(p.name));
   mechint_model_kernels kernels{};
-  const auto fill = reinterpret_cast<mechint_fill_kernels_fn>(fill_);
+  const auto fill = reinterpret_cast<mechint_fill_kernels_fn>(loaded);
   if (fill(MECHINT_KERNEL_ABI_VERSION, parameters->data(), static_cast<int32_t>(parameters->size()), &kernels) !=
       MECHINT_KERNEL_OK)
     throw std::runtime_error("the compiled model does not fill kernels of ABI version " +

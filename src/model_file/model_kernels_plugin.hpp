@@ -28,14 +28,18 @@ class ModelKernelsPlugin {
 
   /// The model's problem for these parameter values and initial values: its kernels (the plugin
   /// compiled and loaded on first use), the start and the file's output names.
-  app::KernelProblem problem(const app::ParameterValues& values);
+  /// `with_optimal_control`: the kernels of a second plugin that also holds what `mechint optimize`
+  /// asks for (kernel_codegen.hpp), compiled only when optimize asks.
+  app::KernelProblem problem(const app::ParameterValues& values, bool with_optimal_control = false);
 
  private:
-  void load();
+  /// The fill function of the plugin (with optimal control's kernels or not), compiled and loaded.
+  void* load(bool with_optimal_control);
 
   const ModelDescription* model_;
   std::string text_;
-  void* fill_ = nullptr;  ///< mechint_fill_kernels_fn of the loaded plugin
+  void* fill_ = nullptr;                  ///< mechint_fill_kernels_fn of the runs' plugin
+  void* fill_optimal_control_ = nullptr;  ///< the same, of the plugin with optimal control's kernels
 };
 
 }  // namespace mechint::model_file

@@ -97,6 +97,19 @@ typedef struct mechint_model_kernels {
                              double* d1, double* d2, double* d12);
   int (*discrete_forces)(const void* context, int32_t rule, double h, const double* q0, const double* q1,
                          const double* u, double t0, double* f_minus, double* f_plus, double* df_minus);
+
+  /* What optimal control (DMOC, DESIGN §7) asks for beyond the above: the derivatives of the
+   * Hessian of its Lagrangian. Optional (NULL: not supplied, and `mechint optimize` refuses the model).
+   *   lagrangian_third: for a direction (dq, dv) (n each), the Hessian over z = (q, v) of
+   *     ∇L(z)·(dq, dv): the symmetric 2n x 2n matrix sum_c d3L/dz_a dz_b dz_c d_c, rows and columns
+   *     ordered q then v;
+   *   forces_second (required with lagrangian_third when has_forces): f_u = df/du (n x m) and, for
+   *     weights mu (n), the Hessian over s = (q, v, u) of mu·f(q, v, u, t): the symmetric
+   *     (2n+m) x (2n+m) matrix, ordered q, v, u. Either output may be NULL (mu only with the Hessian). */
+  int (*lagrangian_third)(const void* context, const double* q, const double* v, const double* dq, const double* dv,
+                          double* h);
+  int (*forces_second)(const void* context, const double* q, const double* v, const double* u, double t,
+                       const double* mu, double* f_u, double* hessian);
 } mechint_model_kernels;
 
 /* The rules of `discrete_lagrangian`: Ld = h L((q0+q1)/2, (q1-q0)/h), h/2 [L(q0, v) + L(q1, v)] and

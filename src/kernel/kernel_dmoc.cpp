@@ -1,0 +1,374 @@
+#include "kernel/kernel_dmoc.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+#include <utility>
+
+#include "kernel/kernel_legendre.hpp"
+#include "mechint/core/errors.hpp"
+
+namespace mechint::kernel {
+
+namespace {
+
+using optimal::SparseEntry;
+
+/// Slot of a nonzero, created on first use.
+int slot_of(std::map<std::pair<int, int>, int>& slots, std::vector<SparseEntry>& entries, int row, int col) {
+  const auto [it, inserted] = slots.emplace(std::make_pair(row, col), static_cast<int>(entries.size()));
+  if (inserted) entries.push_back({row, col});
+  return it->second;
+}
+
+}  // namespace
+
+KernelOptimalControlProblem::KernelOptimalControlProblem(int n, int m)
+    : q_start(Vector::Zero(n)),
+      v_start(Vector::Zero(n)),
+      q_goal(Vector::Zero(n)),
+      v_goal(Vector::Zero(n)),
+      q_goal_given(static_cast<std::size_t>(n), false),
+      v_goal_given(static_cast<std::size_t>(n), false),
+      q_lower(Vector::Constant(n, -optimal::kUnbounded)),
+      q_upper(Vector::Constant(n, optimal::kUnbounded)),
+      u_lower(Vector::Constant(m, -optimal::kUnbounded)),
+      u_upper(Vector::Constant(m, optimal::kUnbounded)) {}
+
+KernelDmocTranscription::KernelDmocTranscription(const KernelModel& model, Rule rule, KernelOptimalControlProblem problem)
+    : model_(&model),
+      rule_(rule),
+      problem_(std::move(problem)),
+      n_(model.dim()),
+      m_(model.num_controls()),
+      K_(2 * n_ + m_),
+      h_(0.0) {
+  if (m_ < 1 || !model.forced()) throw std::invalid_argument("DMOC needs a model with control inputs");
+  if (model.num_constraints() > 0)
+    throw std::invalid_argument("DMOC of models with holonomic constraints is not implemented");
+  if (!model.supplies_optimal_control_kernels())
+    throw std::invalid_argument("the model's kernels do not supply the third derivatives optimal control needs");
+  validate();
+  h_ = problem_.step();
+  switch (rule_) {
+    case Rule::kMidpoint: points_ = {{0.5, 0.5, 1.0, 0.5, 0.5, 0.5}}; break;
+    case Rule::kTrapezoid: points_ = {{1.0, 0.0, 0.5, 0.0, 0.5, 0.0}, {0.0, 1.0, 0.5, 1.0, 0.0, 0.5}}; break;
+    case Rule::kFirstOrder: points_ = {{0.0, 1.0, 1.0, 1.0, 0.0, 1.0}}; break;
+  }
+  for (const Point& p : points_) maps_.push_back(point_map(p));
+  p_start_.resize(n_);
+  if (!model.gradient(problem_.q_start, problem_.v_start, nullptr, nullptr, &p_start_) || !p_start_.allFinite())
+    throw std::invalid_argument("the model is not defined at the start");
+  build_structures();
+
+  // The interpolation guess: q_k linear from the start to the goal (free goal components: the
+  // start), the end velocity of that line, controls 0 clamped into their bounds.
+  const int N = problem_.steps;
+  guess_ = Eigen::VectorXd::Zero(num_variables());
+  Vector q_end = problem_.q_start;
+  for (int i = 0; i < n_; ++i)
+    if (problem_.q_goal_given[i]) q_end[i] = problem_.q_goal[i];
+  for (int k = 0; k <= N; ++k) {
+    const double s = static_cast<double>(k) / N;
+    guess_.segment(q_index(k), n_) = (1.0 - s) * problem_.q_start + s * q_end;
+  }
+  Vector v = (q_end - problem_.q_start) / problem_.horizon;
+  for (int i = 0; i < n_; ++i)
+    if (problem_.v_goal_given[i]) v[i] = problem_.v_goal[i];
+  guess_.segment(v_end_index(), n_) = v;
+  for (int k = 0; k < N; ++k)
+    for (int i = 0; i < m_; ++i) guess_[u_index(k) + i] = std::clamp(0.0, problem_.u_lower[i], problem_.u_upper[i]);
+}
+
+void KernelDmocTranscription::validate() const {
+  const KernelOptimalControlProblem& p = problem_;
+  const auto sized = [](const Vector& x, int size) { return x.size() == size; };
+  if (!sized(p.q_start, n_) || !sized(p.v_start, n_) || !sized(p.q_goal, n_) || !sized(p.v_goal, n_) ||
+      !sized(p.q_lower, n_) || !sized(p.q_upper, n_) || !sized(p.u_lower, m_) || !sized(p.u_upper, m_) ||
+      p.q_goal_given.size() != static_cast<std::size_t>(n_) || p.v_goal_given.size() != static_cast<std::size_t>(n_))
+    throw std::invalid_argument("the problem's sizes are not the model's");
+  if (!(p.horizon > 0.0) || !std::isfinite(p.horizon)) throw std::invalid_argument("horizon must be positive");
+  if (p.steps < 1) throw std::invalid_argument("steps must be at least 1");
+  if (!(p.effort > 0.0) || !std::isfinite(p.effort)) throw std::invalid_argument("the effort weight must be positive");
+  if (!p.q_start.allFinite() || !p.v_start.allFinite() || !p.q_goal.allFinite() || !p.v_goal.allFinite())
+    throw std::invalid_argument("start and goal must be finite");
+  for (int i = 0; i < n_; ++i) {
+    if (!(p.q_lower[i] < p.q_upper[i]))
+      throw std::invalid_argument("empty bounds on coordinate " + std::to_string(i + 1) + " (lower >= upper)");
+    if (p.q_start[i] < p.q_lower[i] || p.q_start[i] > p.q_upper[i])
+      throw std::invalid_argument("the start of coordinate " + std::to_string(i + 1) + " is outside its bounds");
+    if (p.q_goal_given[i] && (p.q_goal[i] < p.q_lower[i] || p.q_goal[i] > p.q_upper[i]))
+      throw std::invalid_argument("the goal of coordinate " + std::to_string(i + 1) + " is outside its bounds");
+  }
+  for (int i = 0; i < m_; ++i)
+    if (!(p.u_lower[i] < p.u_upper[i]))
+      throw std::invalid_argument("empty bounds on control " + std::to_string(i + 1) + " (lower >= upper)");
+}
+
+void KernelDmocTranscription::set_initial_guess(const std::vector<Vector>& q, const std::vector<Vector>& u,
+                                                const Vector& v_end) {
+  if (static_cast<int>(q.size()) != problem_.steps + 1 || static_cast<int>(u.size()) != problem_.steps)
+    throw std::invalid_argument("initial guess: expected N+1 configurations and N controls");
+  for (int k = 0; k <= problem_.steps; ++k) guess_.segment(q_index(k), n_) = q[k];
+  for (int k = 0; k < problem_.steps; ++k) guess_.segment(u_index(k), m_) = u[k];
+  guess_.segment(v_end_index(), n_) = v_end;
+}
+
+void KernelDmocTranscription::variable_bounds(Eigen::Ref<Eigen::VectorXd> lower, Eigen::Ref<Eigen::VectorXd> upper) const {
+  const int N = problem_.steps;
+  for (int k = 0; k <= N; ++k) {
+    lower.segment(q_index(k), n_) = problem_.q_lower;
+    upper.segment(q_index(k), n_) = problem_.q_upper;
+  }
+  lower.segment(q_index(0), n_) = problem_.q_start;
+  upper.segment(q_index(0), n_) = problem_.q_start;
+  lower.segment(v_end_index(), n_).setConstant(-optimal::kUnbounded);
+  upper.segment(v_end_index(), n_).setConstant(optimal::kUnbounded);
+  for (int i = 0; i < n_; ++i) {
+    if (problem_.q_goal_given[i]) lower[q_index(N) + i] = upper[q_index(N) + i] = problem_.q_goal[i];
+    if (problem_.v_goal_given[i]) lower[v_end_index() + i] = upper[v_end_index() + i] = problem_.v_goal[i];
+  }
+  for (int k = 0; k < N; ++k) {
+    lower.segment(u_index(k), m_) = problem_.u_lower;
+    upper.segment(u_index(k), m_) = problem_.u_upper;
+  }
+}
+
+double KernelDmocTranscription::objective(const Eigen::Ref<const Eigen::VectorXd>& x) const {
+  double j = 0.0;
+  for (int k = 0; k < problem_.steps; ++k) j += x.segment(u_index(k), m_).squaredNorm();
+  return h_ * problem_.effort * j;
+}
+
+void KernelDmocTranscription::objective_gradient(const Eigen::Ref<const Eigen::VectorXd>& x,
+                                                 Eigen::Ref<Eigen::VectorXd> g) const {
+  g.setZero();
+  for (int k = 0; k < problem_.steps; ++k)
+    g.segment(u_index(k), m_) = (2.0 * h_ * problem_.effort) * x.segment(u_index(k), m_);
+}
+
+void KernelDmocTranscription::point_of(const Point& p, const Vector& q0, const Vector& q1, Vector& q, Vector& v) const {
+  q = p.a * q0 + p.b * q1;
+  v = (q1 - q0) / h_;
+}
+
+Eigen::MatrixXd KernelDmocTranscription::point_map(const Point& p) const {
+  const int n = n_;
+  Eigen::MatrixXd map = Eigen::MatrixXd::Zero(2 * n, 2 * n);
+  for (int i = 0; i < n; ++i) {
+    map(i, i) = p.a;
+    map(i, n + i) = p.b;
+    map(n + i, i) = -1.0 / h_;
+    map(n + i, n + i) = 1.0 / h_;
+  }
+  return map;
+}
+
+void KernelDmocTranscription::outside_domain(int node) const {
+  throw DomainError("the model is not defined on the way (at node " + std::to_string(node) + ")");
+}
+
+void KernelDmocTranscription::step_residuals(const Eigen::Ref<const Eigen::VectorXd>& x, int k, Vector& a, Vector& b,
+                                             RowMatrix* da, RowMatrix* db) const {
+  const int n = n_, m = m_;
+  const Vector q0 = x.segment(q_index(k), n), q1 = x.segment(q_index(k + 1), n), u = x.segment(u_index(k), m);
+  const bool jacobians = da != nullptr;
+  a = Vector::Zero(n);
+  b = Vector::Zero(n);
+  if (jacobians) {
+    da->setZero(n, K_);
+    db->setZero(n, K_);
+  }
+  LagrangianValues l(n);
+  Vector q(n), v(n), f(n);
+  RowMatrix f_q(n, n), f_v(n, n), f_u(n, m);
+  for (std::size_t j = 0; j < points_.size(); ++j) {
+    const Point& p = points_[j];
+    const Eigen::MatrixXd& map = maps_[j];
+    point_of(p, q0, q1, q, v);
+    const double t = (k + p.tau) * h_;
+    // Ld's gradient: h w Pᵀ ∇L(z); its Hessian h w Pᵀ ∇²L(z) P.
+    const bool defined = jacobians ? model_->lagrangian(q, v, l) : model_->gradient(q, v, nullptr, &l.q, &l.v);
+    if (!defined) outside_domain(k);
+    Vector gradient(2 * n);
+    gradient << l.q, l.v;
+    const Vector ld_gradient = h_ * p.weight * (map.transpose() * gradient);
+    a += ld_gradient.head(n);
+    b += ld_gradient.tail(n);
+    if (!model_->forces(q, v, u, t, f, jacobians ? &f_q : nullptr, jacobians ? &f_v : nullptr)) outside_domain(k);
+    a += (h_ * p.alpha) * f;
+    b += (h_ * p.beta) * f;
+    if (!jacobians) continue;
+    Eigen::MatrixXd hessian(2 * n, 2 * n);
+    hessian << l.qq, l.qv, l.qv.transpose(), l.vv;
+    const Eigen::MatrixXd ld_hessian = h_ * p.weight * (map.transpose() * hessian * map);
+    da->leftCols(2 * n) += ld_hessian.topRows(n);
+    db->leftCols(2 * n) += ld_hessian.bottomRows(n);
+    if (!model_->forces_second(q, v, u, t, nullptr, &f_u, nullptr)) outside_domain(k);
+    Eigen::MatrixXd force_z(n, 2 * n);
+    force_z << f_q, f_v;
+    const Eigen::MatrixXd force_y = force_z * map;
+    da->leftCols(2 * n) += (h_ * p.alpha) * force_y;
+    db->leftCols(2 * n) += (h_ * p.beta) * force_y;
+    da->rightCols(m) += (h_ * p.alpha) * f_u;
+    db->rightCols(m) += (h_ * p.beta) * f_u;
+  }
+}
+
+void KernelDmocTranscription::step_hessian(const Eigen::Ref<const Eigen::VectorXd>& x, int k, const Vector& lambda_a,
+                                           const Vector& lambda_b, RowMatrix& hk) const {
+  const int n = n_, m = m_;
+  const Vector q0 = x.segment(q_index(k), n), q1 = x.segment(q_index(k + 1), n), u = x.segment(u_index(k), m);
+  Vector w(2 * n);
+  w << lambda_a, lambda_b;
+  hk.setZero(K_, K_);
+  Vector q(n), v(n);
+  RowMatrix third(2 * n, 2 * n), forces(K_, K_);
+  Eigen::MatrixXd to_point = Eigen::MatrixXd::Zero(K_, K_);  // (y, u) ↦ (z_j, u)
+  to_point.bottomRightCorner(m, m).setIdentity();
+  for (std::size_t j = 0; j < points_.size(); ++j) {
+    const Point& p = points_[j];
+    const Eigen::MatrixXd& map = maps_[j];
+    point_of(p, q0, q1, q, v);
+    const double t = (k + p.tau) * h_;
+    const Vector direction = map * w;
+    if (!model_->lagrangian_third(q, v, direction.head(n), direction.tail(n), third)) outside_domain(k);
+    hk.topLeftCorner(2 * n, 2 * n) += h_ * p.weight * (map.transpose() * third * map);
+    const Vector mu = h_ * (p.alpha * lambda_a + p.beta * lambda_b);
+    if (!model_->forces_second(q, v, u, t, &mu, nullptr, &forces)) outside_domain(k);
+    to_point.topLeftCorner(2 * n, 2 * n) = map;
+    hk += to_point.transpose() * forces * to_point;
+  }
+}
+
+void KernelDmocTranscription::constraints(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Ref<Eigen::VectorXd> c) const {
+  const int N = problem_.steps, n = n_;
+  c.segment(0, n) = p_start_;
+  for (int k = 1; k <= N; ++k) c.segment(k * n, n).setZero();
+  Vector a, b;
+  for (int k = 0; k < N; ++k) {
+    step_residuals(x, k, a, b, nullptr, nullptr);
+    c.segment(k * n, n) += a;
+    c.segment((k + 1) * n, n) += b;
+  }
+  Vector l_v(n);
+  if (!model_->gradient(x.segment(q_index(N), n), x.segment(v_end_index(), n), nullptr, nullptr, &l_v)) outside_domain(N);
+  c.segment(N * n, n) -= l_v;
+}
+
+void KernelDmocTranscription::constraint_jacobian(const Eigen::Ref<const Eigen::VectorXd>& x,
+                                                  Eigen::Ref<Eigen::VectorXd> values) const {
+  values.setZero();
+  const int N = problem_.steps, n = n_, K = K_;
+  Vector a, b;
+  RowMatrix da, db;
+  for (int k = 0; k < N; ++k) {
+    step_residuals(x, k, a, b, &da, &db);
+    const int* slot_a = &step_jacobian_slots_[static_cast<std::size_t>(k) * 2 * n * K];
+    const int* slot_b = slot_a + n * K;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < K; ++j) {
+        values[slot_a[i * K + j]] += da(i, j);
+        values[slot_b[i * K + j]] += db(i, j);
+      }
+  }
+  // c_N's last term: −∂L/∂q̇(q_N, v_N), differentiated in (q_N, v_N): −[L_qvᵀ, L_vv].
+  LagrangianValues l(n);
+  if (!model_->lagrangian(x.segment(q_index(N), n), x.segment(v_end_index(), n), l)) outside_domain(N);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      values[end_jacobian_slots_[i * 2 * n + j]] -= l.qv(j, i);
+      values[end_jacobian_slots_[i * 2 * n + n + j]] -= l.vv(i, j);
+    }
+}
+
+void KernelDmocTranscription::lagrangian_hessian(const Eigen::Ref<const Eigen::VectorXd>& x, double sigma,
+                                                 const Eigen::Ref<const Eigen::VectorXd>& lambda,
+                                                 Eigen::Ref<Eigen::VectorXd> values) const {
+  values.setZero();
+  const int N = problem_.steps, n = n_, K = K_;
+  RowMatrix hk;
+  for (int k = 0; k < N; ++k) {
+    step_hessian(x, k, lambda.segment(k * n, n), lambda.segment((k + 1) * n, n), hk);
+    for (int i = 0; i < m_; ++i) hk(2 * n + i, 2 * n + i) += 2.0 * sigma * h_ * problem_.effort;
+    const int* slot = &step_hessian_slots_[static_cast<std::size_t>(k) * K * K];
+    for (int i = 0; i < K; ++i)
+      for (int j = 0; j <= i; ++j) values[slot[i * K + j]] += hk(i, j);
+  }
+  // −λ_N·∂L/∂q̇(q_N, v_N): minus the Hessian of L's derivative along (0, λ_N).
+  RowMatrix he(2 * n, 2 * n);
+  if (!model_->lagrangian_third(x.segment(q_index(N), n), x.segment(v_end_index(), n), Vector::Zero(n),
+                                lambda.segment(N * n, n), he))
+    outside_domain(N);
+  for (int i = 0; i < 2 * n; ++i)
+    for (int j = 0; j <= i; ++j) values[end_hessian_slots_[i * 2 * n + j]] -= he(i, j);
+}
+
+std::vector<Vector> KernelDmocTranscription::momenta(const Eigen::Ref<const Eigen::VectorXd>& x) const {
+  const int N = problem_.steps;
+  std::vector<Vector> p(static_cast<std::size_t>(N) + 1);
+  Vector a, b;
+  for (int k = 0; k < N; ++k) {
+    step_residuals(x, k, a, b, nullptr, nullptr);
+    p[static_cast<std::size_t>(k)] = -a;
+    if (k + 1 == N) p[static_cast<std::size_t>(N)] = b;
+  }
+  return p;
+}
+
+std::vector<double> KernelDmocTranscription::energies(const Eigen::Ref<const Eigen::VectorXd>& x) const {
+  const std::vector<Vector> p = momenta(x);
+  const int N = problem_.steps;
+  std::vector<double> e(p.size());
+  for (int k = 0; k <= N; ++k) {
+    const Vector q = x.segment(q_index(k), n_);
+    // The Newton of the inverse Legendre transform starts from the node's difference quotient.
+    const Vector guess = k < N ? Vector((x.segment(q_index(k + 1), n_) - q) / h_) : Vector(x.segment(v_end_index(), n_));
+    const Vector v = tangent_velocity(*model_, q, p[static_cast<std::size_t>(k)], guess);
+    e[static_cast<std::size_t>(k)] = kernel_energy(*model_, q, v);
+  }
+  return e;
+}
+
+int KernelDmocTranscription::step_column(int k, int j) const {
+  if (j < n_) return q_index(k) + j;
+  if (j < 2 * n_) return q_index(k + 1) + (j - n_);
+  return u_index(k) + (j - 2 * n_);
+}
+
+int KernelDmocTranscription::end_column(int j) const {
+  return j < n_ ? q_index(problem_.steps) + j : v_end_index() + (j - n_);
+}
+
+void KernelDmocTranscription::build_structures() {
+  const int N = problem_.steps, n = n_, K = K_;
+  std::map<std::pair<int, int>, int> slots;
+  step_jacobian_slots_.resize(static_cast<std::size_t>(N) * 2 * n * K);
+  for (int k = 0; k < N; ++k) {
+    int* slot_a = &step_jacobian_slots_[static_cast<std::size_t>(k) * 2 * n * K];
+    int* slot_b = slot_a + n * K;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < K; ++j) {
+        slot_a[i * K + j] = slot_of(slots, jacobian_entries_, k * n + i, step_column(k, j));
+        slot_b[i * K + j] = slot_of(slots, jacobian_entries_, (k + 1) * n + i, step_column(k, j));
+      }
+  }
+  end_jacobian_slots_.resize(static_cast<std::size_t>(2 * n * n));
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < 2 * n; ++j)
+      end_jacobian_slots_[static_cast<std::size_t>(i * 2 * n + j)] = slot_of(slots, jacobian_entries_, N * n + i, end_column(j));
+
+  slots.clear();
+  const auto lower = [&](int a, int b) { return slot_of(slots, hessian_entries_, std::max(a, b), std::min(a, b)); };
+  step_hessian_slots_.assign(static_cast<std::size_t>(N) * K * K, -1);
+  for (int k = 0; k < N; ++k)
+    for (int i = 0; i < K; ++i)
+      for (int j = 0; j <= i; ++j)
+        step_hessian_slots_[static_cast<std::size_t>(k) * K * K + i * K + j] = lower(step_column(k, i), step_column(k, j));
+  end_hessian_slots_.assign(static_cast<std::size_t>(4 * n * n), -1);
+  for (int i = 0; i < 2 * n; ++i)
+    for (int j = 0; j <= i; ++j) end_hessian_slots_[static_cast<std::size_t>(i * 2 * n + j)] = lower(end_column(i), end_column(j));
+}
+
+}  // namespace mechint::kernel

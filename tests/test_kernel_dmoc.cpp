@@ -1,0 +1,260 @@
+// DMOC on the kernels (kernel/kernel_dmoc.hpp), the program `mechint optimize` solves for every
+// system, checked three ways: against the fixed-size transcription (optimal/dmoc.hpp: a second
+// formulation, differentiating each rule's discrete Lagrangian by nested AD where the kernel one
+// composes L's third derivatives at the rule's quadrature points) — constraints, Jacobian, Hessian
+// of the Lagrangian and node energies at random points, for the four built-ins with controls and
+// every rule; against central differences of its own constraints; and, solved by Ipopt, against the
+// closed-form minimum-energy transfer of the harmonic oscillator, converging at order 2.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "kernel/kernel_dmoc.hpp"
+#include "kernel/model_adapter.txx"
+#include "mechint/optimal/dmoc.hpp"
+#include "mechint/optimal/ipopt_solver.hpp"
+#include "mechint/systems/acrobot.hpp"
+#include "mechint/systems/cart_pole.hpp"
+#include "mechint/systems/damped_pendulum.hpp"
+#include "mechint/systems/low_thrust_spacecraft.hpp"
+#include "nlp_differences.hpp"
+
+namespace mechint {
+namespace {
+
+using kernel::KernelDmocTranscription;
+using kernel::KernelOptimalControlProblem;
+using optimal::NonlinearProgram;
+using optimal::OptimalControlProblem;
+
+/// m q̈ = −k q + u: a harmonic oscillator driven by a force u (a model of this test alone: its
+/// kernels are instantiated here, from model_adapter.txx).
+struct ForcedOscillator {
+  static constexpr int kDim = 1;
+  static constexpr int kNumConstraints = 0;
+  static constexpr int kNumSymmetries = 0;
+  static constexpr int kNumControls = 1;
+  double mass = 1.0;
+  double stiffness = 1.0;
+  template <class T>
+  T lagrangian(const Vec<T, 1>& q, const Vec<T, 1>& v) const {
+    return 0.5 * mass * v[0] * v[0] - 0.5 * stiffness * q[0] * q[0];
+  }
+  template <class T>
+  Vec<T, 1> generalized_force(const Vec<T, 1>&, const Vec<T, 1>&, const Vec<T, 1>& u, double) const {
+    return Vec<T, 1>(u[0]);
+  }
+};
+
+template <int n, int m>
+KernelOptimalControlProblem kernel_problem_of(const OptimalControlProblem<n, m>& p) {
+  KernelOptimalControlProblem k(n, m);
+  k.horizon = p.horizon;
+  k.steps = p.steps;
+  k.q_start = p.q_start, k.v_start = p.v_start, k.q_goal = p.q_goal, k.v_goal = p.v_goal;
+  for (int i = 0; i < n; ++i) {
+    k.q_goal_given[static_cast<std::size_t>(i)] = p.q_goal_given[i];
+    k.v_goal_given[static_cast<std::size_t>(i)] = p.v_goal_given[i];
+  }
+  k.q_lower = p.q_lower, k.q_upper = p.q_upper, k.u_lower = p.u_lower, k.u_upper = p.u_upper;
+  k.effort = p.effort;
+  return k;
+}
+
+Eigen::MatrixXd dense_jacobian(const NonlinearProgram& program, const Eigen::VectorXd& x) {
+  const auto& entries = program.jacobian_structure();
+  Eigen::VectorXd values(entries.size());
+  program.constraint_jacobian(x, values);
+  Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(program.num_constraints(), program.num_variables());
+  for (std::size_t e = 0; e < entries.size(); ++e) dense(entries[e].row, entries[e].col) += values[e];
+  return dense;
+}
+
+/// The lower triangle of σ∇²f + Σλ∇²g, dense.
+Eigen::MatrixXd dense_hessian(const NonlinearProgram& program, const Eigen::VectorXd& x, double sigma,
+                              const Eigen::VectorXd& lambda) {
+  const auto& entries = program.hessian_structure();
+  Eigen::VectorXd values(entries.size());
+  program.lagrangian_hessian(x, sigma, lambda, values);
+  Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(program.num_variables(), program.num_variables());
+  for (std::size_t e = 0; e < entries.size(); ++e) {
+    EXPECT_GE(entries[e].row, entries[e].col);
+    dense(entries[e].row, entries[e].col) += values[e];
+  }
+  return dense;
+}
+
+double relative(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) { return (a - b).norm() / (1.0 + b.norm()); }
+
+/// The kernel program of `model` under `rule` and the fixed-size one of `Rule` agree at three
+/// random points near the interpolation guess: the same numbers up to the order of the arithmetic.
+template <class Rule, class Model, int n, int m>
+void expect_same_program(const Model& model, kernel::Rule rule, const OptimalControlProblem<n, m>& problem,
+                         std::mt19937& rng) {
+  SCOPED_TRACE(std::string(Rule::kName));
+  const optimal::DmocTranscription fixed(DiscreteSystem<Model, Rule>(model), problem);
+  const auto kernels = kernel::ModelAdapter<Model>::kernels_for_runs(model);
+  const KernelDmocTranscription program(*kernels, rule, kernel_problem_of(problem));
+  ASSERT_EQ(program.num_variables(), fixed.num_variables());
+  ASSERT_EQ(program.num_constraints(), fixed.num_constraints());
+  const int nv = fixed.num_variables(), nc = fixed.num_constraints();
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  Eigen::VectorXd lower(nv), upper(nv), kernel_lower(nv), kernel_upper(nv);
+  fixed.variable_bounds(lower, upper);
+  program.variable_bounds(kernel_lower, kernel_upper);
+  EXPECT_EQ(kernel_lower, lower);
+  EXPECT_EQ(kernel_upper, upper);
+  Eigen::VectorXd guess(nv), kernel_guess(nv);
+  fixed.initial_point(guess);
+  program.initial_point(kernel_guess);
+  EXPECT_EQ(kernel_guess, guess);
+  for (int trial = 0; trial < 3; ++trial) {
+    Eigen::VectorXd x = guess, lambda(nc);
+    for (int i = 0; i < nv; ++i) x[i] += 0.2 * uniform(rng);
+    for (int i = 0; i < nc; ++i) lambda[i] = uniform(rng);
+    const double sigma = 0.5 + 0.5 * uniform(rng);
+    EXPECT_NEAR(program.objective(x), fixed.objective(x), 1e-14 * (1.0 + std::abs(fixed.objective(x))));
+    Eigen::VectorXd c(nc), kernel_c(nc);
+    fixed.constraints(x, c);
+    program.constraints(x, kernel_c);
+    EXPECT_LT(relative(kernel_c, c), 1e-13) << "constraints";
+    EXPECT_LT(relative(dense_jacobian(program, x), dense_jacobian(fixed, x)), 1e-13) << "Jacobian";
+    EXPECT_LT(relative(dense_hessian(program, x, sigma, lambda), dense_hessian(fixed, x, sigma, lambda)), 1e-12)
+        << "Hessian of the Lagrangian";
+    const std::vector<double> e = fixed.energies(x), kernel_e = program.energies(x);
+    ASSERT_EQ(kernel_e.size(), e.size());
+    for (std::size_t k = 0; k < e.size(); ++k) EXPECT_NEAR(kernel_e[k], e[k], 1e-10 * (1.0 + std::abs(e[k]))) << k;
+  }
+}
+
+TEST(KernelDmoc, CartPoleMatchesTheFixedSizeTranscriptionForEveryRule) {
+  std::mt19937 rng(3);
+  OptimalControlProblem<2, 1> problem;
+  problem.horizon = 0.8;
+  problem.steps = 5;
+  problem.q_goal << 0.4, 3.0;
+  problem.q_goal_given << true, true;
+  problem.v_goal_given << true, false;
+  problem.u_lower << -20.0;
+  const systems::CartPole model{};
+  expect_same_program<MidpointRule>(model, kernel::Rule::kMidpoint, problem, rng);
+  expect_same_program<TrapezoidRule>(model, kernel::Rule::kTrapezoid, problem, rng);
+  expect_same_program<FirstOrderRule>(model, kernel::Rule::kFirstOrder, problem, rng);
+}
+
+TEST(KernelDmoc, AcrobotMatchesTheFixedSizeTranscription) {
+  std::mt19937 rng(5);
+  OptimalControlProblem<2, 1> problem;
+  problem.horizon = 1.5;
+  problem.steps = 6;
+  problem.q_start << -1.4, 0.3;
+  problem.q_goal << 1.2, -0.5;
+  problem.q_goal_given << true, true;
+  problem.effort = 0.3;
+  const systems::Acrobot model{};
+  expect_same_program<MidpointRule>(model, kernel::Rule::kMidpoint, problem, rng);
+  expect_same_program<TrapezoidRule>(model, kernel::Rule::kTrapezoid, problem, rng);
+}
+
+TEST(KernelDmoc, LowThrustSpacecraftWithTwoControlsMatchesTheFixedSizeTranscription) {
+  std::mt19937 rng(9);
+  OptimalControlProblem<2, 2> problem;
+  problem.horizon = 3.0;
+  problem.steps = 5;
+  problem.q_start << 1.0, 0.0;
+  problem.v_start << 0.0, 1.0;
+  problem.q_goal << 1.3, 2.5;
+  problem.q_goal_given << true, false;
+  const systems::LowThrustSpacecraft model{};
+  expect_same_program<MidpointRule>(model, kernel::Rule::kMidpoint, problem, rng);
+  expect_same_program<TrapezoidRule>(model, kernel::Rule::kTrapezoid, problem, rng);
+}
+
+TEST(KernelDmoc, DampedPendulumMatchesTheFixedSizeTranscription) {
+  std::mt19937 rng(13);
+  OptimalControlProblem<1, 1> problem;
+  problem.horizon = 2.0;
+  problem.steps = 7;
+  problem.q_goal << 3.0;
+  problem.q_goal_given << true;
+  problem.v_goal_given << true;
+  const systems::DampedPendulum model{.damping = 0.3};
+  expect_same_program<MidpointRule>(model, kernel::Rule::kMidpoint, problem, rng);
+  expect_same_program<TrapezoidRule>(model, kernel::Rule::kTrapezoid, problem, rng);
+  expect_same_program<FirstOrderRule>(model, kernel::Rule::kFirstOrder, problem, rng);
+}
+
+TEST(KernelDmoc, DerivativesMatchCentralDifferences) {
+  std::mt19937 rng(17);
+  KernelOptimalControlProblem problem(2, 1);
+  problem.horizon = 0.8;
+  problem.steps = 5;
+  const auto kernels = kernel::ModelAdapter<systems::CartPole>::kernels(systems::CartPole{});
+  for (const kernel::Rule rule : {kernel::Rule::kMidpoint, kernel::Rule::kTrapezoid, kernel::Rule::kFirstOrder}) {
+    const KernelDmocTranscription program(*kernels, rule, problem);
+    expect_derivatives_match_differences(program, rng);
+  }
+}
+
+TEST(KernelDmoc, RefusesWhatItCannotTranscribe) {
+  const auto kernels = kernel::ModelAdapter<systems::CartPole>::kernels(systems::CartPole{});
+  KernelOptimalControlProblem problem(2, 1);
+  problem.steps = 0;
+  EXPECT_THROW(KernelDmocTranscription(*kernels, kernel::Rule::kMidpoint, problem), std::invalid_argument);
+  problem.steps = 4;
+  problem.q_lower[1] = 1.0;  // above the start, 0
+  EXPECT_THROW(KernelDmocTranscription(*kernels, kernel::Rule::kMidpoint, problem), std::invalid_argument);
+  EXPECT_THROW(KernelDmocTranscription(*kernels, kernel::Rule::kMidpoint, KernelOptimalControlProblem(3, 1)),
+               std::invalid_argument);
+}
+
+// ---- minimum-energy transfer of the harmonic oscillator ----------------------------------------
+
+/// J* = dᵀ W(T)⁻¹ d, d = x_T − e^{AT} x_0, W(T) = ∫_0^T e^{Aτ} B Bᵀ e^{Aᵀτ} dτ for x = (q, q̇),
+/// A = [0 1; −ω² 0], B = (0, 1/m): the minimum of ∫u² dt (controllability Gramian, closed form).
+double oscillator_minimum_energy(const ForcedOscillator& o, double T, const Eigen::Vector2d& x0, const Eigen::Vector2d& xT) {
+  const double w = std::sqrt(o.stiffness / o.mass);
+  Eigen::Matrix2d phi;
+  phi << std::cos(w * T), std::sin(w * T) / w, -w * std::sin(w * T), std::cos(w * T);
+  const double ss = T / 2 - std::sin(2 * w * T) / (4 * w);
+  const double cc = T / 2 + std::sin(2 * w * T) / (4 * w);
+  const double sc = std::sin(w * T) * std::sin(w * T) / (2 * w);
+  Eigen::Matrix2d gramian;
+  gramian << ss / (w * w), sc / w, sc / w, cc;
+  gramian /= o.mass * o.mass;
+  const Eigen::Vector2d d = xT - phi * x0;
+  return d.dot(gramian.inverse() * d);
+}
+
+TEST(KernelDmoc, OscillatorTransferConvergesAtOrderTwoToTheGramianOptimum) {
+  const ForcedOscillator oscillator{.mass = 1.3, .stiffness = 2.0};
+  const auto kernels = kernel::ModelAdapter<ForcedOscillator>::kernels(oscillator);
+  const double T = 2.0;
+  const double exact = oscillator_minimum_energy(oscillator, T, {0.3, -0.2}, {1.0, 0.5});
+  for (const kernel::Rule rule : {kernel::Rule::kMidpoint, kernel::Rule::kTrapezoid}) {
+    std::vector<double> errors;
+    for (const int steps : {20, 40, 80}) {
+      KernelOptimalControlProblem problem(1, 1);
+      problem.horizon = T;
+      problem.steps = steps;
+      problem.q_start << 0.3;
+      problem.v_start << -0.2;
+      problem.q_goal << 1.0;
+      problem.v_goal << 0.5;
+      problem.q_goal_given = {true};
+      problem.v_goal_given = {true};
+      const KernelDmocTranscription program(*kernels, rule, problem);
+      const optimal::NlpSolution solution = optimal::solve_with_ipopt(program, {.tolerance = 1e-12});
+      ASSERT_TRUE(solution.converged) << solution.status;
+      errors.push_back(std::abs(solution.objective - exact));
+    }
+    for (std::size_t i = 1; i < errors.size(); ++i) {
+      const double order = std::log2(errors[i - 1] / errors[i]);
+      EXPECT_NEAR(order, 2.0, 0.2) << "rule " << static_cast<int>(rule) << ", refinement " << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace mechint
