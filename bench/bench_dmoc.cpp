@@ -1,12 +1,18 @@
 // Solve time of DMOC (optimal/dmoc.hpp + Ipopt) against the number of steps N = 50 … 800, with the
 // exact sparse Hessian of the Lagrangian and with Ipopt's limited-memory (L-BFGS) approximation:
 // the pendulum swing-up (n = 1, m = 1) and the cart-pole swing-up (n = 2, m = 1, bounds on force
-// and travel). Counters: Ipopt iterations and cost. docs/optimal-control.md
-// quotes the figures.
+// and travel). Counters: Ipopt iterations and cost. The *OnKernels cases solve the same problems with
+// the program `mechint optimize` builds (kernel/kernel_dmoc.hpp, on the models' AD kernels), and
+// BM_*Evaluation time one evaluation of the constraints' Jacobian and of the Lagrangian's Hessian in
+// both (N = 200). docs/optimal-control.md and docs/performance.md quote the figures.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
 
+#include <random>
+
+#include "kernel/kernel_dmoc.hpp"
+#include "kernel/model_adapter.hpp"
 #include "mechint/discrete/discrete_system.hpp"
 #include "mechint/optimal/dmoc.hpp"
 #include "mechint/optimal/ipopt_solver.hpp"
@@ -67,8 +73,75 @@ void BM_CartPoleSwingUp(benchmark::State& state) {
         cart_pole_swing_up(static_cast<int>(state.range(0))));
 }
 
+/// The kernel program of a fixed-size problem (the same numbers, runtime-sized).
+template <int n, int m>
+kernel::KernelOptimalControlProblem on_kernels(const optimal::OptimalControlProblem<n, m>& p) {
+  kernel::KernelOptimalControlProblem k(n, m);
+  k.horizon = p.horizon;
+  k.steps = p.steps;
+  k.q_start = p.q_start, k.v_start = p.v_start, k.q_goal = p.q_goal, k.v_goal = p.v_goal;
+  for (int i = 0; i < n; ++i) k.q_goal_given[i] = p.q_goal_given[i], k.v_goal_given[i] = p.v_goal_given[i];
+  k.q_lower = p.q_lower, k.q_upper = p.q_upper, k.u_lower = p.u_lower, k.u_upper = p.u_upper;
+  k.effort = p.effort;
+  return k;
+}
+
+template <class Model, class Problem>
+void solve_on_kernels(benchmark::State& state, const Model& model, const Problem& problem) {
+  const auto hessian = state.range(1) == 0 ? HessianMode::kExact : HessianMode::kLimitedMemory;
+  const auto kernels = kernel::ModelAdapter<Model>::kernels_for_runs(model);
+  optimal::NlpSolution solution;
+  for (auto _ : state) {
+    kernel::KernelDmocTranscription program(*kernels, kernel::Rule::kMidpoint, on_kernels(problem));
+    solution = optimal::solve_with_ipopt(program, {.hessian = hessian, .tolerance = 1e-8, .max_iterations = 5000});
+  }
+  if (!solution.converged) state.SkipWithError(("not converged: " + solution.status).c_str());
+  state.counters["iterations"] = solution.iterations;
+  state.counters["cost"] = solution.objective;
+}
+
+void BM_PendulumSwingUpOnKernels(benchmark::State& state) {
+  solve_on_kernels(state, systems::DampedPendulum{}, pendulum_swing_up(static_cast<int>(state.range(0))));
+}
+
+void BM_CartPoleSwingUpOnKernels(benchmark::State& state) {
+  solve_on_kernels(state, systems::CartPole{}, cart_pole_swing_up(static_cast<int>(state.range(0))));
+}
+
+/// One Jacobian and one Hessian of the Lagrangian at a point near the guess.
+void evaluate(benchmark::State& state, const optimal::NonlinearProgram& program) {
+  Eigen::VectorXd x(program.num_variables()), lambda(program.num_constraints());
+  program.initial_point(x);
+  std::mt19937 random(5);
+  std::uniform_real_distribution<double> uniform(-0.1, 0.1);
+  for (int i = 0; i < x.size(); ++i) x[i] += uniform(random);
+  for (int i = 0; i < lambda.size(); ++i) lambda[i] = uniform(random);
+  Eigen::VectorXd jacobian(program.jacobian_structure().size()), hessian(program.hessian_structure().size());
+  for (auto _ : state) {
+    program.constraint_jacobian(x, jacobian);
+    program.lagrangian_hessian(x, 1.0, lambda, hessian);
+    benchmark::ClobberMemory();
+  }
+}
+
+void BM_CartPoleEvaluation(benchmark::State& state) {
+  const optimal::DmocTranscription program(DiscreteSystem<systems::CartPole, MidpointRule>(systems::CartPole{}),
+                                           cart_pole_swing_up(200));
+  evaluate(state, program);
+}
+
+void BM_CartPoleEvaluationOnKernels(benchmark::State& state) {
+  const auto kernels = kernel::ModelAdapter<systems::CartPole>::kernels_for_runs(systems::CartPole{});
+  const kernel::KernelDmocTranscription program(*kernels, kernel::Rule::kMidpoint, on_kernels(cart_pole_swing_up(200)));
+  evaluate(state, program);
+}
+
 // Arguments: N, then 0 = exact Hessian, 1 = limited memory.
 BENCHMARK(BM_PendulumSwingUp)->ArgsProduct({{50, 100, 200, 400, 800}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_CartPoleSwingUp)->ArgsProduct({{50, 100, 200, 400, 800}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_PendulumSwingUpOnKernels)->ArgsProduct({{50, 100, 200, 400, 800}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_CartPoleSwingUpOnKernels)->ArgsProduct({{50, 100, 200, 400, 800}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_CartPoleEvaluation)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CartPoleEvaluationOnKernels)->Unit(benchmark::kMicrosecond);
 
 }  // namespace

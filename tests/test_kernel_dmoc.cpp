@@ -2,8 +2,8 @@
 // system, checked three ways: against the fixed-size transcription (optimal/dmoc.hpp: a second
 // formulation, differentiating each rule's discrete Lagrangian by nested AD where the kernel one
 // composes L's third derivatives at the rule's quadrature points) — constraints, Jacobian, Hessian
-// of the Lagrangian and node energies at random points, for the four built-ins with controls and
-// every rule; against central differences of its own constraints; and, solved by Ipopt, against the
+// of the Lagrangian and node energies at random points, for the four built-ins with controls, every
+// rule on one of them at least; against central differences of its own constraints; and, solved by Ipopt, against the
 // closed-form minimum-energy transfer of the harmonic oscillator, converging at order 2.
 #include <gtest/gtest.h>
 
@@ -110,7 +110,9 @@ void expect_same_program(const Model& model, kernel::Rule rule, const OptimalCon
   }
 }
 
-TEST(KernelDmoc, CartPoleMatchesTheFixedSizeTranscriptionForEveryRule) {
+// One rule per model, every rule on some model: each fixed-size program is one more instantiation
+// of its nested AD (3–4 s of compile time), so the pairs are spread rather than multiplied.
+TEST(KernelDmoc, CartPoleMatchesTheFixedSizeTranscription) {
   std::mt19937 rng(3);
   OptimalControlProblem<2, 1> problem;
   problem.horizon = 0.8;
@@ -121,8 +123,6 @@ TEST(KernelDmoc, CartPoleMatchesTheFixedSizeTranscriptionForEveryRule) {
   problem.u_lower << -20.0;
   const systems::CartPole model{};
   expect_same_program<MidpointRule>(model, kernel::Rule::kMidpoint, problem, rng);
-  expect_same_program<TrapezoidRule>(model, kernel::Rule::kTrapezoid, problem, rng);
-  expect_same_program<FirstOrderRule>(model, kernel::Rule::kFirstOrder, problem, rng);
 }
 
 TEST(KernelDmoc, AcrobotMatchesTheFixedSizeTranscription) {
@@ -135,7 +135,6 @@ TEST(KernelDmoc, AcrobotMatchesTheFixedSizeTranscription) {
   problem.q_goal_given << true, true;
   problem.effort = 0.3;
   const systems::Acrobot model{};
-  expect_same_program<MidpointRule>(model, kernel::Rule::kMidpoint, problem, rng);
   expect_same_program<TrapezoidRule>(model, kernel::Rule::kTrapezoid, problem, rng);
 }
 
@@ -150,7 +149,6 @@ TEST(KernelDmoc, LowThrustSpacecraftWithTwoControlsMatchesTheFixedSizeTranscript
   problem.q_goal_given << true, false;
   const systems::LowThrustSpacecraft model{};
   expect_same_program<MidpointRule>(model, kernel::Rule::kMidpoint, problem, rng);
-  expect_same_program<TrapezoidRule>(model, kernel::Rule::kTrapezoid, problem, rng);
 }
 
 TEST(KernelDmoc, DampedPendulumMatchesTheFixedSizeTranscription) {
@@ -162,9 +160,8 @@ TEST(KernelDmoc, DampedPendulumMatchesTheFixedSizeTranscription) {
   problem.q_goal_given << true;
   problem.v_goal_given << true;
   const systems::DampedPendulum model{.damping = 0.3};
-  expect_same_program<MidpointRule>(model, kernel::Rule::kMidpoint, problem, rng);
-  expect_same_program<TrapezoidRule>(model, kernel::Rule::kTrapezoid, problem, rng);
   expect_same_program<FirstOrderRule>(model, kernel::Rule::kFirstOrder, problem, rng);
+  expect_same_program<TrapezoidRule>(model, kernel::Rule::kTrapezoid, problem, rng);
 }
 
 TEST(KernelDmoc, DerivativesMatchCentralDifferences) {
