@@ -208,7 +208,9 @@ TEST(KernelDmoc, OscillatorTransferConvergesAtOrderTwoToTheGramianOptimum) {
       problem.q_goal_given = {true};
       problem.v_goal_given = {true};
       const KernelDmocTranscription program(*kernels, rule, problem);
-      const optimal::NlpSolution solution = optimal::solve_with_ipopt(program, {.tolerance = 1e-12});
+      optimal::IpoptSettings settings;
+      settings.tolerance = 1e-12;
+      const optimal::NlpSolution solution = optimal::solve_with_ipopt(program, settings);
       ASSERT_TRUE(solution.converged) << solution.status;
       errors.push_back(std::abs(solution.objective - exact));
     }
