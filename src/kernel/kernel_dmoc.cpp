@@ -43,7 +43,8 @@ KernelDmocTranscription::KernelDmocTranscription(const KernelModel& model, Rule 
       n_(model.dim()),
       m_(model.num_controls()),
       K_(2 * n_ + m_),
-      h_(0.0) {
+      h_(0.0),
+      ws_(n_, m_) {
   if (m_ < 1 || !model.forced()) throw std::invalid_argument("DMOC needs a model with control inputs");
   if (model.num_constraints() > 0)
     throw std::invalid_argument("DMOC of models with holonomic constraints is not implemented");
@@ -169,102 +170,119 @@ void KernelDmocTranscription::outside_domain(int node) const {
   throw DomainError("the model is not defined on the way (at node " + std::to_string(node) + ")");
 }
 
-void KernelDmocTranscription::step_residuals(const Eigen::Ref<const Eigen::VectorXd>& x, int k, Vector& a, Vector& b,
-                                             RowMatrix* da, RowMatrix* db) const {
+KernelDmocTranscription::Workspace::Workspace(int n, int m)
+    : q0(n), q1(n), u(m), q(n), v(n), f(n), lambda_a(n), lambda_b(n), mu(n), zero(Vector::Zero(n)), gradient(2 * n),
+      ld_gradient(2 * n), w(2 * n), direction(2 * n), dq(n), dv(n), l(n), f_q(n, n), f_v(n, n), f_u(n, m),
+      third(2 * n, 2 * n), forces(2 * n + m, 2 * n + m), hessian(2 * n, 2 * n), product(2 * n, 2 * n),
+      ld_hessian(2 * n, 2 * n), force_z(n, 2 * n), force_y(n, 2 * n), to_point(Eigen::MatrixXd::Zero(2 * n + m, 2 * n + m)),
+      product_k(2 * n + m, 2 * n + m), da(n, 2 * n + m), db(n, 2 * n + m), hk(2 * n + m, 2 * n + m),
+      a(n), b(n) {
+  to_point.bottomRightCorner(m, m).setIdentity();
+}
+
+void KernelDmocTranscription::load_step(const Eigen::Ref<const Eigen::VectorXd>& x, int k) const {
+  ws_.q0 = x.segment(q_index(k), n_);
+  ws_.q1 = x.segment(q_index(k + 1), n_);
+  ws_.u = x.segment(u_index(k), m_);
+}
+
+void KernelDmocTranscription::step_residuals(const Eigen::Ref<const Eigen::VectorXd>& x, int k, bool jacobians) const {
+  Workspace& ws = ws_;
   const int n = n_, m = m_;
-  const Vector q0 = x.segment(q_index(k), n), q1 = x.segment(q_index(k + 1), n), u = x.segment(u_index(k), m);
-  const bool jacobians = da != nullptr;
-  a = Vector::Zero(n);
-  b = Vector::Zero(n);
+  load_step(x, k);
+  ws.a.setZero();
+  ws.b.setZero();
   if (jacobians) {
-    da->setZero(n, K_);
-    db->setZero(n, K_);
+    ws.da.setZero();
+    ws.db.setZero();
   }
-  LagrangianValues l(n);
-  Vector q(n), v(n), f(n);
-  RowMatrix f_q(n, n), f_v(n, n), f_u(n, m);
   for (std::size_t j = 0; j < points_.size(); ++j) {
     const Point& p = points_[j];
     const Eigen::MatrixXd& map = maps_[j];
-    point_of(p, q0, q1, q, v);
+    point_of(p, ws.q0, ws.q1, ws.q, ws.v);
     const double t = (k + p.tau) * h_;
     // Ld's gradient: h w Pᵀ ∇L(z); its Hessian h w Pᵀ ∇²L(z) P.
-    const bool defined = jacobians ? model_->lagrangian(q, v, l) : model_->gradient(q, v, nullptr, &l.q, &l.v);
+    const bool defined = jacobians ? model_->lagrangian(ws.q, ws.v, ws.l) : model_->gradient(ws.q, ws.v, nullptr, &ws.l.q, &ws.l.v);
     if (!defined) outside_domain(k);
-    Vector gradient(2 * n);
-    gradient << l.q, l.v;
-    const Vector ld_gradient = h_ * p.weight * (map.transpose() * gradient);
-    a += ld_gradient.head(n);
-    b += ld_gradient.tail(n);
-    if (!model_->forces(q, v, u, t, f, jacobians ? &f_q : nullptr, jacobians ? &f_v : nullptr)) outside_domain(k);
-    a += (h_ * p.alpha) * f;
-    b += (h_ * p.beta) * f;
+    ws.gradient << ws.l.q, ws.l.v;
+    ws.ld_gradient.noalias() = map.transpose() * ws.gradient;
+    ws.a += (h_ * p.weight) * ws.ld_gradient.head(n);
+    ws.b += (h_ * p.weight) * ws.ld_gradient.tail(n);
+    if (!model_->forces(ws.q, ws.v, ws.u, t, ws.f, jacobians ? &ws.f_q : nullptr, jacobians ? &ws.f_v : nullptr))
+      outside_domain(k);
+    ws.a += (h_ * p.alpha) * ws.f;
+    ws.b += (h_ * p.beta) * ws.f;
     if (!jacobians) continue;
-    Eigen::MatrixXd hessian(2 * n, 2 * n);
-    hessian << l.qq, l.qv, l.qv.transpose(), l.vv;
-    const Eigen::MatrixXd ld_hessian = h_ * p.weight * (map.transpose() * hessian * map);
-    da->leftCols(2 * n) += ld_hessian.topRows(n);
-    db->leftCols(2 * n) += ld_hessian.bottomRows(n);
-    if (!model_->forces_second(q, v, u, t, nullptr, &f_u, nullptr)) outside_domain(k);
-    Eigen::MatrixXd force_z(n, 2 * n);
-    force_z << f_q, f_v;
-    const Eigen::MatrixXd force_y = force_z * map;
-    da->leftCols(2 * n) += (h_ * p.alpha) * force_y;
-    db->leftCols(2 * n) += (h_ * p.beta) * force_y;
-    da->rightCols(m) += (h_ * p.alpha) * f_u;
-    db->rightCols(m) += (h_ * p.beta) * f_u;
+    ws.hessian << ws.l.qq, ws.l.qv, ws.l.qv.transpose(), ws.l.vv;
+    ws.product.noalias() = ws.hessian * map;
+    ws.ld_hessian.noalias() = map.transpose() * ws.product;
+    ws.da.leftCols(2 * n) += (h_ * p.weight) * ws.ld_hessian.topRows(n);
+    ws.db.leftCols(2 * n) += (h_ * p.weight) * ws.ld_hessian.bottomRows(n);
+    if (!model_->forces_second(ws.q, ws.v, ws.u, t, nullptr, &ws.f_u, nullptr)) outside_domain(k);
+    ws.force_z << ws.f_q, ws.f_v;
+    ws.force_y.noalias() = ws.force_z * map;
+    ws.da.leftCols(2 * n) += (h_ * p.alpha) * ws.force_y;
+    ws.db.leftCols(2 * n) += (h_ * p.beta) * ws.force_y;
+    ws.da.rightCols(m) += (h_ * p.alpha) * ws.f_u;
+    ws.db.rightCols(m) += (h_ * p.beta) * ws.f_u;
   }
 }
 
-void KernelDmocTranscription::step_hessian(const Eigen::Ref<const Eigen::VectorXd>& x, int k, const Vector& lambda_a,
-                                           const Vector& lambda_b, RowMatrix& hk) const {
-  const int n = n_, m = m_;
-  const Vector q0 = x.segment(q_index(k), n), q1 = x.segment(q_index(k + 1), n), u = x.segment(u_index(k), m);
-  Vector w(2 * n);
-  w << lambda_a, lambda_b;
-  hk.setZero(K_, K_);
-  Vector q(n), v(n);
-  RowMatrix third(2 * n, 2 * n), forces(K_, K_);
-  Eigen::MatrixXd to_point = Eigen::MatrixXd::Zero(K_, K_);  // (y, u) ↦ (z_j, u)
-  to_point.bottomRightCorner(m, m).setIdentity();
+void KernelDmocTranscription::step_hessian(const Eigen::Ref<const Eigen::VectorXd>& x, int k,
+                                           const Eigen::Ref<const Eigen::VectorXd>& lambda_a,
+                                           const Eigen::Ref<const Eigen::VectorXd>& lambda_b) const {
+  Workspace& ws = ws_;
+  const int n = n_;
+  load_step(x, k);
+  ws.w << lambda_a, lambda_b;
+  ws.hk.setZero();
   for (std::size_t j = 0; j < points_.size(); ++j) {
     const Point& p = points_[j];
     const Eigen::MatrixXd& map = maps_[j];
-    point_of(p, q0, q1, q, v);
+    point_of(p, ws.q0, ws.q1, ws.q, ws.v);
     const double t = (k + p.tau) * h_;
-    const Vector direction = map * w;
-    if (!model_->lagrangian_third(q, v, direction.head(n), direction.tail(n), third)) outside_domain(k);
-    hk.topLeftCorner(2 * n, 2 * n) += h_ * p.weight * (map.transpose() * third * map);
-    const Vector mu = h_ * (p.alpha * lambda_a + p.beta * lambda_b);
-    if (!model_->forces_second(q, v, u, t, &mu, nullptr, &forces)) outside_domain(k);
-    to_point.topLeftCorner(2 * n, 2 * n) = map;
-    hk += to_point.transpose() * forces * to_point;
+    ws.direction.noalias() = map * ws.w;
+    ws.dq = ws.direction.head(n);
+    ws.dv = ws.direction.tail(n);
+    if (!model_->lagrangian_third(ws.q, ws.v, ws.dq, ws.dv, ws.third)) outside_domain(k);
+    ws.product.noalias() = ws.third * map;
+    ws.ld_hessian.noalias() = map.transpose() * ws.product;
+    ws.hk.topLeftCorner(2 * n, 2 * n) += (h_ * p.weight) * ws.ld_hessian;
+    ws.mu = h_ * (p.alpha * lambda_a + p.beta * lambda_b);
+    if (!model_->forces_second(ws.q, ws.v, ws.u, t, &ws.mu, nullptr, &ws.forces)) outside_domain(k);
+    ws.to_point.topLeftCorner(2 * n, 2 * n) = map;
+    ws.product_k.noalias() = ws.forces * ws.to_point;
+    ws.hk.noalias() += ws.to_point.transpose() * ws.product_k;
   }
+}
+
+void KernelDmocTranscription::load_end(const Eigen::Ref<const Eigen::VectorXd>& x) const {
+  ws_.q = x.segment(q_index(problem_.steps), n_);
+  ws_.v = x.segment(v_end_index(), n_);
 }
 
 void KernelDmocTranscription::constraints(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Ref<Eigen::VectorXd> c) const {
   const int N = problem_.steps, n = n_;
   c.segment(0, n) = p_start_;
   for (int k = 1; k <= N; ++k) c.segment(k * n, n).setZero();
-  Vector a, b;
   for (int k = 0; k < N; ++k) {
-    step_residuals(x, k, a, b, nullptr, nullptr);
-    c.segment(k * n, n) += a;
-    c.segment((k + 1) * n, n) += b;
+    step_residuals(x, k, /*jacobians=*/false);
+    c.segment(k * n, n) += ws_.a;
+    c.segment((k + 1) * n, n) += ws_.b;
   }
-  Vector l_v(n);
-  if (!model_->gradient(x.segment(q_index(N), n), x.segment(v_end_index(), n), nullptr, nullptr, &l_v)) outside_domain(N);
-  c.segment(N * n, n) -= l_v;
+  load_end(x);
+  if (!model_->gradient(ws_.q, ws_.v, nullptr, nullptr, &ws_.l.v)) outside_domain(N);
+  c.segment(N * n, n) -= ws_.l.v;
 }
 
 void KernelDmocTranscription::constraint_jacobian(const Eigen::Ref<const Eigen::VectorXd>& x,
                                                   Eigen::Ref<Eigen::VectorXd> values) const {
   values.setZero();
   const int N = problem_.steps, n = n_, K = K_;
-  Vector a, b;
-  RowMatrix da, db;
+  const RowMatrix& da = ws_.da;
+  const RowMatrix& db = ws_.db;
   for (int k = 0; k < N; ++k) {
-    step_residuals(x, k, a, b, &da, &db);
+    step_residuals(x, k, /*jacobians=*/true);
     const int* slot_a = &step_jacobian_slots_[static_cast<std::size_t>(k) * 2 * n * K];
     const int* slot_b = slot_a + n * K;
     for (int i = 0; i < n; ++i)
@@ -274,8 +292,9 @@ void KernelDmocTranscription::constraint_jacobian(const Eigen::Ref<const Eigen::
       }
   }
   // c_N's last term: −∂L/∂q̇(q_N, v_N), differentiated in (q_N, v_N): −[L_qvᵀ, L_vv].
-  LagrangianValues l(n);
-  if (!model_->lagrangian(x.segment(q_index(N), n), x.segment(v_end_index(), n), l)) outside_domain(N);
+  load_end(x);
+  LagrangianValues& l = ws_.l;
+  if (!model_->lagrangian(ws_.q, ws_.v, l)) outside_domain(N);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
       values[end_jacobian_slots_[i * 2 * n + j]] -= l.qv(j, i);
@@ -288,19 +307,19 @@ void KernelDmocTranscription::lagrangian_hessian(const Eigen::Ref<const Eigen::V
                                                  Eigen::Ref<Eigen::VectorXd> values) const {
   values.setZero();
   const int N = problem_.steps, n = n_, K = K_;
-  RowMatrix hk;
+  RowMatrix& hk = ws_.hk;
   for (int k = 0; k < N; ++k) {
-    step_hessian(x, k, lambda.segment(k * n, n), lambda.segment((k + 1) * n, n), hk);
+    step_hessian(x, k, lambda.segment(k * n, n), lambda.segment((k + 1) * n, n));
     for (int i = 0; i < m_; ++i) hk(2 * n + i, 2 * n + i) += 2.0 * sigma * h_ * problem_.effort;
     const int* slot = &step_hessian_slots_[static_cast<std::size_t>(k) * K * K];
     for (int i = 0; i < K; ++i)
       for (int j = 0; j <= i; ++j) values[slot[i * K + j]] += hk(i, j);
   }
   // −λ_N·∂L/∂q̇(q_N, v_N): minus the Hessian of L's derivative along (0, λ_N).
-  RowMatrix he(2 * n, 2 * n);
-  if (!model_->lagrangian_third(x.segment(q_index(N), n), x.segment(v_end_index(), n), Vector::Zero(n),
-                                lambda.segment(N * n, n), he))
-    outside_domain(N);
+  load_end(x);
+  ws_.dv = lambda.segment(N * n, n);
+  RowMatrix& he = ws_.third;
+  if (!model_->lagrangian_third(ws_.q, ws_.v, ws_.zero, ws_.dv, he)) outside_domain(N);
   for (int i = 0; i < 2 * n; ++i)
     for (int j = 0; j <= i; ++j) values[end_hessian_slots_[i * 2 * n + j]] -= he(i, j);
 }
@@ -308,11 +327,10 @@ void KernelDmocTranscription::lagrangian_hessian(const Eigen::Ref<const Eigen::V
 std::vector<Vector> KernelDmocTranscription::momenta(const Eigen::Ref<const Eigen::VectorXd>& x) const {
   const int N = problem_.steps;
   std::vector<Vector> p(static_cast<std::size_t>(N) + 1);
-  Vector a, b;
   for (int k = 0; k < N; ++k) {
-    step_residuals(x, k, a, b, nullptr, nullptr);
-    p[static_cast<std::size_t>(k)] = -a;
-    if (k + 1 == N) p[static_cast<std::size_t>(N)] = b;
+    step_residuals(x, k, /*jacobians=*/false);
+    p[static_cast<std::size_t>(k)] = -ws_.a;
+    if (k + 1 == N) p[static_cast<std::size_t>(N)] = ws_.b;
   }
   return p;
 }

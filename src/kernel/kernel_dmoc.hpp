@@ -95,12 +95,27 @@ class KernelDmocTranscription final : public optimal::NonlinearProgram {
   struct Point {
     double a, b, weight, tau, alpha, beta;
   };
-  /// A step's residuals A_k, B_k; with `jacobians`, their derivatives (n x K each) in s = (q_k, q_{k+1}, u_k).
-  void step_residuals(const Eigen::Ref<const Eigen::VectorXd>& x, int k, Vector& a, Vector& b, RowMatrix* da,
-                      RowMatrix* db) const;
-  /// ∇²_s (λ_a·A_k + λ_b·B_k) (K x K).
-  void step_hessian(const Eigen::Ref<const Eigen::VectorXd>& x, int k, const Vector& lambda_a, const Vector& lambda_b,
-                    RowMatrix& hk) const;
+  /// The storage of one step's evaluation, sized once: an evaluation of the program allocates nothing
+  /// per step. The program is evaluated by one solver at a time (Ipopt calls it from one thread).
+  struct Workspace {
+    Workspace(int n, int m);
+    Vector q0, q1, u, q, v, f, lambda_a, lambda_b, mu, zero, gradient, ld_gradient, w, direction, dq, dv;
+    LagrangianValues l;
+    RowMatrix f_q, f_v, f_u, third, forces;
+    Eigen::MatrixXd hessian, product, ld_hessian, force_z, force_y, to_point, product_k;
+    RowMatrix da, db, hk;  ///< the step's results: ∂A/∂s, ∂B/∂s (n x K), the step's Hessian (K x K)
+    Vector a, b;           ///< the step's results: A_k, B_k
+  };
+  /// q_k, q_{k+1}, u_k of x into the workspace.
+  void load_step(const Eigen::Ref<const Eigen::VectorXd>& x, int k) const;
+  /// q_N, v_N of x into the workspace's q, v.
+  void load_end(const Eigen::Ref<const Eigen::VectorXd>& x) const;
+  /// A step's residuals A_k, B_k into the workspace's a, b; with `jacobians`, their derivatives (n x K
+  /// each) in s = (q_k, q_{k+1}, u_k) into da, db.
+  void step_residuals(const Eigen::Ref<const Eigen::VectorXd>& x, int k, bool jacobians) const;
+  /// ∇²_s (λ_a·A_k + λ_b·B_k) (K x K) into the workspace's hk.
+  void step_hessian(const Eigen::Ref<const Eigen::VectorXd>& x, int k, const Eigen::Ref<const Eigen::VectorXd>& lambda_a,
+                    const Eigen::Ref<const Eigen::VectorXd>& lambda_b) const;
   /// The point z_j of the step from q0 to q1, and the map P_j (2n x 2n) from (q0, q1) to it.
   void point_of(const Point& p, const Vector& q0, const Vector& q1, Vector& q, Vector& v) const;
   Eigen::MatrixXd point_map(const Point& p) const;
@@ -121,6 +136,7 @@ class KernelDmocTranscription final : public optimal::NonlinearProgram {
   Eigen::VectorXd guess_;
   std::vector<optimal::SparseEntry> jacobian_entries_, hessian_entries_;
   std::vector<int> step_jacobian_slots_, end_jacobian_slots_, step_hessian_slots_, end_hessian_slots_;
+  mutable Workspace ws_;
 };
 
 }  // namespace mechint::kernel
