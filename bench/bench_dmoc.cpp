@@ -73,26 +73,13 @@ void BM_CartPoleSwingUp(benchmark::State& state) {
         cart_pole_swing_up(static_cast<int>(state.range(0))));
 }
 
-/// The kernel program of a fixed-size problem (the same numbers, runtime-sized).
-template <int n, int m>
-kernel::KernelOptimalControlProblem on_kernels(const optimal::OptimalControlProblem<n, m>& p) {
-  kernel::KernelOptimalControlProblem k(n, m);
-  k.horizon = p.horizon;
-  k.steps = p.steps;
-  k.q_start = p.q_start, k.v_start = p.v_start, k.q_goal = p.q_goal, k.v_goal = p.v_goal;
-  for (int i = 0; i < n; ++i) k.q_goal_given[i] = p.q_goal_given[i], k.v_goal_given[i] = p.v_goal_given[i];
-  k.q_lower = p.q_lower, k.q_upper = p.q_upper, k.u_lower = p.u_lower, k.u_upper = p.u_upper;
-  k.effort = p.effort;
-  return k;
-}
-
 template <class Model, class Problem>
 void solve_on_kernels(benchmark::State& state, const Model& model, const Problem& problem) {
   const auto hessian = state.range(1) == 0 ? HessianMode::kExact : HessianMode::kLimitedMemory;
   const auto kernels = kernel::ModelAdapter<Model>::kernels_for_runs(model);
   optimal::NlpSolution solution;
   for (auto _ : state) {
-    kernel::KernelDmocTranscription program(*kernels, kernel::Rule::kMidpoint, on_kernels(problem));
+    kernel::KernelDmocTranscription program(*kernels, kernel::Rule::kMidpoint, optimal::runtime_problem(problem));
     solution = optimal::solve_with_ipopt(program, {.hessian = hessian, .tolerance = 1e-8, .max_iterations = 5000});
   }
   if (!solution.converged) state.SkipWithError(("not converged: " + solution.status).c_str());
@@ -132,7 +119,7 @@ void BM_CartPoleEvaluation(benchmark::State& state) {
 
 void BM_CartPoleEvaluationOnKernels(benchmark::State& state) {
   const auto kernels = kernel::ModelAdapter<systems::CartPole>::kernels_for_runs(systems::CartPole{});
-  const kernel::KernelDmocTranscription program(*kernels, kernel::Rule::kMidpoint, on_kernels(cart_pole_swing_up(200)));
+  const kernel::KernelDmocTranscription program(*kernels, kernel::Rule::kMidpoint, optimal::runtime_problem(cart_pole_swing_up(200)));
   evaluate(state, program);
 }
 

@@ -25,24 +25,9 @@ namespace mechint {
 namespace {
 
 using kernel::KernelDmocTranscription;
-using kernel::KernelOptimalControlProblem;
+using optimal::DmocProblem;
 using optimal::NonlinearProgram;
 using optimal::OptimalControlProblem;
-
-template <int n, int m>
-KernelOptimalControlProblem kernel_problem_of(const OptimalControlProblem<n, m>& p) {
-  KernelOptimalControlProblem k(n, m);
-  k.horizon = p.horizon;
-  k.steps = p.steps;
-  k.q_start = p.q_start, k.v_start = p.v_start, k.q_goal = p.q_goal, k.v_goal = p.v_goal;
-  for (int i = 0; i < n; ++i) {
-    k.q_goal_given[static_cast<std::size_t>(i)] = p.q_goal_given[i];
-    k.v_goal_given[static_cast<std::size_t>(i)] = p.v_goal_given[i];
-  }
-  k.q_lower = p.q_lower, k.q_upper = p.q_upper, k.u_lower = p.u_lower, k.u_upper = p.u_upper;
-  k.effort = p.effort;
-  return k;
-}
 
 Eigen::MatrixXd dense_jacobian(const NonlinearProgram& program, const Eigen::VectorXd& x) {
   const auto& entries = program.jacobian_structure();
@@ -77,7 +62,7 @@ void expect_same_program(const Model& model, kernel::Rule rule, const OptimalCon
   SCOPED_TRACE(std::string(Rule::kName));
   const optimal::DmocTranscription fixed(DiscreteSystem<Model, Rule>(model), problem);
   const auto kernels = kernel::ModelAdapter<Model>::kernels_for_runs(model);
-  const KernelDmocTranscription program(*kernels, rule, kernel_problem_of(problem));
+  const KernelDmocTranscription program(*kernels, rule, optimal::runtime_problem(problem));
   ASSERT_EQ(program.num_variables(), fixed.num_variables());
   ASSERT_EQ(program.num_constraints(), fixed.num_constraints());
   const int nv = fixed.num_variables(), nc = fixed.num_constraints();
@@ -166,7 +151,7 @@ TEST(KernelDmoc, DampedPendulumMatchesTheFixedSizeTranscription) {
 
 TEST(KernelDmoc, DerivativesMatchCentralDifferences) {
   std::mt19937 rng(17);
-  KernelOptimalControlProblem problem(2, 1);
+  DmocProblem problem(2, 1);
   problem.horizon = 0.8;
   problem.steps = 5;
   const auto kernels = kernel::ModelAdapter<systems::CartPole>::kernels(systems::CartPole{});
@@ -178,13 +163,13 @@ TEST(KernelDmoc, DerivativesMatchCentralDifferences) {
 
 TEST(KernelDmoc, RefusesWhatItCannotTranscribe) {
   const auto kernels = kernel::ModelAdapter<systems::CartPole>::kernels(systems::CartPole{});
-  KernelOptimalControlProblem problem(2, 1);
+  DmocProblem problem(2, 1);
   problem.steps = 0;
   EXPECT_THROW(KernelDmocTranscription(*kernels, kernel::Rule::kMidpoint, problem), std::invalid_argument);
   problem.steps = 4;
   problem.q_lower[1] = 1.0;  // above the start, 0
   EXPECT_THROW(KernelDmocTranscription(*kernels, kernel::Rule::kMidpoint, problem), std::invalid_argument);
-  EXPECT_THROW(KernelDmocTranscription(*kernels, kernel::Rule::kMidpoint, KernelOptimalControlProblem(3, 1)),
+  EXPECT_THROW(KernelDmocTranscription(*kernels, kernel::Rule::kMidpoint, DmocProblem(3, 1)),
                std::invalid_argument);
 }
 
@@ -198,7 +183,7 @@ TEST(KernelDmoc, OscillatorTransferConvergesAtOrderTwoToTheGramianOptimum) {
   for (const kernel::Rule rule : {kernel::Rule::kMidpoint, kernel::Rule::kTrapezoid}) {
     std::vector<double> errors;
     for (const int steps : {20, 40, 80}) {
-      KernelOptimalControlProblem problem(1, 1);
+      DmocProblem problem(1, 1);
       problem.horizon = T;
       problem.steps = steps;
       problem.q_start << 0.3;

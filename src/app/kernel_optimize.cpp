@@ -112,7 +112,7 @@ OptimizeOutcome optimize_kernel_problem(const KernelProblem& problem_data, const
   const int n = model.dim(), m = model.num_controls();
   const std::vector<std::string>& coordinates = problem_data.labels.coordinates;
 
-  kernel::KernelOptimalControlProblem problem(n, m);
+  optimal::DmocProblem problem(n, m);
   problem.horizon = spec.horizon;
   problem.steps = spec.steps;
   problem.effort = spec.effort;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <stdexcept>
 #include <utility>
 
@@ -13,45 +12,28 @@ namespace mechint::kernel {
 
 namespace {
 
-using optimal::SparseEntry;
-
-/// Slot of a nonzero, created on first use.
-int slot_of(std::map<std::pair<int, int>, int>& slots, std::vector<SparseEntry>& entries, int row, int col) {
-  const auto [it, inserted] = slots.emplace(std::make_pair(row, col), static_cast<int>(entries.size()));
-  if (inserted) entries.push_back({row, col});
-  return it->second;
-}
-
-}  // namespace
-
-KernelOptimalControlProblem::KernelOptimalControlProblem(int n, int m)
-    : q_start(Vector::Zero(n)),
-      v_start(Vector::Zero(n)),
-      q_goal(Vector::Zero(n)),
-      v_goal(Vector::Zero(n)),
-      q_goal_given(static_cast<std::size_t>(n), false),
-      v_goal_given(static_cast<std::size_t>(n), false),
-      q_lower(Vector::Constant(n, -optimal::kUnbounded)),
-      q_upper(Vector::Constant(n, optimal::kUnbounded)),
-      u_lower(Vector::Constant(m, -optimal::kUnbounded)),
-      u_upper(Vector::Constant(m, optimal::kUnbounded)) {}
-
-KernelDmocTranscription::KernelDmocTranscription(const KernelModel& model, Rule rule, KernelOptimalControlProblem problem)
-    : model_(&model),
-      rule_(rule),
-      problem_(std::move(problem)),
-      n_(model.dim()),
-      m_(model.num_controls()),
-      K_(2 * n_ + m_),
-      h_(0.0),
-      ws_(n_, m_) {
-  if (m_ < 1 || !model.forced()) throw std::invalid_argument("DMOC needs a model with control inputs");
+/// `model`, when DMOC applies to it; throws std::invalid_argument otherwise.
+const KernelModel& applicable(const KernelModel& model) {
+  if (model.num_controls() < 1 || !model.forced()) throw std::invalid_argument("DMOC needs a model with control inputs");
   if (model.num_constraints() > 0)
     throw std::invalid_argument("DMOC of models with holonomic constraints is not implemented");
   if (!model.supplies_optimal_control_kernels())
     throw std::invalid_argument("the model's kernels do not supply the third derivatives optimal control needs");
-  validate();
-  h_ = problem_.step();
+  return model;
+}
+
+}  // namespace
+
+KernelDmocTranscription::KernelDmocTranscription(const KernelModel& model, Rule rule, optimal::DmocProblem problem)
+    : model_(&applicable(model)),
+      rule_(rule),
+      problem_(std::move(problem)),
+      layout_(problem_, model.dim(), model.num_controls()),
+      n_(model.dim()),
+      m_(model.num_controls()),
+      K_(2 * n_ + m_),
+      h_(problem_.step()),
+      ws_(n_, m_) {
   switch (rule_) {
     case Rule::kMidpoint: points_ = {{0.5, 0.5, 1.0, 0.5, 0.5, 0.5}}; break;
     case Rule::kTrapezoid: points_ = {{1.0, 0.0, 0.5, 0.0, 0.5, 0.0}, {0.0, 1.0, 0.5, 1.0, 0.0, 0.5}}; break;
@@ -61,50 +43,7 @@ KernelDmocTranscription::KernelDmocTranscription(const KernelModel& model, Rule 
   p_start_.resize(n_);
   if (!model.gradient(problem_.q_start, problem_.v_start, nullptr, nullptr, &p_start_) || !p_start_.allFinite())
     throw std::invalid_argument("the model is not defined at the start");
-  build_structures();
-
-  // The interpolation guess: q_k linear from the start to the goal (free goal components: the
-  // start), the end velocity of that line, controls 0 clamped into their bounds.
-  const int N = problem_.steps;
-  guess_ = Eigen::VectorXd::Zero(num_variables());
-  Vector q_end = problem_.q_start;
-  for (int i = 0; i < n_; ++i)
-    if (problem_.q_goal_given[i]) q_end[i] = problem_.q_goal[i];
-  for (int k = 0; k <= N; ++k) {
-    const double s = static_cast<double>(k) / N;
-    guess_.segment(q_index(k), n_) = (1.0 - s) * problem_.q_start + s * q_end;
-  }
-  Vector v = (q_end - problem_.q_start) / problem_.horizon;
-  for (int i = 0; i < n_; ++i)
-    if (problem_.v_goal_given[i]) v[i] = problem_.v_goal[i];
-  guess_.segment(v_end_index(), n_) = v;
-  for (int k = 0; k < N; ++k)
-    for (int i = 0; i < m_; ++i) guess_[u_index(k) + i] = std::clamp(0.0, problem_.u_lower[i], problem_.u_upper[i]);
-}
-
-void KernelDmocTranscription::validate() const {
-  const KernelOptimalControlProblem& p = problem_;
-  const auto sized = [](const Vector& x, int size) { return x.size() == size; };
-  if (!sized(p.q_start, n_) || !sized(p.v_start, n_) || !sized(p.q_goal, n_) || !sized(p.v_goal, n_) ||
-      !sized(p.q_lower, n_) || !sized(p.q_upper, n_) || !sized(p.u_lower, m_) || !sized(p.u_upper, m_) ||
-      p.q_goal_given.size() != static_cast<std::size_t>(n_) || p.v_goal_given.size() != static_cast<std::size_t>(n_))
-    throw std::invalid_argument("the problem's sizes are not the model's");
-  if (!(p.horizon > 0.0) || !std::isfinite(p.horizon)) throw std::invalid_argument("horizon must be positive");
-  if (p.steps < 1) throw std::invalid_argument("steps must be at least 1");
-  if (!(p.effort > 0.0) || !std::isfinite(p.effort)) throw std::invalid_argument("the effort weight must be positive");
-  if (!p.q_start.allFinite() || !p.v_start.allFinite() || !p.q_goal.allFinite() || !p.v_goal.allFinite())
-    throw std::invalid_argument("start and goal must be finite");
-  for (int i = 0; i < n_; ++i) {
-    if (!(p.q_lower[i] < p.q_upper[i]))
-      throw std::invalid_argument("empty bounds on coordinate " + std::to_string(i + 1) + " (lower >= upper)");
-    if (p.q_start[i] < p.q_lower[i] || p.q_start[i] > p.q_upper[i])
-      throw std::invalid_argument("the start of coordinate " + std::to_string(i + 1) + " is outside its bounds");
-    if (p.q_goal_given[i] && (p.q_goal[i] < p.q_lower[i] || p.q_goal[i] > p.q_upper[i]))
-      throw std::invalid_argument("the goal of coordinate " + std::to_string(i + 1) + " is outside its bounds");
-  }
-  for (int i = 0; i < m_; ++i)
-    if (!(p.u_lower[i] < p.u_upper[i]))
-      throw std::invalid_argument("empty bounds on control " + std::to_string(i + 1) + " (lower >= upper)");
+  guess_ = layout_.interpolation_guess(problem_);
 }
 
 void KernelDmocTranscription::set_initial_guess(const std::vector<Vector>& q, const std::vector<Vector>& u,
@@ -114,26 +53,6 @@ void KernelDmocTranscription::set_initial_guess(const std::vector<Vector>& q, co
   for (int k = 0; k <= problem_.steps; ++k) guess_.segment(q_index(k), n_) = q[k];
   for (int k = 0; k < problem_.steps; ++k) guess_.segment(u_index(k), m_) = u[k];
   guess_.segment(v_end_index(), n_) = v_end;
-}
-
-void KernelDmocTranscription::variable_bounds(Eigen::Ref<Eigen::VectorXd> lower, Eigen::Ref<Eigen::VectorXd> upper) const {
-  const int N = problem_.steps;
-  for (int k = 0; k <= N; ++k) {
-    lower.segment(q_index(k), n_) = problem_.q_lower;
-    upper.segment(q_index(k), n_) = problem_.q_upper;
-  }
-  lower.segment(q_index(0), n_) = problem_.q_start;
-  upper.segment(q_index(0), n_) = problem_.q_start;
-  lower.segment(v_end_index(), n_).setConstant(-optimal::kUnbounded);
-  upper.segment(v_end_index(), n_).setConstant(optimal::kUnbounded);
-  for (int i = 0; i < n_; ++i) {
-    if (problem_.q_goal_given[i]) lower[q_index(N) + i] = upper[q_index(N) + i] = problem_.q_goal[i];
-    if (problem_.v_goal_given[i]) lower[v_end_index() + i] = upper[v_end_index() + i] = problem_.v_goal[i];
-  }
-  for (int k = 0; k < N; ++k) {
-    lower.segment(u_index(k), m_) = problem_.u_lower;
-    upper.segment(u_index(k), m_) = problem_.u_upper;
-  }
 }
 
 double KernelDmocTranscription::objective(const Eigen::Ref<const Eigen::VectorXd>& x) const {
@@ -283,7 +202,7 @@ void KernelDmocTranscription::constraint_jacobian(const Eigen::Ref<const Eigen::
   const RowMatrix& db = ws_.db;
   for (int k = 0; k < N; ++k) {
     step_residuals(x, k, /*jacobians=*/true);
-    const int* slot_a = &step_jacobian_slots_[static_cast<std::size_t>(k) * 2 * n * K];
+    const int* slot_a = layout_.step_jacobian_slots(k);
     const int* slot_b = slot_a + n * K;
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < K; ++j) {
@@ -297,8 +216,8 @@ void KernelDmocTranscription::constraint_jacobian(const Eigen::Ref<const Eigen::
   if (!model_->lagrangian(ws_.q, ws_.v, l)) outside_domain(N);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
-      values[end_jacobian_slots_[i * 2 * n + j]] -= l.qv(j, i);
-      values[end_jacobian_slots_[i * 2 * n + n + j]] -= l.vv(i, j);
+      values[layout_.end_jacobian_slots()[i * 2 * n + j]] -= l.qv(j, i);
+      values[layout_.end_jacobian_slots()[i * 2 * n + n + j]] -= l.vv(i, j);
     }
 }
 
@@ -311,7 +230,7 @@ void KernelDmocTranscription::lagrangian_hessian(const Eigen::Ref<const Eigen::V
   for (int k = 0; k < N; ++k) {
     step_hessian(x, k, lambda.segment(k * n, n), lambda.segment((k + 1) * n, n));
     for (int i = 0; i < m_; ++i) hk(2 * n + i, 2 * n + i) += 2.0 * sigma * h_ * problem_.effort;
-    const int* slot = &step_hessian_slots_[static_cast<std::size_t>(k) * K * K];
+    const int* slot = layout_.step_hessian_slots(k);
     for (int i = 0; i < K; ++i)
       for (int j = 0; j <= i; ++j) values[slot[i * K + j]] += hk(i, j);
   }
@@ -321,7 +240,7 @@ void KernelDmocTranscription::lagrangian_hessian(const Eigen::Ref<const Eigen::V
   RowMatrix& he = ws_.third;
   if (!model_->lagrangian_third(ws_.q, ws_.v, ws_.zero, ws_.dv, he)) outside_domain(N);
   for (int i = 0; i < 2 * n; ++i)
-    for (int j = 0; j <= i; ++j) values[end_hessian_slots_[i * 2 * n + j]] -= he(i, j);
+    for (int j = 0; j <= i; ++j) values[layout_.end_hessian_slots()[i * 2 * n + j]] -= he(i, j);
 }
 
 std::vector<Vector> KernelDmocTranscription::momenta(const Eigen::Ref<const Eigen::VectorXd>& x) const {
@@ -347,46 +266,6 @@ std::vector<double> KernelDmocTranscription::energies(const Eigen::Ref<const Eig
     e[static_cast<std::size_t>(k)] = kernel_energy(*model_, q, v);
   }
   return e;
-}
-
-int KernelDmocTranscription::step_column(int k, int j) const {
-  if (j < n_) return q_index(k) + j;
-  if (j < 2 * n_) return q_index(k + 1) + (j - n_);
-  return u_index(k) + (j - 2 * n_);
-}
-
-int KernelDmocTranscription::end_column(int j) const {
-  return j < n_ ? q_index(problem_.steps) + j : v_end_index() + (j - n_);
-}
-
-void KernelDmocTranscription::build_structures() {
-  const int N = problem_.steps, n = n_, K = K_;
-  std::map<std::pair<int, int>, int> slots;
-  step_jacobian_slots_.resize(static_cast<std::size_t>(N) * 2 * n * K);
-  for (int k = 0; k < N; ++k) {
-    int* slot_a = &step_jacobian_slots_[static_cast<std::size_t>(k) * 2 * n * K];
-    int* slot_b = slot_a + n * K;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < K; ++j) {
-        slot_a[i * K + j] = slot_of(slots, jacobian_entries_, k * n + i, step_column(k, j));
-        slot_b[i * K + j] = slot_of(slots, jacobian_entries_, (k + 1) * n + i, step_column(k, j));
-      }
-  }
-  end_jacobian_slots_.resize(static_cast<std::size_t>(2 * n * n));
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < 2 * n; ++j)
-      end_jacobian_slots_[static_cast<std::size_t>(i * 2 * n + j)] = slot_of(slots, jacobian_entries_, N * n + i, end_column(j));
-
-  slots.clear();
-  const auto lower = [&](int a, int b) { return slot_of(slots, hessian_entries_, std::max(a, b), std::min(a, b)); };
-  step_hessian_slots_.assign(static_cast<std::size_t>(N) * K * K, -1);
-  for (int k = 0; k < N; ++k)
-    for (int i = 0; i < K; ++i)
-      for (int j = 0; j <= i; ++j)
-        step_hessian_slots_[static_cast<std::size_t>(k) * K * K + i * K + j] = lower(step_column(k, i), step_column(k, j));
-  end_hessian_slots_.assign(static_cast<std::size_t>(4 * n * n), -1);
-  for (int i = 0; i < 2 * n; ++i)
-    for (int j = 0; j <= i; ++j) end_hessian_slots_[static_cast<std::size_t>(i * 2 * n + j)] = lower(end_column(i), end_column(j));
 }
 
 }  // namespace mechint::kernel

@@ -25,28 +25,10 @@
 
 #include "kernel/discrete_rules.hpp"
 #include "kernel/kernel_model.hpp"
+#include "mechint/optimal/dmoc_layout.hpp"
 #include "mechint/optimal/nonlinear_program.hpp"
 
 namespace mechint::kernel {
-
-/// An optimal control problem of a kernel model with n coordinates and m controls (DESIGN §7); the
-/// runtime-sized form of optimal::OptimalControlProblem.
-struct KernelOptimalControlProblem {
-  /// A problem of that size: starts and goals 0, no goal imposed, no bounds, effort 1.
-  KernelOptimalControlProblem(int n, int m);
-
-  double horizon = 1.0;  ///< T
-  int steps = 100;       ///< N, so h = T/N
-  Vector q_start, v_start;
-  /// Goal at t = T: the components whose `*_given` flag is set are imposed, the others free.
-  Vector q_goal, v_goal;
-  std::vector<bool> q_goal_given, v_goal_given;
-  /// Bounds on every q_k and on every u_k (±infinity: none).
-  Vector q_lower, q_upper, u_lower, u_upper;
-  double effort = 1.0;  ///< w in J = Σ h·w·|u_k|²
-
-  double step() const { return horizon / steps; }
-};
 
 class KernelDmocTranscription final : public optimal::NonlinearProgram {
  public:
@@ -54,33 +36,35 @@ class KernelDmocTranscription final : public optimal::NonlinearProgram {
   /// N < 1, T ≤ 0, empty bounds, a start or goal outside them; the message names what is wrong) and
   /// for a model that is not one optimal control applies to (no controls, holonomic constraints,
   /// the kernels of optimal control not supplied).
-  KernelDmocTranscription(const KernelModel& model, Rule rule, KernelOptimalControlProblem problem);
+  KernelDmocTranscription(const KernelModel& model, Rule rule, optimal::DmocProblem problem);
 
-  const KernelOptimalControlProblem& problem() const { return problem_; }
+  const optimal::DmocProblem& problem() const { return problem_; }
   double step() const { return h_; }
   int steps() const { return problem_.steps; }
 
-  // Variable layout: q_0 … q_N, v_N, u_0 … u_{N−1}.
-  int q_index(int k) const { return k * n_; }
-  int v_end_index() const { return (problem_.steps + 1) * n_; }
-  int u_index(int k) const { return (problem_.steps + 2) * n_ + k * m_; }
+  // Variable layout (optimal/dmoc_layout.hpp): q_0 … q_N, v_N, u_0 … u_{N−1}.
+  int q_index(int k) const { return layout_.q_index(k); }
+  int v_end_index() const { return layout_.v_end_index(); }
+  int u_index(int k) const { return layout_.u_index(k); }
 
   /// Packs a trajectory (N+1 configurations, N controls, the end velocity) as the solver's start.
   void set_initial_guess(const std::vector<Vector>& q, const std::vector<Vector>& u, const Vector& v_end);
 
-  int num_variables() const override { return (problem_.steps + 2) * n_ + problem_.steps * m_; }
-  int num_constraints() const override { return (problem_.steps + 1) * n_; }
-  void variable_bounds(Eigen::Ref<Eigen::VectorXd> lower, Eigen::Ref<Eigen::VectorXd> upper) const override;
+  int num_variables() const override { return layout_.num_variables(); }
+  int num_constraints() const override { return layout_.num_constraints(); }
+  void variable_bounds(Eigen::Ref<Eigen::VectorXd> lower, Eigen::Ref<Eigen::VectorXd> upper) const override {
+    layout_.variable_bounds(problem_, lower, upper);
+  }
   void initial_point(Eigen::Ref<Eigen::VectorXd> x) const override { x = guess_; }
   double objective(const Eigen::Ref<const Eigen::VectorXd>& x) const override;
   void objective_gradient(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Ref<Eigen::VectorXd> g) const override;
   /// Throws NumericalFailure where the model is not defined at a node (Ipopt then stops with an
   /// evaluation error, as it does for a non-finite value).
   void constraints(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Ref<Eigen::VectorXd> c) const override;
-  const std::vector<optimal::SparseEntry>& jacobian_structure() const override { return jacobian_entries_; }
+  const std::vector<optimal::SparseEntry>& jacobian_structure() const override { return layout_.jacobian_structure(); }
   void constraint_jacobian(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Ref<Eigen::VectorXd> values) const override;
   bool has_exact_hessian() const override { return true; }
-  const std::vector<optimal::SparseEntry>& hessian_structure() const override { return hessian_entries_; }
+  const std::vector<optimal::SparseEntry>& hessian_structure() const override { return layout_.hessian_structure(); }
   void lagrangian_hessian(const Eigen::Ref<const Eigen::VectorXd>& x, double sigma, const Eigen::Ref<const Eigen::VectorXd>& lambda,
                           Eigen::Ref<Eigen::VectorXd> values) const override;
 
@@ -119,23 +103,18 @@ class KernelDmocTranscription final : public optimal::NonlinearProgram {
   /// The point z_j of the step from q0 to q1, and the map P_j (2n x 2n) from (q0, q1) to it.
   void point_of(const Point& p, const Vector& q0, const Vector& q1, Vector& q, Vector& v) const;
   Eigen::MatrixXd point_map(const Point& p) const;
-  void validate() const;
-  void build_structures();
-  int step_column(int k, int j) const;
-  int end_column(int j) const;
   [[noreturn]] void outside_domain(int node) const;
 
   const KernelModel* model_;
   Rule rule_;
-  KernelOptimalControlProblem problem_;
+  optimal::DmocProblem problem_;
+  optimal::DmocLayout layout_;
   int n_, m_, K_;
   double h_;
   std::vector<Point> points_;
   std::vector<Eigen::MatrixXd> maps_;  ///< P_j of each point
   Vector p_start_;
   Eigen::VectorXd guess_;
-  std::vector<optimal::SparseEntry> jacobian_entries_, hessian_entries_;
-  std::vector<int> step_jacobian_slots_, end_jacobian_slots_, step_hessian_slots_, end_hessian_slots_;
   mutable Workspace ws_;
 };
 

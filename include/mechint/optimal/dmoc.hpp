@@ -29,7 +29,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -40,6 +39,7 @@
 #include "mechint/model/lagrangian_calculus.hpp"
 #include "mechint/model/legendre.hpp"
 #include "mechint/optimal/block_derivatives.hpp"
+#include "mechint/optimal/dmoc_layout.hpp"
 #include "mechint/optimal/nonlinear_program.hpp"
 
 namespace mechint::optimal {
@@ -73,6 +73,22 @@ struct OptimalControlProblem {
   double step() const { return horizon / steps; }
 };
 
+/// The same problem over runtime sizes (optimal/dmoc_layout.hpp): what both transcriptions read.
+template <int n, int m>
+DmocProblem runtime_problem(const OptimalControlProblem<n, m>& p) {
+  DmocProblem d(n, m);
+  d.horizon = p.horizon;
+  d.steps = p.steps;
+  d.q_start = p.q_start, d.v_start = p.v_start, d.q_goal = p.q_goal, d.v_goal = p.v_goal;
+  for (int i = 0; i < n; ++i) {
+    d.q_goal_given[static_cast<std::size_t>(i)] = p.q_goal_given[i];
+    d.v_goal_given[static_cast<std::size_t>(i)] = p.v_goal_given[i];
+  }
+  d.q_lower = p.q_lower, d.q_upper = p.q_upper, d.u_lower = p.u_lower, d.u_upper = p.u_upper;
+  d.effort = p.effort;
+  return d;
+}
+
 /// The DMOC program of a forced discrete system `S` (a `DiscreteSystem<Model, Rule>` of a model with
 /// forces and at least one control, without holonomic constraints).
 template <ForcedDiscreteSystem S>
@@ -87,13 +103,11 @@ class DmocTranscription final : public NonlinearProgram {
 
   /// Throws std::invalid_argument for a problem that cannot be transcribed (N < 1, T ≤ 0, empty
   /// bounds, a start or goal outside the bounds); the message names what is wrong.
-  DmocTranscription(S system, Problem problem) : system_(std::move(system)), problem_(std::move(problem)) {
-    validate();
+  DmocTranscription(S system, Problem problem)
+      : system_(std::move(system)), problem_(std::move(problem)), data_(runtime_problem<n, m>(problem_)), layout_(data_, n, m) {
     h_ = problem_.step();
     p_start_ = lagrangian_dv(system_.continuous_model(), problem_.q_start, problem_.v_start);
-    build_jacobian_structure();
-    build_hessian_structure();
-    guess_ = interpolation_guess();
+    guess_ = layout_.interpolation_guess(data_);
   }
 
   const S& system() const { return system_; }
@@ -101,10 +115,10 @@ class DmocTranscription final : public NonlinearProgram {
   double step() const { return h_; }
   int steps() const { return problem_.steps; }
 
-  // Variable layout.
-  int q_index(int k) const { return k * n; }
-  int v_end_index() const { return (problem_.steps + 1) * n; }
-  int u_index(int k) const { return (problem_.steps + 2) * n + k * m; }
+  // Variable layout (optimal/dmoc_layout.hpp).
+  int q_index(int k) const { return layout_.q_index(k); }
+  int v_end_index() const { return layout_.v_end_index(); }
+  int u_index(int k) const { return layout_.u_index(k); }
 
   VecD<n> q_at(const Eigen::Ref<const Eigen::VectorXd>& x, int k) const { return x.template segment<n>(q_index(k)); }
   VecD<m> u_at(const Eigen::Ref<const Eigen::VectorXd>& x, int k) const { return x.template segment<m>(u_index(k)); }
@@ -121,27 +135,11 @@ class DmocTranscription final : public NonlinearProgram {
 
   // --- NonlinearProgram ---------------------------------------------------------------------------
 
-  int num_variables() const override { return (problem_.steps + 2) * n + problem_.steps * m; }
-  int num_constraints() const override { return (problem_.steps + 1) * n; }
+  int num_variables() const override { return layout_.num_variables(); }
+  int num_constraints() const override { return layout_.num_constraints(); }
 
   void variable_bounds(Eigen::Ref<Eigen::VectorXd> lower, Eigen::Ref<Eigen::VectorXd> upper) const override {
-    const int N = problem_.steps;
-    for (int k = 0; k <= N; ++k) {
-      lower.template segment<n>(q_index(k)) = problem_.q_lower;
-      upper.template segment<n>(q_index(k)) = problem_.q_upper;
-    }
-    lower.template segment<n>(q_index(0)) = problem_.q_start;
-    upper.template segment<n>(q_index(0)) = problem_.q_start;
-    lower.template segment<n>(v_end_index()).setConstant(-kUnbounded);
-    upper.template segment<n>(v_end_index()).setConstant(kUnbounded);
-    for (int i = 0; i < n; ++i) {
-      if (problem_.q_goal_given[i]) lower[q_index(N) + i] = upper[q_index(N) + i] = problem_.q_goal[i];
-      if (problem_.v_goal_given[i]) lower[v_end_index() + i] = upper[v_end_index() + i] = problem_.v_goal[i];
-    }
-    for (int k = 0; k < N; ++k) {
-      lower.template segment<m>(u_index(k)) = problem_.u_lower;
-      upper.template segment<m>(u_index(k)) = problem_.u_upper;
-    }
+    layout_.variable_bounds(data_, lower, upper);
   }
 
   void initial_point(Eigen::Ref<Eigen::VectorXd> x) const override { x = guess_; }
@@ -171,7 +169,7 @@ class DmocTranscription final : public NonlinearProgram {
     c.template segment<n>(N * n) -= lagrangian_dv(system_.continuous_model(), q_at(x, N), v_end(x));
   }
 
-  const std::vector<SparseEntry>& jacobian_structure() const override { return jacobian_entries_; }
+  const std::vector<SparseEntry>& jacobian_structure() const override { return layout_.jacobian_structure(); }
 
   void constraint_jacobian(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Ref<Eigen::VectorXd> values) const override {
     values.setZero();
@@ -179,7 +177,7 @@ class DmocTranscription final : public NonlinearProgram {
     for (int k = 0; k < N; ++k) {
       Mat<n, K> da, db;
       step_jacobians(x, k, da, db);
-      const int* slot_a = &step_jacobian_slots_[static_cast<std::size_t>(k) * 2 * n * K];
+      const int* slot_a = layout_.step_jacobian_slots(k);
       const int* slot_b = slot_a + n * K;
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < K; ++j) {
@@ -189,12 +187,13 @@ class DmocTranscription final : public NonlinearProgram {
     }
     // c_N's last term: −∂L/∂q̇(q_N, v_N), differentiated in (q_N, v_N).
     const ScalarDerivatives<2 * n> l = end_lagrangian_derivatives(x);
+    const int* end_slots = layout_.end_jacobian_slots();
     for (int i = 0; i < n; ++i)
-      for (int j = 0; j < 2 * n; ++j) values[end_jacobian_slots_[i * 2 * n + j]] -= l.hessian(n + i, j);
+      for (int j = 0; j < 2 * n; ++j) values[end_slots[i * 2 * n + j]] -= l.hessian(n + i, j);
   }
 
   bool has_exact_hessian() const override { return true; }
-  const std::vector<SparseEntry>& hessian_structure() const override { return hessian_entries_; }
+  const std::vector<SparseEntry>& hessian_structure() const override { return layout_.hessian_structure(); }
 
   void lagrangian_hessian(const Eigen::Ref<const Eigen::VectorXd>& x, double sigma,
                           const Eigen::Ref<const Eigen::VectorXd>& lambda,
@@ -204,7 +203,7 @@ class DmocTranscription final : public NonlinearProgram {
     for (int k = 0; k < N; ++k) {
       const Mat<K, K> hk = step_hessian(x, k, lambda.template segment<n>(k * n),
                                         lambda.template segment<n>((k + 1) * n), sigma);
-      const int* slot = &step_hessian_slots_[static_cast<std::size_t>(k) * K * K];
+      const int* slot = layout_.step_hessian_slots(k);
       for (int i = 0; i < K; ++i)
         for (int j = 0; j <= i; ++j) values[slot[i * K + j]] += hk(i, j);
     }
@@ -213,8 +212,9 @@ class DmocTranscription final : public NonlinearProgram {
     z << q_at(x, N), v_end(x);
     w.template tail<n>() = lambda.template segment<n>(N * n);
     const Mat<2 * n, 2 * n> he = directional_hessian<2 * n>(end_lagrangian_function(), z, w);
+    const int* end_slots = layout_.end_hessian_slots();
     for (int i = 0; i < 2 * n; ++i)
-      for (int j = 0; j <= i; ++j) values[end_hessian_slots_[i * 2 * n + j]] -= he(i, j);
+      for (int j = 0; j <= i; ++j) values[end_slots[i * 2 * n + j]] -= he(i, j);
   }
 
   // --- Reading a solution -------------------------------------------------------------------------
@@ -244,47 +244,6 @@ class DmocTranscription final : public NonlinearProgram {
 
  private:
   using StepVector = VecD<K>;
-
-  void validate() const {
-    const Problem& p = problem_;
-    if (!(p.horizon > 0.0) || !std::isfinite(p.horizon)) throw std::invalid_argument("horizon must be positive");
-    if (p.steps < 1) throw std::invalid_argument("steps must be at least 1");
-    if (!(p.effort > 0.0) || !std::isfinite(p.effort)) throw std::invalid_argument("the effort weight must be positive");
-    if (!p.q_start.allFinite() || !p.v_start.allFinite() || !p.q_goal.allFinite() || !p.v_goal.allFinite())
-      throw std::invalid_argument("start and goal must be finite");
-    for (int i = 0; i < n; ++i) {
-      if (!(p.q_lower[i] < p.q_upper[i]))
-        throw std::invalid_argument("empty bounds on coordinate " + std::to_string(i + 1) + " (lower >= upper)");
-      if (p.q_start[i] < p.q_lower[i] || p.q_start[i] > p.q_upper[i])
-        throw std::invalid_argument("the start of coordinate " + std::to_string(i + 1) + " is outside its bounds");
-      if (p.q_goal_given[i] && (p.q_goal[i] < p.q_lower[i] || p.q_goal[i] > p.q_upper[i]))
-        throw std::invalid_argument("the goal of coordinate " + std::to_string(i + 1) + " is outside its bounds");
-    }
-    for (int i = 0; i < m; ++i)
-      if (!(p.u_lower[i] < p.u_upper[i]))
-        throw std::invalid_argument("empty bounds on control " + std::to_string(i + 1) + " (lower >= upper)");
-  }
-
-  Eigen::VectorXd interpolation_guess() const {
-    const int N = problem_.steps;
-    Eigen::VectorXd x = Eigen::VectorXd::Zero(num_variables());
-    VecD<n> q_end = problem_.q_start;
-    for (int i = 0; i < n; ++i)
-      if (problem_.q_goal_given[i]) q_end[i] = problem_.q_goal[i];
-    for (int k = 0; k <= N; ++k) {
-      const double s = static_cast<double>(k) / N;
-      x.template segment<n>(q_index(k)) = (1.0 - s) * problem_.q_start + s * q_end;
-    }
-    VecD<n> v = (q_end - problem_.q_start) / problem_.horizon;
-    for (int i = 0; i < n; ++i)
-      if (problem_.v_goal_given[i]) v[i] = problem_.v_goal[i];
-    x.template segment<n>(v_end_index()) = v;
-    // Controls start strictly inside their bounds (0 when 0 is inside).
-    for (int k = 0; k < N; ++k)
-      for (int i = 0; i < m; ++i)
-        x[u_index(k) + i] = std::clamp(0.0, problem_.u_lower[i], problem_.u_upper[i]);
-    return x;
-  }
 
   StepVector step_vector(const Eigen::Ref<const Eigen::VectorXd>& x, int k) const {
     StepVector s;
@@ -370,62 +329,13 @@ class DmocTranscription final : public NonlinearProgram {
     return hk;
   }
 
-  /// Slot of a nonzero, created on first use.
-  static int slot_of(std::map<std::pair<int, int>, int>& slots, std::vector<SparseEntry>& entries, int row, int col) {
-    const auto [it, inserted] = slots.emplace(std::make_pair(row, col), static_cast<int>(entries.size()));
-    if (inserted) entries.push_back({row, col});
-    return it->second;
-  }
-
-  /// Column of the step's local unknown j (q_k, q_{k+1}, u_k).
-  int step_column(int k, int j) const {
-    if (j < n) return q_index(k) + j;
-    if (j < 2 * n) return q_index(k + 1) + (j - n);
-    return u_index(k) + (j - 2 * n);
-  }
-  /// Column of the end block's local unknown j (q_N, v_N).
-  int end_column(int j) const { return j < n ? q_index(problem_.steps) + j : v_end_index() + (j - n); }
-
-  void build_jacobian_structure() {
-    const int N = problem_.steps;
-    std::map<std::pair<int, int>, int> slots;
-    step_jacobian_slots_.resize(static_cast<std::size_t>(N) * 2 * n * K);
-    for (int k = 0; k < N; ++k) {
-      int* slot_a = &step_jacobian_slots_[static_cast<std::size_t>(k) * 2 * n * K];
-      int* slot_b = slot_a + n * K;
-      for (int i = 0; i < n; ++i)
-        for (int j = 0; j < K; ++j) {
-          slot_a[i * K + j] = slot_of(slots, jacobian_entries_, k * n + i, step_column(k, j));
-          slot_b[i * K + j] = slot_of(slots, jacobian_entries_, (k + 1) * n + i, step_column(k, j));
-        }
-    }
-    end_jacobian_slots_.resize(2 * n * n);
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < 2 * n; ++j)
-        end_jacobian_slots_[i * 2 * n + j] = slot_of(slots, jacobian_entries_, N * n + i, end_column(j));
-  }
-
-  void build_hessian_structure() {
-    const int N = problem_.steps;
-    std::map<std::pair<int, int>, int> slots;
-    const auto lower = [&](int a, int b) { return slot_of(slots, hessian_entries_, std::max(a, b), std::min(a, b)); };
-    step_hessian_slots_.assign(static_cast<std::size_t>(N) * K * K, -1);
-    for (int k = 0; k < N; ++k)
-      for (int i = 0; i < K; ++i)
-        for (int j = 0; j <= i; ++j)
-          step_hessian_slots_[static_cast<std::size_t>(k) * K * K + i * K + j] = lower(step_column(k, i), step_column(k, j));
-    end_hessian_slots_.assign(4 * n * n, -1);
-    for (int i = 0; i < 2 * n; ++i)
-      for (int j = 0; j <= i; ++j) end_hessian_slots_[i * 2 * n + j] = lower(end_column(i), end_column(j));
-  }
-
   S system_;
   Problem problem_;
+  DmocProblem data_;
+  DmocLayout layout_;
   double h_ = 0.0;
   VecD<n> p_start_;
   Eigen::VectorXd guess_;
-  std::vector<SparseEntry> jacobian_entries_, hessian_entries_;
-  std::vector<int> step_jacobian_slots_, end_jacobian_slots_, step_hessian_slots_, end_hessian_slots_;
 };
 
 }  // namespace mechint::optimal

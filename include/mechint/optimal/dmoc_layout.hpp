@@ -1,0 +1,83 @@
+#pragma once
+/// \file
+/// What the two DMOC transcriptions share (optimal/dmoc.hpp, templated on the discrete system;
+/// src/kernel/kernel_dmoc.hpp, on a model's derivative kernels): the problem's data over runtime
+/// sizes and its checks, the layout of the unknowns x = (q_0 … q_N, v_N, u_0 … u_{N−1}), their bounds
+/// and the interpolation guess, and the sparsity of the constraints' Jacobian and of the Hessian of
+/// the Lagrangian with the slot of every entry of each step's block. Compiled once
+/// (src/optimal/dmoc_layout.cpp, the target mechint::optimal).
+
+#include <Eigen/Core>
+
+#include <vector>
+
+#include "mechint/optimal/nonlinear_program.hpp"
+
+namespace mechint::optimal {
+
+/// An optimal control problem of a system with n coordinates and m controls (DESIGN §7), over runtime
+/// sizes; optimal::OptimalControlProblem<n, m> is its fixed-size form.
+struct DmocProblem {
+  /// A problem of that size: starts and goals 0, no goal imposed, no bounds, effort 1.
+  DmocProblem(int n, int m);
+
+  double horizon = 1.0;  ///< T
+  int steps = 100;       ///< N, so h = T/N
+  Eigen::VectorXd q_start, v_start;
+  /// Goal at t = T: the components whose `*_given` flag is set are imposed, the others free.
+  Eigen::VectorXd q_goal, v_goal;
+  std::vector<bool> q_goal_given, v_goal_given;
+  /// Bounds on every q_k and on every u_k (±infinity: none).
+  Eigen::VectorXd q_lower, q_upper, u_lower, u_upper;
+  double effort = 1.0;  ///< w in J = Σ h·w·|u_k|²
+
+  double step() const { return horizon / steps; }
+};
+
+class DmocLayout {
+ public:
+  /// Checks `problem` against the system's n and m and builds the sparsity. Throws
+  /// std::invalid_argument for a problem that cannot be transcribed (sizes not the system's, N < 1,
+  /// T ≤ 0, a non-positive effort, a non-finite start or goal, empty bounds, a start or goal outside
+  /// them); the message names what is wrong.
+  DmocLayout(const DmocProblem& problem, int n, int m);
+
+  int n() const { return n_; }
+  int m() const { return m_; }
+  /// Unknowns of one step: q_k, q_{k+1}, u_k.
+  int step_size() const { return 2 * n_ + m_; }
+
+  int q_index(int k) const { return k * n_; }
+  int v_end_index() const { return (steps_ + 1) * n_; }
+  int u_index(int k) const { return (steps_ + 2) * n_ + k * m_; }
+  int num_variables() const { return (steps_ + 2) * n_ + steps_ * m_; }
+  int num_constraints() const { return (steps_ + 1) * n_; }
+
+  /// q_0 fixed to the start, the goal's given components fixed, the problem's bounds elsewhere.
+  void variable_bounds(const DmocProblem& problem, Eigen::Ref<Eigen::VectorXd> lower,
+                       Eigen::Ref<Eigen::VectorXd> upper) const;
+  /// q_k linear from the start to the goal (free goal components: the start), the end velocity of
+  /// that line (or the goal's), controls 0 clamped into their bounds.
+  Eigen::VectorXd interpolation_guess(const DmocProblem& problem) const;
+
+  const std::vector<SparseEntry>& jacobian_structure() const { return jacobian_entries_; }
+  const std::vector<SparseEntry>& hessian_structure() const { return hessian_entries_; }
+  /// Slots of ∂A_k/∂s (n × K, row-major), followed by those of ∂B_k/∂s, s = (q_k, q_{k+1}, u_k).
+  const int* step_jacobian_slots(int k) const { return &step_jacobian_slots_[static_cast<std::size_t>(k) * 2 * n_ * step_size()]; }
+  /// Slots of ∂c_N/∂(q_N, v_N) (n × 2n).
+  const int* end_jacobian_slots() const { return end_jacobian_slots_.data(); }
+  /// Slots of the lower triangle (j ≤ i) of the step's K × K Hessian block (row-major).
+  const int* step_hessian_slots(int k) const { return &step_hessian_slots_[static_cast<std::size_t>(k) * step_size() * step_size()]; }
+  /// Slots of the lower triangle of the end block over (q_N, v_N) (2n × 2n).
+  const int* end_hessian_slots() const { return end_hessian_slots_.data(); }
+
+ private:
+  int step_column(int k, int j) const;
+  int end_column(int j) const;
+
+  int n_, m_, steps_;
+  std::vector<SparseEntry> jacobian_entries_, hessian_entries_;
+  std::vector<int> step_jacobian_slots_, end_jacobian_slots_, step_hessian_slots_, end_hessian_slots_;
+};
+
+}  // namespace mechint::optimal
