@@ -186,15 +186,12 @@ app::SystemEntry model_file_system(const std::string& path) {
   e.optimize = [model](const app::ParameterValues& v, const app::OptimalControlSpec& spec,
                        const std::vector<std::string>& controls) {
     // What optimize_kernel_problem refuses (app/kernel_optimize.hpp), refused before anything is
-    // compiled; the others get the plugin with optimal control's kernels.
+    // compiled; the others get the plugin with optimal control's kernels. (A model file with forces
+    // has neither walls nor nonholonomic constraints: the file's checks refuse the pair.)
     const ModelDescription& d = model->description();
     if (d.controls.empty()) spec.fail(spec.model_where, "the system has no control inputs: there is nothing to optimize");
     if (!d.constraints.empty())
       spec.fail(spec.model_where, "optimal control of a system with holonomic constraints is not supported");
-    if (!d.nonholonomic.empty())
-      spec.fail(spec.model_where, "optimal control of a system with nonholonomic constraints is not supported");
-    if (!d.unilateral.empty())
-      spec.fail(spec.model_where, "optimal control of a system with walls (impacts) is not supported");
     return app::optimize_kernel_problem(model->kernels().problem(v, /*with_optimal_control=*/true), spec, controls);
   };
   return e;
