@@ -26,13 +26,17 @@ std::optional<KernelProblem> kernel_problem_of(const P& p) {
     (void)p;
     return std::nullopt;
   } else {
-    if constexpr (HasUnilateralConstraints<typename P::Model>)
-      if (p.walls) return std::nullopt;
     KernelProblem k;
-    k.model = kernel::ModelAdapter<typename P::Model>::kernels_for_runs(p.model);
+    bool walls = false;
+    if constexpr (HasUnilateralConstraints<typename P::Model>) {
+      walls = p.walls;
+      k.impact_flows_without_walls = !p.walls;
+    }
+    k.model = kernel::ModelAdapter<typename P::Model>::kernels_for_runs(p.model, walls);
     k.q0 = p.q0;
     k.qdot0 = p.initial_data;
     if (p.initial == InitialData::kMomentum) {
+      k.p0 = p.initial_data;
       if (!p.q0.allFinite() || !p.initial_data.allFinite()) throw InvalidStart("the initial values are not finite");
       k.qdot0 = kernel::tangent_velocity(*k.model, p.q0, p.initial_data, Eigen::VectorXd::Zero(P::kDim));
       if (!k.qdot0.allFinite())
@@ -60,15 +64,15 @@ std::vector<std::string> methods_with_kernels(const P& p) {
 }
 
 /// Every method of the command line runs on a problem's kernels wherever its model's own
-/// coordinates are integrated and its type has no walls (kMethodsOnKernels): the variational rules
-/// (vi-midpoint, vi-trapezoid, vi-first-order) with the same equations and arithmetic as their
-/// fixed-size rows (docs/architecture.md), the Runge–Kutta baselines on the forced Euler–Lagrange
-/// ODE of the kernels (kernel/kernel_runge_kutta.hpp), energy-momentum where the model declares a
-/// constant mass matrix (kernel/energy_momentum_integrator.hpp) and dae (kernel/kernel_dae.hpp). No
-/// fixed-size row is then compiled for the problem: FixedRowsOf is empty. A charted problem, and
-/// one whose type has walls, keep their fixed-size rows.
+/// coordinates are integrated (kMethodsOnKernels): the variational rules (vi-midpoint, vi-trapezoid,
+/// vi-first-order) with the same equations and arithmetic as their fixed-size rows
+/// (docs/architecture.md), the Runge–Kutta baselines on the forced Euler–Lagrange ODE of the kernels
+/// (kernel/kernel_runge_kutta.hpp), energy-momentum where the model declares a constant mass matrix
+/// (kernel/energy_momentum_integrator.hpp), dae (kernel/kernel_dae.hpp), and on a model with walls
+/// the impact driver's flows (kernel/kernel_impact_driver.hpp, walls on or off). No fixed-size row
+/// is then compiled for the problem: FixedRowsOf is empty. A charted problem keeps its fixed-size rows.
 template <class P>
-constexpr bool kMethodsOnKernels = !P::kCharted && SmoothProblem<P>;
+constexpr bool kMethodsOnKernels = !P::kCharted;
 
 /// The rows of the method table a problem's fixed-size runs choose from: those not on its kernels.
 template <class P>
@@ -78,8 +82,6 @@ using FixedRowsOf = std::conditional_t<kMethodsOnKernels<P>, MethodList<>, Metho
 template <class P>
 bool on_kernels(const P& p, const std::string& method, const ParameterValues* options) {
   if (P::kCharted) return false;
-  if constexpr (HasUnilateralConstraints<typename P::Model>)
-    if (p.walls) return false;
   if constexpr (kMethodsOnKernels<P>) {
     // A row that applies to P runs on the kernels; one that does not keeps the fixed-size path's
     // refusal ("does not apply here") before any option is read.
@@ -93,6 +95,20 @@ bool on_kernels(const P& p, const std::string& method, const ParameterValues* op
 
 template <class P>
 std::vector<ParameterSpec> method_options_with_kernels(const P& p, const std::string& method) {
+  if constexpr (HasUnilateralConstraints<typename P::Model> && kMethodsOnKernels<P>) {
+    // The impact rows' options, and without walls the smooth flows' extras (compose, indicators of
+    // vi-trapezoid, which then runs as the smooth rule); with walls only the impact rows apply.
+    const auto impact = kernel_impact_methods();
+    if (p.walls || std::find(impact.begin(), impact.end(), method) != impact.end()) {
+      std::vector<ParameterSpec> specs = kernel_impact_method_options(method);
+      if (!p.walls)
+        for (auto& extra : kernel_extra_options_of(P::Model::kNumConstraints, method)) {
+          const auto same = [&](const ParameterSpec& spec) { return spec.name == extra.name; };
+          if (std::none_of(specs.begin(), specs.end(), same)) specs.push_back(std::move(extra));
+        }
+      return specs;
+    }
+  }
   if (on_kernels(p, method, nullptr)) return kernel_method_options(P::Model::kNumConstraints, method);
   std::vector<ParameterSpec> specs = method_options<P>(method);
   if (!P::kCharted && (!HasUnilateralConstraints<typename P::Model> || !p.walls))

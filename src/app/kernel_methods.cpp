@@ -197,7 +197,8 @@ class KernelRecorder {
     if (m.num_controls() > 0) append(numbered_controls(m.num_controls()));
     if (indicators_) append({"megno", "lyapunov", "fli"});
     if constexpr (kIsEnergyStep<S>) append({"discrete_energy", "energy_fallbacks"});
-    if (kIsImpactDriver<S>) columns_.push_back("impacts");
+    // A run whose walls are off has no impacts to count (the double pendulum without wall=1).
+    if (kIsImpactDriver<S> && m.num_unilateral() > 0) columns_.push_back("impacts");
     row_.reserve(columns_.size());
   }
 
@@ -255,7 +256,8 @@ class KernelRecorder {
       row_.push_back(labels.energy_factor * s.last_discrete_energy());
       row_.push_back(static_cast<double>(s.fallbacks()));
     }
-    if constexpr (kIsImpactDriver<S>) row_.push_back(static_cast<double>(s.impact_count()));
+    if constexpr (kIsImpactDriver<S>)
+      if (m.num_unilateral() > 0) row_.push_back(static_cast<double>(s.impact_count()));
     require_finite_row(columns_, row_, s.step_index(), t);
     return row_;
   }
@@ -311,7 +313,13 @@ class KernelStartedStepper final : public StartedStepper {
     else
       return std::nullopt;
   }
-  std::optional<Eigen::VectorXd> velocity() const override { return Eigen::VectorXd(stepper_->velocity()); }
+  std::optional<Eigen::VectorXd> velocity() const override {
+    // The impact driver integrates (q, p) and states no velocity (Python's contract: None).
+    if constexpr (kIsImpactDriver<S>)
+      return std::nullopt;
+    else
+      return Eigen::VectorXd(stepper_->velocity());
+  }
   double energy() const override { return stepper_->energy(); }
   Eigen::VectorXd momenta() const override {
     Eigen::VectorXd j(problem_->model->num_symmetries());
@@ -448,6 +456,15 @@ std::vector<std::string> kernel_impact_methods() {
   return {std::string(ImpactTrapezoidMethod::kName), std::string(StormerVerletMethod::kName)};
 }
 
+std::vector<std::string> kernel_methods(const KernelProblem& problem) {
+  std::vector<std::string> names = kernel_methods(*problem.model);
+  if (problem.impact_flows_without_walls && problem.model->num_unilateral() == 0) {
+    const auto impact = kernel_impact_methods();
+    names.insert(names.begin(), impact.begin(), impact.end());
+  }
+  return names;
+}
+
 std::vector<std::string> kernel_methods(const KernelModel& model) {
   if (model.num_nonholonomic() > 0) return nonholonomic_methods();
   if (model.num_unilateral() > 0) return kernel_impact_methods();
@@ -564,17 +581,28 @@ std::vector<ParameterSpec> kernel_method_options(int num_constraints, const std:
 
 std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<KernelProblem>& problem,
                                                     const std::string& method, const ParameterValues& o, double h) {
-  const auto names = kernel_methods(*problem->model);
+  const auto names = kernel_methods(*problem);
   if (std::find(names.begin(), names.end(), method) == names.end())
     throw InvalidInput("method " + quote_for_message(method) + " does not apply here");
   check_kernel_start(*problem);
   const KernelModel& model = *problem->model;
   if (model.num_nonholonomic() > 0) return erase(problem, start_nonholonomic(*problem, method, o, h), h);
-  if (model.num_unilateral() > 0) {
-    // 004 §III: the impact driver on the method's flow, from the canonical momenta at the start.
-    // A composition is refused by the driver: the walls are on.
-    auto driver = std::make_unique<kernel::KernelImpactDriver>(model, method, h, read_impact_options(o));
-    driver->start_from_velocity(problem->q0, problem->qdot0);
+  const auto impact_methods = kernel_impact_methods();
+  const bool impact_flow =
+      model.num_unilateral() > 0 ||
+      (problem->impact_flows_without_walls &&
+       std::find(impact_methods.begin(), impact_methods.end(), method) != impact_methods.end() &&
+       !runs_on_kernels_only(model.num_constraints(), method, o));
+  if (impact_flow) {
+    // 004 §III: the impact driver on the method's flow, from the canonical momenta at the start. A
+    // composition is refused by the driver while the walls are on; without them it composes the flow.
+    ImpactOptions impact = read_impact_options(o);
+    impact.enabled = model.num_unilateral() > 0;
+    auto driver = std::make_unique<kernel::KernelImpactDriver>(model, method, h, impact);
+    if (problem->p0)
+      driver->start(problem->q0, *problem->p0);
+    else
+      driver->start_from_velocity(problem->q0, problem->qdot0);
     return erase(problem, std::move(driver), h);
   }
   if (method == DaeMethod::kName) {
@@ -708,13 +736,16 @@ std::unique_ptr<SteppingSession> make_kernel_stepping_session(const KernelProble
                                                const Eigen::VectorXd* qdot0) -> std::unique_ptr<StepperView> {
     if (q0 == nullptr) return start_kernel_method(problem, method, options, h);
     const Eigen::VectorXd saved_q0 = problem->q0, saved_qdot0 = problem->qdot0;
+    const std::optional<Eigen::VectorXd> saved_p0 = problem->p0;
     try {
       problem->q0 = *q0;
       problem->qdot0 = *qdot0;
+      problem->p0.reset();  // the restart states velocities
       return start_kernel_method(problem, method, options, h);
     } catch (...) {
       problem->q0 = saved_q0;
       problem->qdot0 = saved_qdot0;
+      problem->p0 = saved_p0;
       throw;
     }
   };

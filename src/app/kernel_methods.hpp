@@ -26,11 +26,22 @@ struct KernelProblem {
   OutputLabels labels;
   /// The controls over time of a model with control inputs (none: every control 0).
   ControlSchedule controls;
+  /// The canonical momenta at the start, when the problem states its start by them (a built-in
+  /// that starts from momenta): the impact driver starts from them, as 004 §III does, instead of
+  /// from their velocity q̇0 and back. A restart from (q0, q̇0) clears them.
+  std::optional<Eigen::VectorXd> p0;
+  /// The model's type has walls that this run switches off (the double pendulum without wall=1):
+  /// its impact methods (kernel_impact_methods) stay offered and run the impact driver's flows
+  /// without impacts, as they do with the walls on; the smooth methods on kernels besides.
+  bool impact_flows_without_walls = false;
 };
 
 /// The methods that apply to a kernel model with `num_constraints` constraints, in `mechint list`'s
 /// order: the variational rules, and the Runge–Kutta baselines when it is unconstrained.
 std::vector<std::string> kernel_methods(int num_constraints);
+/// The methods of this problem: the model's (below), and with impact_flows_without_walls the impact
+/// methods before them.
+std::vector<std::string> kernel_methods(const KernelProblem& problem);
 /// The methods of this model: those above, then energy-momentum where the model's declared structure
 /// admits it (KernelModel::Structure) and dae with constraints and no forces; a model with
 /// nonholonomic constraints takes the rules of app/nonholonomic_methods.hpp instead, one with walls
