@@ -639,6 +639,7 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
   // root of the trapezoid rule's DEL equations without Newton.
   const bool explicit_trapezoid = method == TrapezoidRule::kName && !position_form(o) && !source_start(o) &&
                                   model.num_controls() == 0 &&
+                                  !model.supplies_own_discrete_rule(MECHINT_RULE_TRAPEZOID) &&
                                   kernel::separable_kinetics(model, problem->q0, problem->qdot0).has_value();
   if (galerkin || composed || second_order_indicators || explicit_trapezoid ||
       (sundman && method != FirstOrderRule::kName)) {
@@ -683,6 +684,7 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
     auto vi = std::make_unique<kernel::KernelVariationalIntegrator>(model, kernel::rule_named(method), h,
                                                                     read_newton_options(o), form, check);
     if (model.num_controls() > 0) vi->set_control_law(control_law(*problem));
+    if (problem->wrap_periodic) vi->set_periodic_wrap(problem->wrap_periodic);
     if (o.choice("init") == "source")
       vi->start_source_procedure(problem->q0, problem->qdot0, o.real("fine_h"));
     else

@@ -7,6 +7,7 @@
 /// options. A system made of kernels (the pendulum chain of any length) builds a `KernelProblem`
 /// and calls these.
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,6 +35,9 @@ struct KernelProblem {
   /// its impact methods (kernel_impact_methods) stay offered and run the impact driver's flows
   /// without impacts, as they do with the walls on; the smooth methods on kernels besides.
   bool impact_flows_without_walls = false;
+  /// A chart's periodic coordinates (discrete/chart.hpp): the variational rules move each step's pair
+  /// of points to their canonical representatives (none: no coordinate is wrapped).
+  std::function<void(Eigen::VectorXd& previous, Eigen::VectorXd& current)> wrap_periodic;
 };
 
 /// The methods that apply to a kernel model with `num_constraints` constraints, in `mechint list`'s

@@ -42,6 +42,8 @@ KernelModel::KernelModel(const mechint_model_kernels& kernels, std::shared_ptr<c
   constexpr uint32_t known_rules =
       (1u << MECHINT_RULE_MIDPOINT) | (1u << MECHINT_RULE_TRAPEZOID) | (1u << MECHINT_RULE_FIRST_ORDER);
   if ((kernels_.discrete_rules & ~known_rules) != 0) refuse("discrete Lagrangians of unknown rules");
+  if ((kernels_.own_discrete_rules & ~kernels_.discrete_rules) != 0)
+    refuse("own discrete Lagrangians of rules it does not supply");
   if (kernels_.discrete_rules != 0 && kernels_.discrete_lagrangian == nullptr)
     refuse("discrete Lagrangians declared, no function");
   if (kernels_.discrete_rules != 0 && kernels_.has_forces && kernels_.discrete_forces == nullptr)

@@ -84,6 +84,11 @@ class KernelModel {
   /// Whether the model supplies the discrete derivatives of `rule` (a MECHINT_RULE_*) itself
   /// (model_kernels.h, discrete_lagrangian): the methods then take them as they are.
   bool supplies_discrete_rule(int rule) const { return (kernels_.discrete_rules >> rule) & 1u; }
+  /// Whether that supplied rule is the model's own discrete Lagrangian, not the rule's quadrature of L
+  /// (model_kernels.h, own_discrete_rules: a chart's restricted Ld of 000 eq. 4.9).
+  bool supplies_own_discrete_rule(int rule) const {
+    return supplies_discrete_rule(rule) && ((kernels_.own_discrete_rules >> rule) & 1u);
+  }
   /// D1 Ld, D2 Ld, D12 Ld of a supplied rule (any may be null). Only when supplies_discrete_rule(rule).
   bool discrete_lagrangian(int rule, double h, const Vector& q0, const Vector& q1, Vector* d1, Vector* d2,
                            RowMatrix* d12) const;

@@ -182,6 +182,7 @@ void KernelVariationalIntegrator::start_source_procedure(const Vector& q0, const
   KernelVariationalIntegrator fine(*model_, rule_.rule(), fine_h, options_, DelForm::kPosition, check_);
   fine.u_ = u_;
   fine.law_ = law_;
+  fine.wrap_ = wrap_;
   const Vector q_euler = project_to_manifold(q0 + fine_h * qdot0);
   fine.reset(q_euler, Vector::Zero(n_), q0, t0 + fine_h);
   fine.discrete_momentum(q0, q_euler, fine.forcing_before_start(), fine_h, fine.p_);
@@ -243,6 +244,7 @@ void KernelVariationalIntegrator::step_sized() {
   if (model_->forced()) accumulate_work();
   sized(q_prev_) = sized(q_);
   sized(q_) = sized(q_next_);
+  if (wrap_) wrap_(q_prev_, q_);  // before p: the fixed-size integrator's order
   if (form_ == DelForm::kMomentum) {
     // p_{k+1} = D2 Ld(q_k, q_{k+1}) + f⁺_k, the discrete forces of this step computed above.
     const bool defined = rule_.d2<N>(q_prev_, q_, h_, p_);

@@ -52,6 +52,11 @@ class KernelVariationalIntegrator {
   void set_control(const Vector& u);
   void set_control_law(ControlLaw law);
 
+  /// Moves the pair (q_{k−1}, q_k) to the canonical representatives of a chart's periodic
+  /// coordinates after each step (discrete/chart.hpp, wrap_periodic); the motion is unchanged.
+  using PeriodicWrap = std::function<void(Vector& previous, Vector& current)>;
+  void set_periodic_wrap(PeriodicWrap wrap) { wrap_ = std::move(wrap); }
+
   void step();
 
   // ---- state (the stepper contract, integrate/stepper.hpp) -------------------------------------
@@ -151,6 +156,7 @@ class KernelVariationalIntegrator {
   Vector u_, u_previous_, work_, momenta_at_start_;
   /// The law's values for the step being taken and for the step before the start.
   mutable Vector u_law_, u_law_before_;
+  PeriodicWrap wrap_;
   ControlLaw law_;
   bool balance_started_ = false;
   // Workspace of the step (sized once).

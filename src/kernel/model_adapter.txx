@@ -40,6 +40,7 @@ class ModelKernelTable {
 
   static void supply_discrete_rules(mechint_model_kernels& t) {
     t.discrete_rules = (1u << MECHINT_RULE_MIDPOINT) | (1u << MECHINT_RULE_TRAPEZOID) | (1u << MECHINT_RULE_FIRST_ORDER);
+    t.own_discrete_rules = kOwnRules;
     t.discrete_lagrangian = &discrete_lagrangian;
     if constexpr (ForcedModel<M>) t.discrete_forces = &discrete_forces;
   }
@@ -114,6 +115,13 @@ class ModelKernelTable {
   /// The discrete system of `Rule` on the model, as the fixed-size variational method builds it.
   template <class Rule>
   using DiscreteOf = typename DiscreteSystemFor<M, Rule>::type;
+  /// The rules whose discrete system is the model's own (DiscreteSystemFor specialised: the rigid
+  /// body's 000 eq. 5.8, a chart's restricted Ld), not the rule's quadrature of L.
+  static constexpr uint32_t kOwnRules =
+      (std::is_same_v<DiscreteOf<MidpointRule>, DiscreteSystem<M, MidpointRule>> ? 0u : 1u << MECHINT_RULE_MIDPOINT) |
+      (std::is_same_v<DiscreteOf<TrapezoidRule>, DiscreteSystem<M, TrapezoidRule>> ? 0u : 1u << MECHINT_RULE_TRAPEZOID) |
+      (std::is_same_v<DiscreteOf<FirstOrderRule>, DiscreteSystem<M, FirstOrderRule>> ? 0u
+                                                                                    : 1u << MECHINT_RULE_FIRST_ORDER);
 
   /// What the table's context points to: the model and its discrete systems, built once (a discrete
   /// system holds its own copy of the model; building one in every call of a step's kernels cost a
@@ -552,7 +560,8 @@ std::shared_ptr<const KernelModel> ModelAdapter<M>::kernels_with_discrete_rules(
 
 template <LagrangianModel M>
 std::shared_ptr<const KernelModel> ModelAdapter<M>::kernels_for_runs(M model, bool with_walls) {
-  if constexpr (ModelKernelTable<M>::kConstantMass)
+  // A model's own discrete Lagrangian must be supplied; only quadratures of L can be composed.
+  if constexpr (ModelKernelTable<M>::kConstantMass && ModelKernelTable<M>::kOwnRules == 0)
     return kernels(std::move(model), with_walls);
   else
     return kernels_with_discrete_rules(std::move(model), with_walls);

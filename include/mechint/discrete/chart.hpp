@@ -83,6 +83,7 @@ class ChartedDiscreteSystem {
   using QuadratureRule = Rule;
 
   ChartedDiscreteSystem(Model model, Chart chart) : chart_model_(std::move(model), std::move(chart)) {}
+  explicit ChartedDiscreteSystem(ContinuousModel chart_model) : chart_model_(std::move(chart_model)) {}
 
   template <class T>
   T discrete_lagrangian(const Vec<T, kDim>& theta0, const Vec<T, kDim>& theta1, double h) const {
@@ -108,6 +109,14 @@ class ChartedDiscreteSystem {
 
  private:
   ContinuousModel chart_model_;
+};
+
+/// The discrete system of the model in chart coordinates is the restricted one (000 eq. 4.9), not a
+/// quadrature of L^c: what a variational method, and the kernels of ChartModel
+/// (kernel/model_adapter.hpp), take for each rule.
+template <LagrangianModel Model, class Chart, class Rule>
+struct DiscreteSystemFor<ChartModel<Model, Chart>, Rule> {
+  using type = ChartedDiscreteSystem<Model, Chart, Rule>;
 };
 
 }  // namespace mechint

@@ -110,6 +110,13 @@ typedef struct mechint_model_kernels {
                           double* h);
   int (*forces_second)(const void* context, const double* q, const double* v, const double* u, double t,
                        const double* mu, double* f_u, double* hessian);
+
+  /* The rules among `discrete_rules` whose Ld is the model's own discrete Lagrangian rather than the
+   * rule's quadrature of L (a closed form in other variables, as the rigid body's 000 eq. 5.8, or a
+   * chart's restricted Ld(psi(q0), psi(q1)) of 000 eq. 4.9). The explicit Stormer-Verlet steps that
+   * replace the trapezoid rule's Newton on a separable L are a quadrature of L, so they are not taken
+   * for a trapezoid rule named here. Optional (0: every supplied rule is its quadrature of L). */
+  uint32_t own_discrete_rules;
 } mechint_model_kernels;
 
 /* The rules of `discrete_lagrangian`: Ld = h L((q0+q1)/2, (q1-q0)/h), h/2 [L(q0, v) + L(q1, v)] and
