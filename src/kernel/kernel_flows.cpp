@@ -3,9 +3,11 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <variant>
 
 #include "kernel/discrete_rules.hpp"
 #include "kernel/kernel_hamiltonian.hpp"
+#include "kernel/sized_newton.hpp"
 #include "mechint/solve/newton.hpp"
 
 namespace mechint::kernel {
@@ -25,7 +27,8 @@ double energy_at(const KernelModel& model, const Vector& q, const Vector& v, Vec
 class TrapezoidFlow final : public KernelFlow {
  public:
   TrapezoidFlow(const KernelModel& model, NewtonOptions options)
-      : model_(&model), options_(options), rule_(model, Rule::kTrapezoid), hamiltonian_(model), newton_(model.dim()),
+      : model_(&model), options_(options), rule_(model, Rule::kTrapezoid), hamiltonian_(model),
+        newton_(sized_newton(model.dim())), velocity_newton_(model.dim()),
         a_(model.dim()), b_(model.dim()) {
     const int n = model.dim();
     for (Vector* x : {&d1_, &v_, &l_v_}) x->setZero(n);
@@ -37,36 +40,15 @@ class TrapezoidFlow final : public KernelFlow {
     if (!hamiltonian_.velocity(q0, p0, hamiltonian_.zero())) return r;
     q1 = q0 + h * hamiltonian_.v();
     // R = h(p0 + D1 Ld(q0, q1)), J = h D12 Ld (solve/del_newton.hpp's row scaling and tests).
-    struct Del {
-      TrapezoidFlow& f;
-      double h;
-      const Vector& q0;
-      const Vector& p0;
-      Vector& q1;
-      double residual_scale;
-      void assemble(Eigen::VectorXd& res, Eigen::MatrixXd* j) {
-        if (!f.rule_.d1(q0, q1, h, f.d1_, j ? &f.d12_ : nullptr)) {
-          res.setConstant(kNaN);
-          return;
-        }
-        res = h * (p0 + f.d1_);
-        if (j) *j = h * f.d12_;
-      }
-      double update(const Eigen::VectorXd& delta) {
-        q1 -= delta;
-        return delta.lpNorm<Eigen::Infinity>();
-      }
-      bool converged_on_residual(const NewtonIterate& state) const {
-        return state.residual_norm <= f.options_.residual_tolerance * residual_scale;
-      }
-      bool converged_on_update(const NewtonIterate& state) const {
-        return update_converged(state, NewtonVariant::kFull,
-                                f.options_.step_tolerance * (1.0 + q1.lpNorm<Eigen::Infinity>()));
-      }
-    } del{*this, h, q0, p0, q1, 1.0 + (h * p0).lpNorm<Eigen::Infinity>()};
     NewtonPolicy policy = NewtonPolicy::from(options_);
     policy.variant = NewtonVariant::kFull;
-    const NewtonStats stats = newton_.solve(del, policy);
+    const double residual_scale = 1.0 + (h * p0).lpNorm<Eigen::Infinity>();
+    const NewtonStats stats = std::visit(
+        [&]<int N>(NewtonSolver<N>& newton) {
+          Del<N> del{*this, h, q0, p0, q1, residual_scale};
+          return newton.solve(del, policy);
+        },
+        newton_);
     r.iterations = stats.iterations;
     r.residual_norm = stats.residual_norm;
     if (!stats.converged || !q1.allFinite()) return r;
@@ -87,6 +69,41 @@ class TrapezoidFlow final : public KernelFlow {
   std::string_view name() const override { return "vi-trapezoid"; }
 
  private:
+  /// The DEL equation of the step in the solver's storage: of size N on the fast path of short
+  /// models (kernel/sized_newton.hpp), runtime-sized otherwise.
+  template <int N>
+  struct Del {
+    using V = Eigen::Matrix<double, N, 1>;
+    TrapezoidFlow& f;
+    double h;
+    const Vector& q0;
+    const Vector& p0;
+    Vector& q1;
+    double residual_scale;
+    template <class Residual, class Jacobian>
+    void assemble(Residual& res, Jacobian* j) {
+      const int n = static_cast<int>(q0.size());
+      if (!f.rule_.template d1<N>(q0, q1, h, f.d1_, j ? &f.d12_ : nullptr)) {
+        res.setConstant(kNaN);
+        return;
+      }
+      res = h * (Eigen::Map<const V>(p0.data(), n) + Eigen::Map<const V>(f.d1_.data(), n));
+      if (j) *j = h * Eigen::Map<const Eigen::Matrix<double, N, N, Eigen::RowMajor>>(f.d12_.data(), n, n);
+    }
+    template <class Delta>
+    double update(const Delta& delta) {
+      Eigen::Map<V>(q1.data(), q1.size()) -= delta;
+      return delta.template lpNorm<Eigen::Infinity>();
+    }
+    bool converged_on_residual(const NewtonIterate& state) const {
+      return state.residual_norm <= f.options_.residual_tolerance * residual_scale;
+    }
+    bool converged_on_update(const NewtonIterate& state) const {
+      return update_converged(state, NewtonVariant::kFull,
+                              f.options_.step_tolerance * (1.0 + q1.lpNorm<Eigen::Infinity>()));
+    }
+  };
+
   /// v_ of a short step from ½[L_v(q0, v) + L_v(q1, v)] − h/2 L_q(q0, v) = p0, Newton from
   /// (q1 − q0)/h; leaves L's derivatives at (q0, v) and (q1, v) in a_ and b_.
   bool short_step_velocity(const Vector& q0, const Vector& q1, const Vector& p0, double h) {
@@ -112,7 +129,7 @@ class TrapezoidFlow final : public KernelFlow {
         return update_below(state, 1e-14, f.v_.lpNorm<Eigen::Infinity>());
       }
     } problem{*this, q0, q1, p0, h};
-    if (!newton_.solve(problem, {.max_iterations = 10}).converged) return false;
+    if (!velocity_newton_.solve(problem, {.max_iterations = 10}).converged) return false;
     // The derivatives at the final v (the last assembly was at the iterate before the update).
     return model_->lagrangian(q0, v_, a_) && model_->lagrangian(q1, v_, b_) && v_.allFinite();
   }
@@ -121,7 +138,8 @@ class TrapezoidFlow final : public KernelFlow {
   NewtonOptions options_;
   DiscreteRule rule_;
   KernelHamiltonian hamiltonian_;
-  NewtonSolver<Eigen::Dynamic> newton_;
+  SizedNewton newton_;  ///< the DEL equation's
+  NewtonSolver<Eigen::Dynamic> velocity_newton_;  ///< a short step's velocity
   LagrangianValues a_, b_;  ///< L's derivatives at (q0, v) and (q1, v) of a short step
   Vector d1_, v_, l_v_;
   RowMatrix d12_;

@@ -7,28 +7,35 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-/// R = ∂L/∂v(q, v) − p, J = L_vv (model/legendre.hpp's `velocity_and_derivatives_from_momentum`).
+/// R = ∂L/∂v(q, v) − p, J = L_vv (model/legendre.hpp's `velocity_and_derivatives_from_momentum`), in
+/// the solver's storage: of size N on the fast path of short models, runtime-sized otherwise.
+template <int N>
 struct Legendre {
+  using V = Eigen::Matrix<double, N, 1>;
   const KernelModel& model;
   const Vector& q;
   const Vector& p;
   LagrangianValues& l;
   Vector& v;
   double scale;
-  bool l_at_v = false;  // l holds the derivatives at the current v
-  void assemble(Eigen::VectorXd& r, Eigen::MatrixXd* j) {
-    l_at_v = model.lagrangian(q, v, l, /*with_value=*/true);
+  bool l_at_v = false;  // l.v and l.vv are at the current v
+  template <class Residual, class Jacobian>
+  void assemble(Residual& r, Jacobian* j) {
+    // L_v and L_vv alone: a jet over v with q held (a quarter of the whole Hessian's entries).
+    l_at_v = model.velocity_derivatives(q, v, l.v, l.vv);
     if (!l_at_v) {
       r.setConstant(kNaN);
       return;
     }
-    r = l.v - p;
-    if (j) *j = l.vv;
+    const int n = static_cast<int>(v.size());
+    r = Eigen::Map<const V>(l.v.data(), n) - Eigen::Map<const V>(p.data(), n);
+    if (j) *j = Eigen::Map<const Eigen::Matrix<double, N, N, Eigen::RowMajor>>(l.vv.data(), n, n);
   }
-  double update(const Eigen::VectorXd& delta) {
-    v -= delta;
+  template <class Delta>
+  double update(const Delta& delta) {
+    Eigen::Map<V>(v.data(), v.size()) -= delta;
     l_at_v = false;
-    return delta.lpNorm<Eigen::Infinity>();
+    return delta.template lpNorm<Eigen::Infinity>();
   }
   bool converged_on_residual(const NewtonIterate& state) const { return state.residual_norm <= scale; }
   bool converged_on_update(const NewtonIterate& state) const {
@@ -39,30 +46,54 @@ struct Legendre {
 }  // namespace
 
 KernelHamiltonian::KernelHamiltonian(const KernelModel& model)
-    : model_(&model), n_(model.dim()), l_(model.dim()), lu_(model.dim()), newton_(model.dim()) {
+    : model_(&model), n_(model.dim()), l_(model.dim()), lu_(model.dim()), newton_(sized_newton(model.dim())) {
   if (model.num_constraints() != 0) throw std::logic_error("the Hamiltonian on kernels is for unconstrained models");
-  for (Vector* x : {&v_, &hq_, &zero_, &column_, &unit_, &a_, &work_}) x->setZero(n_);
+  for (Vector* x : {&v_, &hq_, &zero_, &column_, &unit_, &a_, &work_, &solved_q_, &solved_p_}) x->setZero(n_);
   for (RowMatrix* x : {&hpp_, &hqp_, &hqq_, &qv_hpp_}) x->setZero(n_, n_);
   vv_.setZero(n_, n_);
 }
 
 bool KernelHamiltonian::velocity(const Vector& q, const Vector& p, const Vector& guess) {
+  // A row asks for H and then H̃ at the same (q, p), both from v = 0: the second solve is the first's.
+  const bool from_zero = &guess == &zero_;
+  if (from_zero && solved_from_zero_ && q == solved_q_ && p == solved_p_) return true;
+  solved_from_zero_ = false;
   v_ = guess;
-  Legendre problem{*model_, q, p, l_, v_, 1e-14 * (1.0 + p.lpNorm<Eigen::Infinity>())};
-  if (!newton_.solve(problem, {.max_iterations = 30}).converged) {
+  const double scale = 1e-14 * (1.0 + p.lpNorm<Eigen::Infinity>());
+  const bool converged = std::visit(
+      [&]<int N>(NewtonSolver<N>& newton) {
+        Legendre<N> problem{*model_, q, p, l_, v_, scale};
+        return newton.solve(problem, {.max_iterations = 30}).converged;
+      },
+      newton_);
+  if (!converged) {
     value_ = kNaN;
     return false;
   }
-  if (!problem.l_at_v && !model_->lagrangian(q, v_, l_, /*with_value=*/true)) {
+  // L's value at the solution, alone (H = p·v − L).
+  if (!model_->gradient(q, v_, &l_.value, nullptr, nullptr)) {
     value_ = kNaN;
     return false;
   }
   value_ = p.dot(v_) - l_.value;
-  return std::isfinite(value_);
+  if (!std::isfinite(value_)) return false;
+  if (from_zero) {
+    solved_q_ = q;
+    solved_p_ = p;
+    solved_from_zero_ = true;
+  }
+  return true;
+}
+
+bool KernelHamiltonian::second_derivatives_at_velocity(const Vector& q) {
+  const double value = l_.value;
+  if (!model_->lagrangian(q, v_, l_)) return false;
+  l_.value = value;
+  return true;
 }
 
 bool KernelHamiltonian::derivatives(const Vector& q, const Vector& p, const Vector& guess) {
-  if (!velocity(q, p, guess)) return false;
+  if (!velocity(q, p, guess) || !second_derivatives_at_velocity(q)) return false;
   // H_pp = L_vv⁻¹, column by column, made exactly symmetric as model/hamiltonian.hpp does.
   vv_ = l_.vv;
   lu_.compute(vv_);
@@ -100,7 +131,7 @@ double KernelHamiltonian::modified(ModifiedHamiltonianKind kind, const Vector& q
   }
   // H − h² B, B = L_qq(v, v)/12 + L_q·a/12 − L_qv(v, a)/12 − L_vv(a, a)/24, a the Euler–Lagrange
   // acceleration L_vv⁻¹(L_q − L_qvᵀ v) (analysis/modified_hamiltonian.hpp).
-  if (!velocity(q, p, zero_)) return kNaN;
+  if (!velocity(q, p, zero_) || !second_derivatives_at_velocity(q)) return kNaN;
   vv_ = l_.vv;
   lu_.compute(vv_);
   column_ = l_.q;

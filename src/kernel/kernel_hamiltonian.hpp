@@ -16,6 +16,7 @@
 /// an evaluation allocates nothing.
 
 #include "kernel/kernel_model.hpp"
+#include "kernel/sized_newton.hpp"
 #include "mechint/analysis/modified_hamiltonian.hpp"
 #include "mechint/solve/newton.hpp"
 
@@ -25,8 +26,9 @@ class KernelHamiltonian {
  public:
   explicit KernelHamiltonian(const KernelModel& model);
 
-  /// v with ∂L/∂v(q, v) = p, Newton from `guess`, and L with its derivatives at (q, v). False when
-  /// Newton does not converge (L not regular here) or the model is not defined on the way.
+  /// v with ∂L/∂v(q, v) = p, Newton from `guess` on L_v and L_vv alone, then L's value at (q, v) and
+  /// H. False when Newton does not converge (L not regular here) or the model is not defined on the
+  /// way. l() then holds the value, L_v and L_vv; derivatives() adds the other blocks.
   bool velocity(const Vector& q, const Vector& p, const Vector& guess);
   /// velocity(), then H, H_q, H_pp, H_qp and H_qq (see the file comment).
   bool derivatives(const Vector& q, const Vector& p, const Vector& guess);
@@ -44,10 +46,13 @@ class KernelHamiltonian {
   const RowMatrix& hpp() const { return hpp_; }
   const RowMatrix& hqp() const { return hqp_; }
   const RowMatrix& hqq() const { return hqq_; }
-  const LagrangianValues& l() const { return l_; }
+  const LagrangianValues& l() const { return l_; }  ///< after derivatives(): every block at (q, v)
   const Vector& zero() const { return zero_; }
 
  private:
+  /// L_q, L_qq, L_qv (and L_v, L_vv again) at (q, v_), keeping the value velocity() found.
+  bool second_derivatives_at_velocity(const Vector& q);
+
   const KernelModel* model_;
   int n_;
   LagrangianValues l_;
@@ -55,8 +60,11 @@ class KernelHamiltonian {
   RowMatrix hpp_, hqp_, hqq_, qv_hpp_;
   Eigen::MatrixXd vv_;
   RuntimeLu lu_;
-  NewtonSolver<Eigen::Dynamic> newton_;
+  SizedNewton newton_;  ///< the Legendre transform's
   double value_ = 0.0;
+  /// The (q, p) of the last velocity() from v = 0 that succeeded: asked again, it is not solved again.
+  Vector solved_q_, solved_p_;
+  bool solved_from_zero_ = false;
 };
 
 }  // namespace mechint::kernel

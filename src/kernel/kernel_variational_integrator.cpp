@@ -104,11 +104,8 @@ struct KernelVariationalIntegrator::DelSystem {
 
 /// The fast path's size: n for an unconstrained model of n ≤ 4 coordinates, else runtime-sized.
 KernelVariationalIntegrator::StepNewton KernelVariationalIntegrator::step_newton_of(int n, int k) {
-  if (k == 0 && n == 1) return NewtonSolver<1>();
-  if (k == 0 && n == 2) return NewtonSolver<2>();
-  if (k == 0 && n == 3) return NewtonSolver<3>();
-  if (k == 0 && n == 4) return NewtonSolver<4>();
-  return NewtonSolver<Eigen::Dynamic>(n + k);
+  // The fast path holds no constraint rows.
+  return k == 0 ? sized_newton(n) : SizedNewton(NewtonSolver<Eigen::Dynamic>(n + k));
 }
 
 KernelVariationalIntegrator::KernelVariationalIntegrator(const KernelModel& model, Rule rule, double h,

@@ -28,6 +28,7 @@
 #include "mechint/core/state_archive.hpp"
 #include "mechint/integrate/step_check.hpp"
 #include "mechint/integrate/variational_integrator.hpp"
+#include "kernel/sized_newton.hpp"
 #include "mechint/solve/newton.hpp"
 
 namespace mechint::kernel {
@@ -105,8 +106,7 @@ class KernelVariationalIntegrator {
   template <int N>
   struct DelSystem;
   /// The step's Newton solver: of the model's size N on the fast path, runtime-sized otherwise.
-  using StepNewton = std::variant<NewtonSolver<Eigen::Dynamic>, NewtonSolver<1>, NewtonSolver<2>, NewtonSolver<3>,
-                                  NewtonSolver<4>>;
+  using StepNewton = SizedNewton;
   static StepNewton step_newton_of(int n, int k);
 
   /// The step at size N (the one body of `step()`, chosen once: `step_`).
