@@ -1,12 +1,14 @@
 // A discrete Lagrangian added in one file: Simpson's rule for the action integral, written here and
-// nowhere else, runs through the same method row, run loop and recorder as the built-in rules.
-// Checked against the closed-form solution of its DEL recurrence on the harmonic oscillator, its
-// order of convergence, and Noether's theorem on Kepler.
+// nowhere else, runs through the library's variational integrator and run loop as the built-in
+// rules do, and a method row made from it states its name and options. Checked against the
+// closed-form solution of its DEL recurrence on the harmonic oscillator, its order of convergence,
+// and Noether's theorem on Kepler.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "app/methods.hpp"
+#include "mechint/integrate/run_loop.hpp"
 #include "mechint/mechint.hpp"
 #include "mechint/systems/harmonic_oscillator.hpp"
 #include "mechint/systems/kepler.hpp"
@@ -39,15 +41,21 @@ using namespace mechint;
 using systems::HarmonicOscillator;
 using Row = app::VariationalMethod<SimpsonRule>;
 
-/// Runs `problem` with the Simpson row (default options) and returns the recorded rows.
+/// Runs the variational integrator of the Simpson rule on `problem`'s model from its start and
+/// returns the rows t, q…, energy, Noether momenta at the output times (the recorder's order).
 template <class P>
 std::vector<std::vector<double>> run(const P& problem, double h, double t_end, double every) {
-  const auto options = app::ParameterValues::resolve(Row::options(), {}, "test");
+  using M = typename P::Model;
+  VariationalIntegrator vi(DiscreteSystem<M, SimpsonRule>(problem.model), h);
+  vi.start_from_velocity(problem.q0, problem.initial_data);
+  const OutputSchedule schedule{h, t_end, every};
   std::vector<std::vector<double>> rows;
-  Row::with_stepper(problem, options, h, [&]<class S>(S& stepper) {
-    app::Recorder<S> recorder(problem.labels);
-    const OutputSchedule schedule{h, t_end, every};
-    integrate(stepper, schedule, [&](const S& s) { rows.push_back(recorder.row(s, output_time(s, schedule))); });
+  integrate(vi, schedule, [&](const auto& s) {
+    std::vector<double> row{output_time(s, schedule)};
+    for (int i = 0; i < M::kDim; ++i) row.push_back(s.q()[i]);
+    row.push_back(s.energy());
+    for (int i = 0; i < M::kNumSymmetries; ++i) row.push_back(s.momentum(i));
+    rows.push_back(std::move(row));
   });
   return rows;
 }

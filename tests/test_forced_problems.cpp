@@ -1,5 +1,5 @@
-// Forced problems through the method table, the run loop and the recorder (app/methods.hpp,
-// app/recorder.hpp), without the command line: which methods a forced model is offered, the
+// Forced problems through a built-in's path on its kernels (app/builtin_kernels.hpp: the method
+// table's rows, the kernel methods, the run loop and the recorder), without the command line: which methods a forced model is offered, the
 // columns its runs write, the controls a run is given (app/control_schedule.hpp) reaching the
 // variational integrator at each step's midpoint, and the forced Noether balance in the columns
 // against the impulse Σ h u summed here from the schedule.
@@ -18,9 +18,11 @@
 
 #include "app/control_schedule.hpp"
 #include "app/methods.hpp"
-#include "app/started_stepper.hpp"
+#include "app/builtin_kernels.hpp"
 #include "cli_harness.hpp"
+#include "kernel/model_adapter.txx"  // the kernels of this file's own model (CartPoleWithFriction)
 #include "mechint/core/errors.hpp"
+#include "mechint/integrate/variational_integrator.hpp"
 #include "mechint/systems/cart_pole.hpp"
 #include "mechint/systems/damped_harmonic_oscillator.hpp"
 #include "mechint/systems/kepler.hpp"
@@ -58,6 +60,12 @@ fs::path write_file(const std::string& name, const std::string& text) {
 
 app::ParameterValues defaults(const std::vector<app::ParameterSpec>& specs) {
   return app::ParameterValues::resolve(specs, {}, "test");
+}
+
+/// The default options of `method` on problem `p`, as the command line resolves them.
+template <class P>
+app::ParameterValues options_of(const P& p, const std::string& method) {
+  return defaults(app::method_options_with_kernels(p, method));
 }
 
 app::Problem<systems::CartPole> cart_pole() {
@@ -158,8 +166,8 @@ TEST(ForcedProblems, ScheduleReachesEachStepAtItsMidpointAndTheMomentumChangesBy
   EXPECT_EQ(schedule.before<1>(0.0)[0], 1.5);
 
   Rows out;
-  app::run_problem(cart_pole(), "vi-midpoint", defaults(app::variational_options()), OutputSchedule{h, 1.2, 0.0}, out,
-                   schedule);
+  app::run_problem_with_kernels(cart_pole(), "vi-midpoint", options_of(cart_pole(), "vi-midpoint"),
+                                OutputSchedule{h, 1.2, 0.0}, out, schedule);
   EXPECT_EQ(out.columns(), (std::vector<std::string>{"t", "x", "th", "energy", "px", "px_work", "u1"}));
   ASSERT_EQ(out.size(), 121u);
   double impulse = 0.0;
@@ -173,13 +181,15 @@ TEST(ForcedProblems, ScheduleReachesEachStepAtItsMidpointAndTheMomentumChangesBy
   EXPECT_NEAR(impulse, 1.0, 1e-12);  // 0.25·1.5 − 0.35·0.5 + 0.4·2
 
   Rows rk;
-  app::run_problem(cart_pole(), "rk4", defaults({}), OutputSchedule{h, 1.2, 0.0}, rk, schedule);
+  app::run_problem_with_kernels(cart_pole(), "rk4", options_of(cart_pole(), "rk4"), OutputSchedule{h, 1.2, 0.0}, rk,
+                                schedule);
   EXPECT_EQ(rk.columns(), (std::vector<std::string>{"t", "x", "th", "energy", "px", "u1"}));
   EXPECT_EQ(rk.at(0, "u1"), 1.5);
   EXPECT_EQ(rk.at(50, "u1"), u_at(0.49));
   // Without controls the cart-pole runs free: its momentum is kept.
   Rows free;
-  app::run_problem(cart_pole(), "vi-midpoint", defaults(app::variational_options()), OutputSchedule{h, 1.2, 0.0}, free);
+  app::run_problem_with_kernels(cart_pole(), "vi-midpoint", options_of(cart_pole(), "vi-midpoint"),
+                                OutputSchedule{h, 1.2, 0.0}, free, app::ControlSchedule());
   EXPECT_EQ(free.at(120, "u1"), 0.0);
   EXPECT_NEAR(free.at(120, "px"), free.at(0, "px"), 1e-12);
 }
@@ -199,7 +209,7 @@ TEST(ForcedProblems, FrictionAndPushCloseTheNoetherBalanceOverALongRun) {
   p.labels = {{"x", "th"}, {"px"}};
   Rows out;
   const double h = 0.01;
-  app::run_problem(p, "vi-midpoint", defaults(app::variational_options()), OutputSchedule{h, 20.0, 0.0}, out,
+  app::run_problem_with_kernels(p, "vi-midpoint", options_of(p, "vi-midpoint"), OutputSchedule{h, 20.0, 0.0}, out,
                    app::ControlSchedule::constant({0.1}));
   ASSERT_EQ(out.size(), 2001u);
   double worst = 0.0, largest_x = 0.0, largest_px = 0.0;

@@ -1,14 +1,14 @@
-// The pendulum chain on its kernels through the runtime-sized methods (app/kernel_methods: what the
-// command line's `pendulum-chain` runs)
-// writes the rows the fixed-size chain (PendulumChain<N> through the method table) writes: the same
-// columns, and values equal to round-off, for the variational rules in both forms and the
-// Runge–Kutta baselines. Two formulations of one computation.
+// The pendulum chain on its hand-derived kernels (kernel/chain_kernels.cpp: what the command line's
+// `pendulum-chain` runs) writes the rows the templated chain PendulumChain<N> writes on its kernels
+// by AD (kernel/model_adapter.hpp, through a built-in's path, app/builtin_kernels.hpp): the same
+// methods, the same columns, and values equal to round-off, for the variational rules in both forms
+// and the Runge–Kutta baselines. Two formulations of one model's derivatives.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "app/kernel_methods.hpp"
-#include "app/started_stepper.hpp"
+#include "app/builtin_kernels.hpp"
 #include "kernel/chain_kernels.hpp"
 #include "kernel/model_adapter.txx"  // the fixed-size chain's kernels by AD (a model of no system source)
 #include "mechint/systems/pendulum_chain.hpp"
@@ -69,7 +69,7 @@ void expect_same_rows(const std::string& method, const std::map<std::string, std
   const OutputSchedule schedule{0.01, 3.0, 0.1};
   CapturedRows kernel_rows, fixed_rows;
   app::run_kernel_problem(kernel_problem, method, options, schedule, kernel_rows, app::ControlSchedule());
-  app::run_problem(fixed_chain(values), method, options, schedule, fixed_rows);
+  app::run_problem_with_kernels(fixed_chain(values), method, options, schedule, fixed_rows, app::ControlSchedule());
   ASSERT_EQ(kernel_rows.columns, fixed_rows.columns) << method;
   ASSERT_EQ(kernel_rows.rows.size(), fixed_rows.rows.size()) << method;
   for (std::size_t r = 0; r < fixed_rows.rows.size(); ++r)

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
 #include "model_file/evaluate.hpp"
 #include "model_file/expression_parser.hpp"
 #include "model_file/model_file.hpp"

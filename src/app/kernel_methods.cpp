@@ -7,6 +7,7 @@
 
 #include "app/methods.hpp"
 #include "app/nonholonomic_methods.hpp"
+#include "app/recorder.hpp"
 #include "kernel/energy_momentum_integrator.hpp"
 #include "kernel/kernel_dae.hpp"
 #include "kernel/energy_step_integrator.hpp"

@@ -116,10 +116,6 @@ void check_start_angles(const OutputLabels& labels, const Eigen::VectorXd& q0) {
   }
 }
 
-void require_velocity_start(InitialData initial, std::string_view method) {
-  if (initial != InitialData::kVelocity)
-    throw InvalidInput("method " + std::string(method) + " starts from velocities; this system starts from momenta");
-}
 
 std::vector<MethodInfo> all_methods() {
   std::vector<MethodInfo> methods;

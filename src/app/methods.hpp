@@ -5,12 +5,10 @@
 ///     kName, kSummary                      its name on the command line and its line in `mechint list`
 ///     template <class P> kApplies          which problems (app/problem.hpp) it applies to, a concept check
 ///     options()                            its own options (`--set NAME=VALUE`), validated by ParameterSpec
-///     with_stepper(problem, options, h, f) builds and starts its stepper and calls f(stepper)
 ///
-/// A system offers exactly the rows its problem satisfies; `run_problem` (app/started_stepper.hpp)
-/// drives the chosen row's stepper through the one run loop (integrate/run_loop.hpp) and the one
-/// recorder (app/recorder.hpp).
-/// To add an integrator: its header in include/mechint/integrate/ and one row here (in MethodTable).
+/// A system offers exactly the rows its problem satisfies; every system runs them on its kernels
+/// (app/builtin_kernels.hpp, app/kernel_methods.hpp: the steppers compiled once, the one run loop
+/// and the kernel recorder). The rows state what is offered; the kernel methods integrate.
 /// A new discrete Lagrangian needs no row: the variational rows are made from CommandLineRules.
 ///
 /// Forced models (model/forces.hpp, docs/forces.md) are offered exactly the rows that handle
@@ -23,7 +21,6 @@
 #include <functional>
 #include <memory>
 #include <stdexcept>
-#include <typeinfo>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,22 +28,15 @@
 #include "app/checkpoint.hpp"
 #include "app/parameters.hpp"
 #include "app/problem.hpp"
-#include "app/recorder.hpp"
 #include "mechint/core/errors.hpp"
-#include "mechint/core/state_archive.hpp"
 #include "mechint/core/format.hpp"
 #include "mechint/discrete/chart.hpp"
 #include "mechint/discrete/discrete_lagrangians.hpp"
-#include "mechint/discrete/discrete_system.hpp"
 #include "mechint/integrate/energy_momentum.hpp"
-#include "mechint/integrate/euler_lagrange_ode.hpp"
-#include "mechint/integrate/ida_dae.hpp"
-#include "mechint/integrate/impact_driver.hpp"
+#include "mechint/integrate/impact_laws.hpp"
 #include "mechint/integrate/odeint_baselines.hpp"
-#include "mechint/integrate/run_loop.hpp"
-#include "mechint/integrate/stormer_verlet.hpp"
-#include "mechint/integrate/trapezoid_flow.hpp"
-#include "mechint/integrate/variational_integrator.hpp"
+#include "mechint/integrate/step_check.hpp"
+#include "mechint/solve/newton_options.hpp"
 #include "mechint/model/forces.hpp"
 #include "mechint/model/unilateral.hpp"
 
@@ -79,8 +69,6 @@ StepCheckOptions read_step_check_options(const ParameterValues& options);
 
 /// Refuses (InvalidStart) a periodic coordinate so large that its doubles have lost their precision.
 void check_start_angles(const OutputLabels& labels, const Eigen::VectorXd& q0);
-/// Refuses a start from momenta for methods that start from velocities.
-void require_velocity_start(InitialData initial, std::string_view method);
 
 // ---- the rows ------------------------------------------------------------------------------------
 
@@ -98,25 +86,6 @@ template <class Rule, class P>
 concept RuleHandlesForcesOf =
     !ForcedProblem<P> || (!P::kCharted && RuleWithDiscreteForces<Rule, typename P::Model>);
 
-/// The problem's controls u(t) as a control law: piecewise constant, sampled wherever the method
-/// asks (the variational integrator at each step's midpoint, Runge–Kutta at its stage times). Refers
-/// to `p`, which outlives the stepper.
-template <class P>
-  requires P::kControlled
-auto control_law(const P& p) {
-  constexpr int m = kModelNumControls<typename P::Model>;
-  return std::function<VecD<m>(double)>([&controls = p.controls](double t) { return controls.template at<m>(t); });
-}
-
-/// The Euler–Lagrange ODE of the Runge–Kutta baselines, forced by the problem's controls.
-template <class P>
-EulerLagrangeOde<typename P::Model> euler_lagrange_ode(const P& p) {
-  if constexpr (P::kControlled)
-    return EulerLagrangeOde<typename P::Model>(p.model, control_law(p));
-  else
-    return EulerLagrangeOde<typename P::Model>(p.model);
-}
-
 /// The variational integrator with the discrete Lagrangian `Rule` (000 §4), position or momentum form.
 template <class Rule>
 struct VariationalMethod {
@@ -125,61 +94,22 @@ struct VariationalMethod {
   template <class P>
   static constexpr bool kApplies = SmoothProblem<P> && RuleHandlesForcesOf<Rule, P>;
   static std::vector<ParameterSpec> options() { return variational_options(); }
-
-  template <class P>
-  static auto discrete_system(const P& p) {
-    if constexpr (P::kCharted)
-      return ChartedDiscreteSystem<typename P::Model, typename P::ChartType, Rule>(p.model, p.chart);
-    else
-      return typename DiscreteSystemFor<typename P::Model, Rule>::type(p.model);
-  }
-
-  template <class P, class F>
-  static void with_stepper(const P& p, const ParameterValues& o, double h, F&& use) {
-    const DelForm form = o.choice("form") == "position" ? DelForm::kPosition : DelForm::kMomentum;
-    StepCheckOptions check = read_step_check_options(o);
-    check.angles = p.labels.periodic;
-    VariationalIntegrator vi(discrete_system(p), h, read_newton_options(o), form, check);
-    // Before the start: a start in position form takes the control of the step before it.
-    if constexpr (P::kControlled) vi.set_control_law(control_law(p));
-    if (o.choice("init") == "source") {
-      if (p.initial != InitialData::kVelocity)
-        throw InvalidInput("init=source needs initial velocities; this system starts from momenta");
-      vi.start_source_procedure(p.q0, p.initial_data, o.real("fine_h"));
-    } else if (p.initial == InitialData::kVelocity) {
-      vi.start_from_velocity(p.q0, p.initial_data);
-    } else {
-      vi.start_from_momentum(p.q0, p.initial_data);
-    }
-    use(vi);
-  }
 };
 
-/// A one-step flow (integrate/one_step_flow.hpp) inside the impact driver (004 §III): the
-/// methods of systems with walls. Starts from canonical momenta.
-template <template <class> class Flow>
+/// A one-step flow inside the impact driver (004 §III; kernel/kernel_impact_driver.hpp): the methods
+/// of systems with walls. Starts from canonical momenta.
 struct ImpactMethod {
   template <class P>
   static constexpr bool kApplies = HasUnilateralConstraints<typename P::Model> && !P::kCharted && !ForcedProblem<P>;
   static std::vector<ParameterSpec> options() { return impact_options(); }
-
-  template <class P, class F>
-  static void with_stepper(const P& p, const ParameterValues& o, double h, F&& use) {
-    if (p.initial != InitialData::kMomentum) throw InvalidInput("the impact driver starts from momenta");
-    ImpactOptions impact = read_impact_options(o);
-    impact.enabled = p.walls;  // a composition is refused by the driver while the walls are on
-    ImpactDriver<Flow<typename P::Model>> driver(p.model, h, impact);
-    driver.start(p.q0, p.initial_data);
-    use(driver);
-  }
 };
 
-struct ImpactTrapezoidMethod : ImpactMethod<TrapezoidFlow> {
+struct ImpactTrapezoidMethod : ImpactMethod {
   static constexpr std::string_view kName = TrapezoidRule::kName;
   static constexpr std::string_view kSummary = TrapezoidRule::kSummary;
 };
 
-struct StormerVerletMethod : ImpactMethod<StormerVerletFlow> {
+struct StormerVerletMethod : ImpactMethod {
   static constexpr std::string_view kName = "stormer-verlet";
   static constexpr std::string_view kSummary =
       "generalized Stormer-Verlet in Hamiltonian form (Lobatto IIIA-IIIB), order 2; systems with impacts";
@@ -193,14 +123,6 @@ struct RungeKutta4Method {
   template <class P>
   static constexpr bool kApplies = UnchartedSmoothProblem<P> && P::Model::kNumConstraints == 0;
   static std::vector<ParameterSpec> options() { return {}; }
-
-  template <class P, class F>
-  static void with_stepper(const P& p, const ParameterValues&, double h, F&& use) {
-    require_velocity_start(p.initial, kName);
-    RungeKutta4Stepper<typename P::Model> rk(euler_lagrange_ode(p), h);
-    rk.start_from_velocity(p.q0, p.initial_data);
-    use(rk);
-  }
 };
 
 /// An adaptive Runge–Kutta method on the Euler–Lagrange ODE; h is its first step and the output grid.
@@ -214,15 +136,6 @@ struct AdaptiveRungeKuttaMethod {
   template <class P>
   static constexpr bool kApplies = RungeKutta4Method::kApplies<P>;
   static std::vector<ParameterSpec> options() { return tolerance_options(std::string(kName)); }
-
-  template <class P, class F>
-  static void with_stepper(const P& p, const ParameterValues& o, double h, F&& use) {
-    require_velocity_start(p.initial, kName);
-    AdaptiveRungeKuttaStepper<typename P::Model, kMethod> rk(euler_lagrange_ode(p), h,
-                                                             RungeKuttaTolerances{o.real("rtol"), o.real("atol")});
-    rk.start_from_velocity(p.q0, p.initial_data);
-    use(rk);
-  }
 };
 
 /// The energy–momentum integrator of 003 §5 (constant mass matrix, quadratic constraints).
@@ -236,16 +149,6 @@ struct EnergyMomentumMethod {
   static constexpr bool kApplies =
       UnchartedSmoothProblem<P> && ConstantMassModel<typename P::Model> && !ForcedProblem<P>;
   static std::vector<ParameterSpec> options() { return energy_momentum_options(); }
-
-  template <class P, class F>
-  static void with_stepper(const P& p, const ParameterValues& o, double h, F&& use) {
-    require_velocity_start(p.initial, kName);
-    using M = typename P::Model;
-    EnergyMomentumIntegrator<M> em(p.model, h, read_newton_options(o), read_step_check_options(o),
-                                   read_composition(o));
-    em.start_from_velocity(p.q0, p.initial_data);
-    use(em);
-  }
 };
 
 /// SUNDIALS IDA on the stabilised index-2 (GGL) form; h is IDA's first step and the output grid.
@@ -256,16 +159,6 @@ struct DaeMethod {
   template <class P>
   static constexpr bool kApplies = UnchartedSmoothProblem<P> && (P::Model::kNumConstraints > 0) && !ForcedProblem<P>;
   static std::vector<ParameterSpec> options() { return tolerance_options(std::string(kName)); }
-
-  template <class P, class F>
-  static void with_stepper(const P& p, const ParameterValues& o, double h, F&& use) {
-    if constexpr (P::Model::kNumConstraints > 0) {
-      require_velocity_start(p.initial, kName);
-      DaeStepper<typename P::Model> dae(p.model, h, DaeTolerances{o.real("rtol"), o.real("atol")});
-      dae.start_from_velocity(p.q0, p.initial_data);
-      use(dae);
-    }
-  }
 };
 
 // ---- the table -----------------------------------------------------------------------------------
@@ -353,78 +246,5 @@ class RowWriter {
   /// command line updates its progress line (app/progress.hpp).
   virtual void poll(double /*t*/) {}
 };
-
-/// Refuses (InvalidStart) a start the model cannot be evaluated at: non-finite L, energy, first or
-/// second derivatives of L, constraints or their Jacobian, or a kinetic energy that is degenerate
-/// there ([[∂²L/∂q̇², Dgᵀ], [Dg, 0]] singular: no velocity for a momentum, no Newton step). Such a
-/// start would otherwise surface as a Newton failure or a NaN row with a misleading message.
-template <class P>
-void check_start(const P& p) {
-  auto check = [&](const auto& model, const auto& q, const auto& v) {
-    using M = std::decay_t<decltype(model)>;
-    constexpr int n = M::kDim, k = M::kNumConstraints;
-    const auto l = lagrangian_second_derivatives(model, q, v);
-    VecD<k> g;
-    Mat<k, n> dg;
-    constraints_and_jacobian(model, q, g, dg);
-    const double value = model.template lagrangian<double>(q, v), e = l.v.dot(v) - value;
-    const char* what = !std::isfinite(value)                                         ? "the Lagrangian"
-                       : !std::isfinite(e)                                           ? "the energy"
-                       : !(l.q.allFinite() && l.v.allFinite())                       ? "the gradient of L"
-                       : !(l.qq.allFinite() && l.qv.allFinite() && l.vv.allFinite()) ? "the Hessian of L"
-                       : !(g.allFinite() && dg.allFinite())                          ? "the constraints"
-                                                                                     : nullptr;
-    if (what)
-      throw InvalidStart(std::string(what) + " is not finite at the start: check the parameters and initial values");
-    Mat<n + k, n + k> bordered = Mat<n + k, n + k>::Zero();
-    bordered.template topLeftCorner<n, n>() = l.vv;
-    if constexpr (k > 0) {
-      bordered.template topRightCorner<n, k>() = dg.transpose();
-      bordered.template bottomLeftCorner<k, n>() = dg;
-    }
-    if (!Eigen::FullPivLU<Mat<n + k, n + k>>(bordered).isInvertible())
-      throw InvalidStart("the kinetic energy is degenerate at the start (the mass matrix, bordered by the constraint "
-                         "Jacobian, is singular): check the parameters (masses, lengths, inertia) and initial values");
-  };
-  const VecD<P::kDim> v = p.initial == InitialData::kVelocity ? p.initial_data : VecD<P::kDim>::Zero();
-  if (!p.q0.allFinite() || !p.initial_data.allFinite()) throw InvalidStart("the initial values are not finite");
-  check_start_angles(p.labels, Eigen::VectorXd(p.q0));
-  if constexpr (P::kCharted)
-    check(ChartModel(p.model, p.chart), p.q0, v);
-  else
-    check(p.model, p.q0, v);
-}
-
-/// A checkpointed run of `stepper` (just started): refuses a method whose stepper cannot be
-/// checkpointed; when resuming, restores the saved state (refusing one of another stepper type).
-template <class S>
-RunStart begin_checkpointed_run(S& stepper, const RunCheckpoint& checkpoint, const std::string& method) {
-  if constexpr (!Checkpointable<S>) {
-    (void)stepper, (void)checkpoint;
-    throw InvalidInput("--checkpoint is not available for method '" + method +
-                       "' (its solver keeps state mechint cannot save: dopri5's dense output, IDA's history); "
-                       "choose rk78 or a variational method");
-  } else {
-    if (!checkpoint.resuming()) return RunStart::kFresh;
-    if (checkpoint.saved_stepper_type() != typeid(S).name())
-      throw InvalidInput("--resume: the checkpoint was written by another integrator than this run's");
-    StateReader state(checkpoint.saved_state());
-    stepper.checkpoint_state(state);
-    state.finish();
-    // The checksum finds damage, not a file edited with its checksum recomputed: the restored
-    // stepper must be where the checkpoint's row is, on the time grid.
-    const double t = stepper.time();
-    bool consistent = std::isfinite(t) && t >= 0.0 &&
-                      std::abs(t - checkpoint.saved_time()) <= 1e-12 * std::max(1.0, std::abs(t));
-    if constexpr (FixedStepper<S>)
-      consistent = consistent && stepper.step_index() >= 0 &&
-                   std::abs(static_cast<double>(stepper.step_index()) * stepper.step_size() - t) <=
-                       1e-9 * std::max(1.0, std::abs(t));
-    if (!consistent)
-      throw InvalidInput("--resume: the checkpoint is not consistent (its state is at t = " + format_number(t) +
-                         ", its row at t = " + format_number(checkpoint.saved_time()) + "): it was damaged or edited");
-    return RunStart::kResumed;
-  }
-}
 
 }  // namespace mechint::app

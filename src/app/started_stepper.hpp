@@ -1,15 +1,13 @@
 #pragma once
 /// \file
-/// A method row's stepper, built and started for a problem, behind one interface: the one place
-/// where a run's types are erased. The same started stepper is either run to the end by the run
-/// loop (`run_problem`: `StartedStepper::run`, the loop on the concrete stepper type) or stepped by
-/// its caller (app/stepping_session.hpp: the Python module's `system.integrator`). Both paths use
-/// the one instantiation of each row for a problem type — before, a run and a session each built
-/// it, and every system, pendulum-chain size and model file compiled the method table twice.
+/// A method's stepper, built and started for a problem, behind one interface: the one place where a
+/// run's types are erased (app/kernel_methods.cpp's KernelStartedStepper). The same started stepper
+/// is either run to the end by the run loop (`StartedStepper::run`, the loop on the concrete stepper
+/// type) or stepped by its caller (app/stepping_session.hpp: the Python module's
+/// `system.integrator`).
 ///
-/// Rows are built by the recorder (app/recorder.hpp), steps checked by the run loop's own
-/// `take_step` / `advance_to` (integrate/run_loop.hpp), so a stepped trajectory is the run's row
-/// for row.
+/// Steps are checked by the run loop's own `take_step` / `advance_to` (integrate/run_loop.hpp) and
+/// rows built by the run's recorder, so a stepped trajectory is the run's row for row.
 
 #include <memory>
 #include <limits>
@@ -18,7 +16,10 @@
 #include <typeinfo>
 #include <vector>
 
+#include "app/checkpoint.hpp"
 #include "app/methods.hpp"
+#include "mechint/core/state_archive.hpp"
+#include "mechint/integrate/run_loop.hpp"
 
 namespace mechint::app {
 
@@ -74,172 +75,36 @@ class StartedStepper : public StepperView {
   virtual void run(const OutputSchedule& schedule, RowWriter& out, const std::string& method) = 0;
 };
 
-namespace detail {
-
-template <class T>
-Eigen::VectorXd dynamic_vector(const T& v) {
-  return Eigen::VectorXd(v);
-}
-
-/// The StartedStepper of stepper S of problem P (owned with the problem it refers to).
-template <class P, class S>
-class ErasedStepper final : public StartedStepper {
- public:
-  using Model = StepperModel<S>;
-
-  ErasedStepper(std::shared_ptr<P> problem, S&& stepper, double h)
-      : problem_(std::move(problem)), stepper_(std::move(stepper)), h_(h), recorder_(make_recorder(*problem_)) {}
-
-  void step() override {
-    if constexpr (FixedStepper<S>) {
-      take_step(stepper_);
-    } else {
-      advance_to(stepper_, static_cast<double>(grid_steps_ + 1) * h_);
-      ++grid_steps_;
-    }
-  }
-  double time() const override { return stepper_.time(); }
-  long steps() const override {
+/// A checkpointed run of `stepper` (just started): refuses a method whose stepper cannot be
+/// checkpointed; when resuming, restores the saved state (refusing one of another stepper type).
+template <class S>
+RunStart begin_checkpointed_run(S& stepper, const RunCheckpoint& checkpoint, const std::string& method) {
+  if constexpr (!Checkpointable<S>) {
+    (void)stepper, (void)checkpoint;
+    throw InvalidInput("--checkpoint is not available for method '" + method +
+                       "' (its solver keeps state mechint cannot save: dopri5's dense output, IDA's history); "
+                       "choose rk78 or a variational method");
+  } else {
+    if (!checkpoint.resuming()) return RunStart::kFresh;
+    if (checkpoint.saved_stepper_type() != typeid(S).name())
+      throw InvalidInput("--resume: the checkpoint was written by another integrator than this run's");
+    StateReader state(checkpoint.saved_state());
+    stepper.checkpoint_state(state);
+    state.finish();
+    // The checksum finds damage, not a file edited with its checksum recomputed: the restored
+    // stepper must be where the checkpoint's row is, on the time grid.
+    const double t = stepper.time();
+    bool consistent = std::isfinite(t) && t >= 0.0 &&
+                      std::abs(t - checkpoint.saved_time()) <= 1e-12 * std::max(1.0, std::abs(t));
     if constexpr (FixedStepper<S>)
-      return stepper_.step_index();
-    else
-      return grid_steps_;
+      consistent = consistent && stepper.step_index() >= 0 &&
+                   std::abs(static_cast<double>(stepper.step_index()) * stepper.step_size() - t) <=
+                       1e-9 * std::max(1.0, std::abs(t));
+    if (!consistent)
+      throw InvalidInput("--resume: the checkpoint is not consistent (its state is at t = " + format_number(t) +
+                         ", its row at t = " + format_number(checkpoint.saved_time()) + "): it was damaged or edited");
+    return RunStart::kResumed;
   }
-  Eigen::VectorXd q() const override { return dynamic_vector(stepper_.q()); }
-  std::optional<Eigen::VectorXd> p() const override {
-    if constexpr (HasMomentum<S>)
-      return dynamic_vector(stepper_.p());
-    else
-      return std::nullopt;
-  }
-  std::optional<Eigen::VectorXd> velocity() const override {
-    if constexpr (HasVelocity<S>)
-      return dynamic_vector(stepper_.velocity());
-    else
-      return std::nullopt;
-  }
-  double energy() const override { return stepper_.energy(); }
-  Eigen::VectorXd momenta() const override {
-    if constexpr (HasNoetherMomenta<S>) {
-      Eigen::VectorXd j(Model::kNumSymmetries);
-      for (int i = 0; i < Model::kNumSymmetries; ++i) j[i] = stepper_.momentum(i);
-      return j;
-    } else {
-      return Eigen::VectorXd();
-    }
-  }
-  Eigen::VectorXd multipliers() const override {
-    if constexpr (HasMultipliers<S>)
-      return dynamic_vector(stepper_.lambda());
-    else
-      return Eigen::VectorXd();
-  }
-  Eigen::VectorXd constraint_residual() const override {
-    if constexpr (HasConstraintResidual<S>)
-      return dynamic_vector(stepper_.constraint_residual());
-    else
-      return Eigen::VectorXd();
-  }
-  const std::vector<std::string>& columns() const override { return recorder_.columns(); }
-  std::vector<double> row() override {
-    // The run loop's output time (integrate/run_loop.hpp, output_time) on an unbounded grid.
-    const double t = FixedStepper<S> ? static_cast<double>(steps()) * h_ : stepper_.time();
-    return recorder_.row(stepper_, t);
-  }
-
-  void run(const OutputSchedule& schedule, RowWriter& out, const std::string& method) override {
-    RunCheckpoint* checkpoint = out.checkpoint();
-    const RunStart start = checkpoint ? begin_checkpointed_run(stepper_, *checkpoint, method) : RunStart::kFresh;
-    if (start == RunStart::kFresh) out.header(recorder_.columns());
-    bool at_start = start == RunStart::kFresh;
-    const auto observe = [&](const S& s) {
-      if (!at_start) return out.row(recorder_.row(s, output_time(s, schedule)));
-      // What cannot be written at the start is a start the model cannot be evaluated at.
-      try {
-        out.row(recorder_.row(s, output_time(s, schedule)));
-      } catch (const NumericalFailure& e) {
-        throw InvalidStart(std::string("at the start: ") + e.what());
-      }
-      at_start = false;
-    };
-    const auto after_row = [&](S& s) {
-      if constexpr (Checkpointable<S>) {
-        if (checkpoint && checkpoint->due(s.time())) {
-          StateWriter state;
-          s.checkpoint_state(state);
-          checkpoint->save(typeid(S).name(), state.bytes(), s.time(), out.flush());
-        }
-      }
-    };
-    integrate(stepper_, schedule, observe, after_row, start, [this, &out] { out.poll(stepper_.time()); });
-  }
-
- private:
-  static Recorder<S> make_recorder(const P& p) {
-    OutputLabels labels = p.labels;
-    labels.impacts = p.walls;  // the impact driver of a run without walls has nothing to count
-    if constexpr (P::kControlled)
-      return Recorder<S>(labels, &p.controls);
-    else
-      return Recorder<S>(labels);
-  }
-
-  std::shared_ptr<P> problem_;  ///< the stepper's control law refers to its controls
-  S stepper_;
-  double h_;
-  long grid_steps_ = 0;
-  Recorder<S> recorder_;
-};
-
-/// Builds and starts Row's stepper for *problem, after check_start.
-template <class Row, class P>
-std::unique_ptr<StartedStepper> start_row_stepper(const std::shared_ptr<P>& problem, const ParameterValues& options,
-                                                  double h) {
-  check_start(*problem);
-  std::unique_ptr<StartedStepper> started;
-  Row::with_stepper(*problem, options, h, [&]<class S>(S& stepper) {
-    started = std::make_unique<ErasedStepper<P, S>>(problem, std::move(stepper), h);
-  });
-  return started;
-}
-
-}  // namespace detail
-
-/// The stepper of `method` (a row of `Table`, the method table unless told, that applies to P;
-/// options resolved against its options) for *problem, started from the problem's start; throws
-/// InvalidInput when no row of that name applies.
-template <class P, class Table = MethodTable>
-std::unique_ptr<StartedStepper> start_method(const std::shared_ptr<P>& problem, const std::string& method,
-                                             const ParameterValues& options, double h) {
-  std::unique_ptr<StartedStepper> started;
-  bool found = false;
-  auto start = [&]<class Row>() {
-    if constexpr (Row::template kApplies<P>) {
-      if (found || Row::kName != method) return;
-      found = true;
-      started = detail::start_row_stepper<Row>(problem, options, h);
-    }
-  };
-  for_each_row(start, Table{});
-  if (!found) throw InvalidInput("method " + quote_for_message(method) + " does not apply here");
-  return started;
-}
-
-/// Runs `p` with `method` (options already resolved against method_options) to schedule.t_end.
-/// `controls` (none: those of `p`, every control 0 unless set) are the run's controls when the
-/// model has control inputs, and are ignored otherwise. `Table`: the rows to choose from.
-template <class P, class Table = MethodTable>
-void run_problem(const P& p, const std::string& method, const ParameterValues& options,
-                 const OutputSchedule& schedule, RowWriter& out, const ControlSchedule& controls = ControlSchedule()) {
-  auto problem = std::make_shared<P>(p);  // once per run: the stepper's control law refers to its controls
-  if constexpr (P::kControlled) {
-    if (controls.width() != 0) {
-      if (controls.width() != kModelNumControls<typename P::Model>)
-        throw std::logic_error("the run's controls do not match the model's control inputs");
-      problem->controls = controls;
-    }
-  }
-  start_method<P, Table>(problem, method, options, schedule.h)->run(schedule, out, method);
 }
 
 }  // namespace mechint::app

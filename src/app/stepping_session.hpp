@@ -2,10 +2,10 @@
 /// \file
 /// An integrator stepped by its caller, one step at a time (the Python module's
 /// `system.integrator(method, h)`, DESIGN §8): the started stepper of app/started_stepper.hpp —
-/// the one `run_problem` runs — advanced with the run loop's own checks (integrate/run_loop.hpp:
-/// take_step, advance_to), its state read through the stepper's capabilities
-/// (integrate/stepper.hpp) and its row built by the recorder (app/recorder.hpp): the row `run`
-/// writes at the same step. Types are erased once per start; a step costs one virtual call more
+/// the one a run runs (app/kernel_methods.hpp, make_kernel_stepping_session) — advanced with the run
+/// loop's own checks (integrate/run_loop.hpp: take_step, advance_to), its state read through the
+/// stepper's capabilities and its row built by the run's recorder: the row `run` writes at the same
+/// step. Types are erased once per start; a step costs one virtual call more
 /// than in the run loop.
 
 #include <atomic>
@@ -73,54 +73,5 @@ class SteppingSession {
   ControlSetter set_controls_;
   std::unique_ptr<StepperView> view_;
 };
-
-/// The integrator of `method` (a row that applies to P, options resolved against its options) for
-/// problem `p`, started from the problem's own start; `controls` (none: those of `p`) as for run_problem.
-template <class P, class Table = MethodTable>
-std::unique_ptr<SteppingSession> make_stepping_session(const P& p, const std::string& method,
-                                                       const ParameterValues& options, double h,
-                                                       const ControlSchedule& controls = ControlSchedule()) {
-  if (!(std::isfinite(h) && h > 0.0)) throw InvalidInput("the step h must be a positive number, got " + format_number(h));
-  auto problem = std::make_shared<P>(p);
-  constexpr int kControls = [] {
-    if constexpr (P::kControlled)
-      return kModelNumControls<typename P::Model>;
-    else
-      return 0;
-  }();
-  if constexpr (P::kControlled)
-    if (controls.width() != 0) problem->controls = controls;
-  // A restart replaces the start of the one problem the controls live in; refused, it is put back.
-  auto starter = [problem, method, options, h](const Eigen::VectorXd* q0,
-                                               const Eigen::VectorXd* qdot0) -> std::unique_ptr<StepperView> {
-    if (q0 == nullptr) return start_method<P, Table>(problem, method, options, h);
-    const auto saved_q0 = problem->q0;
-    const auto saved_data = problem->initial_data;
-    try {
-      problem->q0 = *q0;
-      if (problem->initial == InitialData::kVelocity) {
-        problem->initial_data = *qdot0;
-      } else if constexpr (P::kCharted) {
-        problem->initial_data =
-            lagrangian_dv(ChartModel(problem->model, problem->chart), problem->q0, VecD<P::kDim>(*qdot0));
-      } else {
-        problem->initial_data = lagrangian_dv(problem->model, problem->q0, VecD<P::kDim>(*qdot0));
-      }
-      return start_method<P, Table>(problem, method, options, h);
-    } catch (...) {
-      problem->q0 = saved_q0;
-      problem->initial_data = saved_data;
-      throw;
-    }
-  };
-  auto set_controls = [problem](const Eigen::VectorXd& u) {
-    if constexpr (P::kControlled)
-      problem->controls = ControlSchedule::constant(std::vector<double>(u.data(), u.data() + u.size()));
-    else
-      (void)u;
-  };
-  // The first start, in the constructor, refuses a method that does not apply.
-  return std::make_unique<SteppingSession>(P::kDim, kControls, starter, set_controls);
-}
 
 }  // namespace mechint::app

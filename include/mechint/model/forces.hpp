@@ -68,7 +68,10 @@ Vec<T, M::kDim> rayleigh_force(const M& model, const Vec<T, M::kDim>& q, const V
   Vec<J, n> qj, vj;
   for (int i = 0; i < n; ++i) {
     qj[i] = J(q[i]);
-    vj[i] = J(qdot[i], i);
+    // Not Jet(value, i): its unit is T(1.0), which a jet of jets cannot be built from (the AD
+    // kernels of optimal control evaluate the forces on jets two deep).
+    vj[i] = J(qdot[i]);
+    vj[i].v[i] = constant<T>(1.0);
   }
   const J r = model.template rayleigh_dissipation<J>(qj, vj);
   Vec<T, n> f;
