@@ -197,18 +197,12 @@ void KernelDmocTranscription::constraints(const Eigen::Ref<const Eigen::VectorXd
 void KernelDmocTranscription::constraint_jacobian(const Eigen::Ref<const Eigen::VectorXd>& x,
                                                   Eigen::Ref<Eigen::VectorXd> values) const {
   values.setZero();
-  const int N = problem_.steps, n = n_, K = K_;
+  const int N = problem_.steps, n = n_;
   const RowMatrix& da = ws_.da;
   const RowMatrix& db = ws_.db;
   for (int k = 0; k < N; ++k) {
     step_residuals(x, k, /*jacobians=*/true);
-    const int* slot_a = layout_.step_jacobian_slots(k);
-    const int* slot_b = slot_a + n * K;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < K; ++j) {
-        values[slot_a[i * K + j]] += da(i, j);
-        values[slot_b[i * K + j]] += db(i, j);
-      }
+    layout_.add_step_jacobian(k, da, db, values);
   }
   // c_N's last term: −∂L/∂q̇(q_N, v_N), differentiated in (q_N, v_N): −[L_qvᵀ, L_vv].
   load_end(x);
@@ -225,22 +219,19 @@ void KernelDmocTranscription::lagrangian_hessian(const Eigen::Ref<const Eigen::V
                                                  const Eigen::Ref<const Eigen::VectorXd>& lambda,
                                                  Eigen::Ref<Eigen::VectorXd> values) const {
   values.setZero();
-  const int N = problem_.steps, n = n_, K = K_;
+  const int N = problem_.steps, n = n_;
   RowMatrix& hk = ws_.hk;
   for (int k = 0; k < N; ++k) {
     step_hessian(x, k, lambda.segment(k * n, n), lambda.segment((k + 1) * n, n));
     for (int i = 0; i < m_; ++i) hk(2 * n + i, 2 * n + i) += 2.0 * sigma * h_ * problem_.effort;
-    const int* slot = layout_.step_hessian_slots(k);
-    for (int i = 0; i < K; ++i)
-      for (int j = 0; j <= i; ++j) values[slot[i * K + j]] += hk(i, j);
+    layout_.add_step_hessian(k, hk, values);
   }
   // −λ_N·∂L/∂q̇(q_N, v_N): minus the Hessian of L's derivative along (0, λ_N).
   load_end(x);
   ws_.dv = lambda.segment(N * n, n);
   RowMatrix& he = ws_.third;
   if (!model_->lagrangian_third(ws_.q, ws_.v, ws_.zero, ws_.dv, he)) outside_domain(N);
-  for (int i = 0; i < 2 * n; ++i)
-    for (int j = 0; j <= i; ++j) values[layout_.end_hessian_slots()[i * 2 * n + j]] -= he(i, j);
+  layout_.subtract_end_hessian(he, values);
 }
 
 std::vector<Vector> KernelDmocTranscription::momenta(const Eigen::Ref<const Eigen::VectorXd>& x) const {

@@ -177,13 +177,7 @@ class DmocTranscription final : public NonlinearProgram {
     for (int k = 0; k < N; ++k) {
       Mat<n, K> da, db;
       step_jacobians(x, k, da, db);
-      const int* slot_a = layout_.step_jacobian_slots(k);
-      const int* slot_b = slot_a + n * K;
-      for (int i = 0; i < n; ++i)
-        for (int j = 0; j < K; ++j) {
-          values[slot_a[i * K + j]] += da(i, j);
-          values[slot_b[i * K + j]] += db(i, j);
-        }
+      layout_.add_step_jacobian(k, da, db, values);
     }
     // c_N's last term: −∂L/∂q̇(q_N, v_N), differentiated in (q_N, v_N).
     const ScalarDerivatives<2 * n> l = end_lagrangian_derivatives(x);
@@ -203,18 +197,14 @@ class DmocTranscription final : public NonlinearProgram {
     for (int k = 0; k < N; ++k) {
       const Mat<K, K> hk = step_hessian(x, k, lambda.template segment<n>(k * n),
                                         lambda.template segment<n>((k + 1) * n), sigma);
-      const int* slot = layout_.step_hessian_slots(k);
-      for (int i = 0; i < K; ++i)
-        for (int j = 0; j <= i; ++j) values[slot[i * K + j]] += hk(i, j);
+      layout_.add_step_hessian(k, hk, values);
     }
     // −λ_N·∂L/∂q̇(q_N, v_N): minus the Hessian of L's derivative along (0, λ_N).
     VecD<2 * n> z, w = VecD<2 * n>::Zero();
     z << q_at(x, N), v_end(x);
     w.template tail<n>() = lambda.template segment<n>(N * n);
     const Mat<2 * n, 2 * n> he = directional_hessian<2 * n>(end_lagrangian_function(), z, w);
-    const int* end_slots = layout_.end_hessian_slots();
-    for (int i = 0; i < 2 * n; ++i)
-      for (int j = 0; j <= i; ++j) values[end_slots[i * 2 * n + j]] -= he(i, j);
+    layout_.subtract_end_hessian(he, values);
   }
 
   // --- Reading a solution -------------------------------------------------------------------------

@@ -71,6 +71,34 @@ class DmocLayout {
   /// Slots of the lower triangle of the end block over (q_N, v_N) (2n × 2n).
   const int* end_hessian_slots() const { return end_hessian_slots_.data(); }
 
+  /// Adds step k's blocks ∂A_k/∂s and ∂B_k/∂s (n × K each) into the Jacobian's values.
+  template <class BlockA, class BlockB>
+  void add_step_jacobian(int k, const BlockA& da, const BlockB& db, Eigen::Ref<Eigen::VectorXd> values) const {
+    const int K = step_size();
+    const int* slot_a = step_jacobian_slots(k);
+    const int* slot_b = slot_a + n_ * K;
+    for (int i = 0; i < n_; ++i)
+      for (int j = 0; j < K; ++j) {
+        values[slot_a[i * K + j]] += da(i, j);
+        values[slot_b[i * K + j]] += db(i, j);
+      }
+  }
+  /// Adds the lower triangle of step k's K × K Hessian block into the Hessian's values.
+  template <class Block>
+  void add_step_hessian(int k, const Block& hk, Eigen::Ref<Eigen::VectorXd> values) const {
+    const int K = step_size();
+    const int* slot = step_hessian_slots(k);
+    for (int i = 0; i < K; ++i)
+      for (int j = 0; j <= i; ++j) values[slot[i * K + j]] += hk(i, j);
+  }
+  /// Subtracts the lower triangle of the end block over (q_N, v_N) from the Hessian's values.
+  template <class Block>
+  void subtract_end_hessian(const Block& he, Eigen::Ref<Eigen::VectorXd> values) const {
+    const int* slot = end_hessian_slots();
+    for (int i = 0; i < 2 * n_; ++i)
+      for (int j = 0; j <= i; ++j) values[slot[i * 2 * n_ + j]] -= he(i, j);
+  }
+
  private:
   int step_column(int k, int j) const;
   int end_column(int j) const;
