@@ -3,7 +3,7 @@
 /// A built-in system on the kernel boundary: its problem's model turned into derivative kernels by
 /// automatic differentiation (kernel/model_adapter.hpp), and every method of the command line run
 /// there with the rows, recorder, checkpoints and stepping sessions of app/kernel_methods.hpp: the
-/// variational rules with the same equations and arithmetic as their fixed-size rows
+/// variational rules with the same equations and arithmetic as the templated library's
 /// (docs/architecture.md), the Galerkin rules and compositions that exist only there, the
 /// Runge–Kutta baselines on the forced Euler–Lagrange ODE of the kernels, energy-momentum where the
 /// model declares a constant mass matrix, dae, and on a model with walls the impact driver's flows

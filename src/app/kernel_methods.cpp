@@ -165,7 +165,7 @@ concept TracksDeviation = requires(S& s, const Vector& delta) {
 };
 
 /// t, coordinates, [velocities], [canonical momenta], energy, [htilde], Noether momenta, [their discrete
-/// work], [constraint_residual, lambda1..k], [u1..um], [impacts]: Recorder's order (DESIGN §4, §6).
+/// work], [constraint_residual, lambda1..k], [u1..um], [impacts]: DESIGN §4, §6.
 template <class S>
 class KernelRecorder {
  public:

@@ -1,11 +1,11 @@
 #pragma once
 /// \file
-/// The methods of a model that reaches mechint through its derivative kernels (src/kernel/): the
-/// variational rules and the Runge–Kutta baselines, compiled once for every dimension, behind the
-/// same started-stepper interface (app/started_stepper.hpp), recorder columns, checkpoints and
-/// stepping sessions as the fixed-size rows of app/methods.hpp, with the same names, summaries and
-/// options. A system made of kernels (the pendulum chain of any length) builds a `KernelProblem`
-/// and calls these.
+/// The methods of every system of the command line, on its derivative kernels (src/kernel/),
+/// compiled once for every dimension: the rows of app/methods.hpp (names, summaries, options) and
+/// the methods only kernels have, behind the started-stepper interface (app/started_stepper.hpp),
+/// with their recorder, checkpoints and stepping sessions. A built-in reaches them through
+/// app/builtin_kernels.hpp; a system made of kernels (the pendulum chain of any length, a model
+/// file) builds a `KernelProblem` and calls these.
 
 #include <functional>
 #include <memory>
@@ -60,18 +60,18 @@ struct KernelMethodRow {
   std::vector<ParameterSpec> options;
 };
 std::vector<KernelMethodRow> kernel_only_rows();
-/// check_start (app/methods.hpp) on the kernels: refuses (InvalidStart) a start where L, the energy,
+/// The start check of every run: refuses (InvalidStart) a start where L, the energy,
 /// L's derivatives or the constraints are not finite, or where the kinetic energy is degenerate (the
 /// mass matrix bordered by the constraint Jacobian singular).
 void check_kernel_start(const KernelProblem& p);
-/// The options fixed-size rows have on kernels: (method, option) — `compose` of vi-midpoint,
+/// The options a method row has on kernels beyond the row's own: (method, option) — `compose` of vi-midpoint,
 /// `indicators` of vi-midpoint and vi-trapezoid.
 std::vector<std::pair<std::string, ParameterSpec>> kernel_extra_options();
 
-/// The methods only the kernel boundary offers (the Galerkin rules), for a system whose own rows are
-/// fixed-size (a built-in): it offers these on its kernels (kernel/model_adapter.hpp).
+/// The methods only the kernel boundary offers (the Galerkin rules), which no row of app/methods.hpp
+/// names: a built-in offers them after its variational rows (app/builtin_kernels.hpp).
 std::vector<std::string> kernel_only_methods(int num_constraints);
-/// The options a method has on kernels beyond its fixed-size row's (`compose` of vi-midpoint,
+/// The options a method has on kernels beyond its row's (`compose` of vi-midpoint,
 /// `indicators` of vi-midpoint and vi-trapezoid on an unconstrained model).
 std::vector<ParameterSpec> kernel_extra_options_of(int num_constraints, const std::string& method);
 /// Whether `method` with these options runs on kernels only (a Galerkin rule, a composed midpoint,
@@ -90,12 +90,12 @@ std::vector<ParameterSpec> kernel_impact_method_options(const std::string& metho
 std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<KernelProblem>& problem,
                                                     const std::string& method, const ParameterValues& options, double h);
 
-/// Runs the problem to schedule.t_end (run_problem's contract); `controls` replace the problem's
-/// when given.
+/// Runs the problem to schedule.t_end: the header and the rows at the output times to `out` (the
+/// run loop, integrate/run_loop.hpp); `controls` replace the problem's when given.
 void run_kernel_problem(const KernelProblem& problem, const std::string& method, const ParameterValues& options,
                         const OutputSchedule& schedule, RowWriter& out, const ControlSchedule& controls);
 
-/// A stepping session (make_stepping_session's contract).
+/// A stepping session (app/stepping_session.hpp) of `method` from the problem's start, with h.
 std::unique_ptr<SteppingSession> make_kernel_stepping_session(const KernelProblem& problem, const std::string& method,
                                                               const ParameterValues& options, double h,
                                                               const ControlSchedule& controls);

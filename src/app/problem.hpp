@@ -80,7 +80,7 @@ struct Problem {
   OutputLabels labels;
   /// false: the model's unilateral constraints (walls) are ignored (the double pendulum without wall).
   bool walls = true;
-  /// The controls over time of a model with control inputs (run_problem sets them from the
+  /// The controls over time of a model with control inputs (a run sets them from the
   /// command line; none: every control 0).
   [[no_unique_address]] std::conditional_t<kControlled, ControlSchedule, NoControls> controls{};
 };
