@@ -3,7 +3,8 @@
 // models (two formulations of one hybrid flow: the kernels' derivatives by AD through ModelAdapter,
 // the Hamiltonian and its derivatives assembled at runtime size), 004's closed forms for a bounce of
 // the point mass on its floor (CTEC eq. 27, DTEC §III-C), and the exact bouncing motion over many
-// bounces. Besides: a step never allocates, impacts included; a start behind a wall is refused.
+// bounces. On a separable model the explicit flows and the Hamiltonian without Newton against the
+// Newton ones. Besides: a step never allocates, impacts included; a start behind a wall is refused.
 #include <gtest/gtest.h>
 
 // Boost's exception cloning (pulled in by Boost.Math) uses new-expressions that GCC pairs with the
@@ -15,7 +16,9 @@
 #include <string>
 
 #include "counting_allocator.hpp"
+#include "kernel/kernel_hamiltonian.hpp"
 #include "kernel/kernel_impact_driver.hpp"
+#include "kernel/separable.hpp"
 #include "kernel/model_adapter.txx"
 #include "mechint/core/errors.hpp"
 #include "mechint/integrate/impact_driver.hpp"
@@ -242,6 +245,89 @@ TEST(KernelImpacts, AStepAllocatesNothingImpactsIncluded) {
       EXPECT_EQ(g_allocations.load() - before, 0) << method << " " << impact_law_name(law);
       EXPECT_EQ(driver.impact_count(), 5) << method << " " << impact_law_name(law);
     }
+  }
+}
+
+// ---- a separable model: the explicit flows and the Hamiltonian without Newton (kernel_flows.hpp) ----
+
+/// L = ½ vᵀM v + b·v − V(q) with a full constant M, a constant b and an anharmonic V, over the floor
+/// φ = q₂: every term of the explicit step (M⁻¹, b, L_q) matters.
+struct SkewSeparableFloor {
+  static constexpr int kDim = 2, kNumConstraints = 0, kNumSymmetries = 0, kNumUnilateral = 1;
+  template <class T>
+  T lagrangian(const Vec<T, 2>& q, const Vec<T, 2>& v) const {
+    const T kinetic = 0.5 * (2.0 * v[0] * v[0] + v[0] * v[1] + v[1] * v[1]) + 0.3 * v[0] - 0.2 * v[1];
+    const T d = q[0] - q[1];
+    return kinetic - (q[1] + 0.5 * d * d + 0.1 * q[0] * q[0] * q[0] * q[0]);
+  }
+  template <class T>
+  Vec<T, 0> constraints(const Vec<T, 2>&) const {
+    return {};
+  }
+  template <class T>
+  Vec<T, 1> unilateral(const Vec<T, 2>& q) const {
+    return Vec<T, 1>(q[1]);
+  }
+};
+
+/// The same flow stepped explicitly and by Newton (the separable kinetics withheld) agree to round-off
+/// from several states, for full, tiny and negative steps; the explicit one takes no Newton iteration.
+/// The Hamiltonian's value, derivatives and both truncated modified Hamiltonians agree the same way.
+TEST(KernelImpacts, ASeparableModelStepsExplicitlyWhereNewtonLands) {
+  const auto kernels = kernel::ModelAdapter<SkewSeparableFloor>::kernels(SkewSeparableFloor{}, /*with_walls=*/true);
+  const Vector q0 = Vector(VecD<2>(0.4, 0.7)), v0 = Vector(VecD<2>(-0.3, 0.5));
+  const auto kinetics = kernel::separable_kinetics(*kernels, q0, v0);
+  ASSERT_TRUE(kinetics.has_value());
+  EXPECT_LE((kinetics->mass - Eigen::Matrix2d{{2.0, 0.5}, {0.5, 1.0}}).norm(), 1e-15);
+  EXPECT_LE((kinetics->linear - Eigen::Vector2d(0.3, -0.2)).norm(), 1e-15);
+  for (const std::string method : {"vi-trapezoid", "stormer-verlet"}) {
+    const auto explicit_flow = kernel::make_kernel_flow(method, *kernels), newton = kernel::make_kernel_flow(method, *kernels);
+    explicit_flow->set_separable(kinetics);
+    for (const auto& [q, p] : {std::pair{VecD<2>(0.4, 0.7), VecD<2>(-0.5, 1.2)}, std::pair{VecD<2>(-1.3, 0.01), VecD<2>(2.0, -3.0)}})
+      for (double h : {0.1, -0.05, 1e-9}) {
+        Vector q1(2), p1(2), q1_newton(2), p1_newton(2);
+        const StepResult r = explicit_flow->step(Vector(q), Vector(p), h, q1, p1);
+        const StepResult r_newton = newton->step(Vector(q), Vector(p), h, q1_newton, p1_newton);
+        ASSERT_TRUE(r.converged && r_newton.converged) << method << " h = " << h;
+        EXPECT_EQ(r.iterations, 0) << method;
+        if (h == 0.1) EXPECT_GE(r_newton.iterations, 1) << method;  // a tiny step starts on the root
+        EXPECT_LE(relative(q1, q1_newton), 1e-14) << method << " h = " << h;
+        EXPECT_LE(relative(p1, p1_newton), 1e-13) << method << " h = " << h;
+        EXPECT_NEAR(r.discrete_energy, r_newton.discrete_energy, 1e-13 * (1.0 + std::abs(r_newton.discrete_energy)));
+      }
+  }
+  kernel::KernelHamiltonian with_kinetics(*kernels), by_newton(*kernels);
+  with_kinetics.set_separable(kinetics);
+  for (const Vector& p : {Vector(VecD<2>(-0.5, 1.2)), Vector(VecD<2>(2.0, -3.0))}) {
+    EXPECT_NEAR(with_kinetics.value(q0, p), by_newton.value(q0, p), 1e-13);
+    for (ModifiedHamiltonianKind kind : {ModifiedHamiltonianKind::kTrapezoidVi, ModifiedHamiltonianKind::kStormerVerlet})
+      EXPECT_NEAR(with_kinetics.modified(kind, q0, p, 0.1), by_newton.modified(kind, q0, p, 0.1), 1e-13);
+    ASSERT_TRUE(with_kinetics.derivatives(q0, p, with_kinetics.zero()) && by_newton.derivatives(q0, p, by_newton.zero()));
+    EXPECT_LE((with_kinetics.hpp() - by_newton.hpp()).norm(), 1e-14);
+    EXPECT_LE((with_kinetics.hqq() - by_newton.hqq()).norm(), 1e-13);
+    EXPECT_LE(relative(with_kinetics.hq(), by_newton.hq()), 1e-14);
+    EXPECT_LE(relative(with_kinetics.v(), by_newton.v()), 1e-14);
+  }
+}
+
+/// The driver probes the model at its start: on the point mass (separable) an MHC run bounces as the
+/// exact motion does and allocates nothing, the explicit flow included; a model whose mass varies is
+/// left to Newton (the double pendulum's runs above).
+TEST(KernelImpacts, TheDriverStepsASeparableModelExplicitlyWithoutAllocating) {
+  const auto kernels = kernel::ModelAdapter<PointMassWall>::kernels(PointMassWall{}, /*with_walls=*/true);
+  EXPECT_TRUE(kernel::separable_kinetics(*kernels, Vector::Constant(1, 1.0), Vector::Zero(1)).has_value());
+  const auto pendulum = kernel::ModelAdapter<DoublePendulum>::kernels(DoublePendulum{}, /*with_walls=*/true);
+  EXPECT_FALSE(kernel::separable_kinetics(*pendulum, Vector(VecD<2>(0.5647, 1.1106)), Vector::Zero(2)).has_value());
+  for (const std::string method : {"vi-trapezoid", "stormer-verlet"}) {
+    KernelImpactDriver driver(*kernels, method, 0.037, with_law(ImpactLaw::kMhc));
+    driver.start(Vector::Constant(1, 1.0), Vector::Constant(1, 0.3));
+    const double e0 = driver.energy();
+    const long before = g_allocations.load();
+    for (int k = 0; k < 3000; ++k) driver.step();
+    EXPECT_EQ(g_allocations.load() - before, 0) << method;
+    const double first = time_to_floor(1.0, 0.3), period = 2.0 * std::sqrt(2.0 * e0);
+    EXPECT_EQ(driver.impact_count(), 1 + static_cast<long>((3000 * 0.037 - first) / period)) << method;
+    EXPECT_NEAR(driver.energy(), e0, 1e-6) << method;  // MHC: the energy of the windowed medians
   }
 }
 

@@ -22,6 +22,45 @@ double energy_at(const KernelModel& model, const Vector& q, const Vector& v, Vec
   return l_v.dot(v) - value;
 }
 
+/// The explicit Störmer–Verlet step both flows take on a separable model (kernel_flows.hpp).
+class SeparableStep {
+ public:
+  SeparableStep(const KernelModel& model, SeparableKinetics kinetics)
+      : model_(&model), kinetics_(std::move(kinetics)) {
+    for (Vector* x : {&zero_, &l_q_, &offset_, &v_}) x->setZero(model.dim());
+  }
+
+  StepResult step(const Vector& q0, const Vector& p0, double h, Vector& q1, Vector& p1) {
+    return at_short_size(model_->dim(), [&]<int N>() { return step_at<N>(q0, p0, h, q1, p1); });
+  }
+
+ private:
+  template <int N>
+  StepResult step_at(const Vector& q0, const Vector& p0, double h, Vector& q1, Vector& p1) {
+    using V = Eigen::Matrix<double, N, 1>;
+    const int n = model_->dim();
+    const Eigen::Map<const Eigen::Matrix<double, N, N, Eigen::RowMajor>> mass_inverse(kinetics_.mass_inverse.data(), n, n);
+    const Eigen::Map<const V> b(kinetics_.linear.data(), n), l_q(l_q_.data(), n);
+    Eigen::Map<V> offset(offset_.data(), n), v(v_.data(), n), q_end(q1.data(), n), p_end(p1.data(), n);
+    StepResult r;
+    double l0 = 0.0, l1 = 0.0;
+    // L_q does not depend on v here, and L(q, 0) = −V(q).
+    if (!model_->gradient(q0, zero_, &l0, &l_q_, nullptr)) return r;
+    offset = Eigen::Map<const V>(p0.data(), n) - b + (0.5 * h) * l_q;  // M v = p½ − b
+    v.noalias() = mass_inverse * offset;
+    q_end = Eigen::Map<const V>(q0.data(), n) + h * v;
+    if (!model_->gradient(q1, zero_, &l1, &l_q_, nullptr)) return r;
+    p_end = offset + b + (0.5 * h) * l_q;
+    r.discrete_energy = 0.5 * v.dot(offset) - 0.5 * (l0 + l1);
+    r.converged = q_end.allFinite() && p_end.allFinite() && std::isfinite(r.discrete_energy);
+    return r;
+  }
+
+  const KernelModel* model_;
+  SeparableKinetics kinetics_;
+  Vector zero_, l_q_, offset_, v_;
+};
+
 // ---- vi-trapezoid (integrate/trapezoid_flow.hpp) ---------------------------------------------------
 
 class TrapezoidFlow final : public KernelFlow {
@@ -35,7 +74,14 @@ class TrapezoidFlow final : public KernelFlow {
     d12_.setZero(n, n);
   }
 
+  void set_separable(const std::optional<SeparableKinetics>& kinetics) override {
+    separable_.reset();
+    if (kinetics && !model_->supplies_own_discrete_rule(MECHINT_RULE_TRAPEZOID))
+      separable_.emplace(*model_, *kinetics);
+  }
+
   StepResult step(const Vector& q0, const Vector& p0, double h, Vector& q1, Vector& p1) override {
+    if (separable_) return separable_->step(q0, p0, h, q1, p1);
     StepResult r;
     if (!hamiltonian_.velocity(q0, p0, hamiltonian_.zero())) return r;
     q1 = q0 + h * hamiltonian_.v();
@@ -136,6 +182,7 @@ class TrapezoidFlow final : public KernelFlow {
 
   const KernelModel* model_;
   NewtonOptions options_;
+  std::optional<SeparableStep> separable_;
   DiscreteRule rule_;
   KernelHamiltonian hamiltonian_;
   SizedNewton newton_;  ///< the DEL equation's
@@ -150,13 +197,19 @@ class TrapezoidFlow final : public KernelFlow {
 class StormerVerletFlow final : public KernelFlow {
  public:
   StormerVerletFlow(const KernelModel& model, NewtonOptions options)
-      : options_(options), d0_(model), d1_(model), newton_(model.dim()) {
+      : model_(&model), options_(options), d0_(model), d1_(model), newton_(model.dim()) {
     const int n = model.dim();
     for (Vector* x : {&ph_, &rhs_}) x->setZero(n);
     identity_ = Eigen::MatrixXd::Identity(n, n);
   }
 
+  void set_separable(const std::optional<SeparableKinetics>& kinetics) override {
+    separable_.reset();
+    if (kinetics) separable_.emplace(*model_, *kinetics);
+  }
+
   StepResult step(const Vector& q0, const Vector& p0, double h, Vector& q1, Vector& p1) override {
+    if (separable_) return separable_->step(q0, p0, h, q1, p1);
     StepResult r;
     const double half = 0.5 * h;
     // Stage 1: p½ + h/2 H_q(q0, p½) = p0.
@@ -226,7 +279,9 @@ class StormerVerletFlow final : public KernelFlow {
     return stats.converged;
   }
 
+  const KernelModel* model_;
   NewtonOptions options_;
+  std::optional<SeparableStep> separable_;
   KernelHamiltonian d0_, d1_;
   NewtonSolver<Eigen::Dynamic> newton_;
   Vector ph_, rhs_;

@@ -12,13 +12,26 @@
 /// * `stormer-verlet` (Lobatto IIIA–IIIB in Hamiltonian form): the two implicit stages and the
 ///   explicit one of integrate/stormer_verlet.hpp, each Newton with its exact Jacobian.
 ///
+/// Both are the explicit Störmer–Verlet map on a separable model (L = ½ vᵀM v + b·v − V(q), M and b
+/// constant: kernel/separable.hpp) once told so by set_separable: D1 Ld is then linear in q1 and
+/// H_q does not depend on p, so
+///
+///     v = M⁻¹(p0 − b + h/2 L_q(q0)),  q1 = q0 + h v,  p1 = M v + b + h/2 L_q(q1),
+///
+/// and the discrete energy ½[E(q0, v) + E(q1, v)] = ½ vᵀM v − ½[L(q0, 0) + L(q1, 0)] (the two flows'
+/// energies agree there). Newton would reach the same map to round-off after two evaluations of the
+/// Hessian blocks per stage; this takes two of L's gradient. A trapezoid flow on a model that supplies
+/// its own discrete Lagrangian (a chart's) keeps Newton: its Ld is not the quadrature of L.
+///
 /// Unconstrained models without forces (the impact driver's). Storage sized once: a step never
 /// allocates; full Newton keeps nothing between steps.
 
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "kernel/kernel_model.hpp"
+#include "kernel/separable.hpp"
 #include "mechint/analysis/modified_hamiltonian.hpp"
 #include "mechint/integrate/one_step_flow.hpp"
 #include "mechint/solve/newton_options.hpp"
@@ -33,6 +46,9 @@ class KernelFlow {
   /// The truncated modified Hamiltonian the method conserves to O(h⁴) (analysis/modified_hamiltonian.hpp).
   virtual ModifiedHamiltonianKind modified_hamiltonian_kind() const = 0;
   virtual std::string_view name() const = 0;
+  /// Step explicitly from now on with these separable kinetics (see the file comment); nothing:
+  /// by Newton again.
+  virtual void set_separable(const std::optional<SeparableKinetics>& kinetics) = 0;
 };
 
 /// "vi-trapezoid" or "stormer-verlet"; throws std::invalid_argument for another name.

@@ -48,9 +48,24 @@ struct Legendre {
 KernelHamiltonian::KernelHamiltonian(const KernelModel& model)
     : model_(&model), n_(model.dim()), l_(model.dim()), lu_(model.dim()), newton_(sized_newton(model.dim())) {
   if (model.num_constraints() != 0) throw std::logic_error("the Hamiltonian on kernels is for unconstrained models");
-  for (Vector* x : {&v_, &hq_, &zero_, &column_, &unit_, &a_, &work_, &solved_q_, &solved_p_}) x->setZero(n_);
+  for (Vector* x : {&v_, &hq_, &zero_, &column_, &unit_, &a_, &work_, &solved_q_, &solved_p_, &offset_}) x->setZero(n_);
   for (RowMatrix* x : {&hpp_, &hqp_, &hqq_, &qv_hpp_}) x->setZero(n_, n_);
   vv_.setZero(n_, n_);
+}
+
+void KernelHamiltonian::set_separable(std::optional<SeparableKinetics> kinetics) {
+  separable_ = std::move(kinetics);
+  solved_from_zero_ = false;
+}
+
+void KernelHamiltonian::separable_velocity(const Vector& p) {
+  at_short_size(n_, [&]<int N>() {
+    using V = Eigen::Matrix<double, N, 1>;
+    Eigen::Map<V> offset(offset_.data(), n_);
+    offset = Eigen::Map<const V>(p.data(), n_) - Eigen::Map<const V>(separable_->linear.data(), n_);
+    Eigen::Map<V>(v_.data(), n_).noalias() =
+        Eigen::Map<const Eigen::Matrix<double, N, N, Eigen::RowMajor>>(separable_->mass_inverse.data(), n_, n_) * offset;
+  });
 }
 
 bool KernelHamiltonian::velocity(const Vector& q, const Vector& p, const Vector& guess) {
@@ -58,14 +73,21 @@ bool KernelHamiltonian::velocity(const Vector& q, const Vector& p, const Vector&
   const bool from_zero = &guess == &zero_;
   if (from_zero && solved_from_zero_ && q == solved_q_ && p == solved_p_) return true;
   solved_from_zero_ = false;
-  v_ = guess;
-  const double scale = 1e-14 * (1.0 + p.lpNorm<Eigen::Infinity>());
-  const bool converged = std::visit(
-      [&]<int N>(NewtonSolver<N>& newton) {
-        Legendre<N> problem{*model_, q, p, l_, v_, scale};
-        return newton.solve(problem, {.max_iterations = 30}).converged;
-      },
-      newton_);
+  bool converged = true;
+  if (separable_) {
+    separable_velocity(p);
+    l_.v = p;
+    l_.vv = separable_->mass;
+  } else {
+    v_ = guess;
+    const double scale = 1e-14 * (1.0 + p.lpNorm<Eigen::Infinity>());
+    converged = std::visit(
+        [&]<int N>(NewtonSolver<N>& newton) {
+          Legendre<N> problem{*model_, q, p, l_, v_, scale};
+          return newton.solve(problem, {.max_iterations = 30}).converged;
+        },
+        newton_);
+  }
   if (!converged) {
     value_ = kNaN;
     return false;
@@ -92,19 +114,36 @@ bool KernelHamiltonian::second_derivatives_at_velocity(const Vector& q) {
   return true;
 }
 
-bool KernelHamiltonian::derivatives(const Vector& q, const Vector& p, const Vector& guess) {
-  if (!velocity(q, p, guess) || !second_derivatives_at_velocity(q)) return false;
-  // H_pp = L_vv⁻¹, column by column, made exactly symmetric as model/hamiltonian.hpp does.
-  vv_ = l_.vv;
-  lu_.compute(vv_);
-  for (int j = 0; j < n_; ++j) {
-    unit_.setZero();
-    unit_[j] = 1.0;
-    lu_.solve(unit_, column_);
-    hpp_.col(j) = column_;
+bool KernelHamiltonian::blocks(const Vector& q, const Vector& p, const Vector& guess) {
+  if (!separable_) return velocity(q, p, guess) && second_derivatives_at_velocity(q);
+  // One evaluation of every block and the value at v = M⁻¹(p − b).
+  solved_from_zero_ = false;
+  separable_velocity(p);
+  if (!model_->lagrangian(q, v_, l_, /*with_value=*/true)) {
+    value_ = kNaN;
+    return false;
   }
-  for (int i = 0; i < n_; ++i)
-    for (int j = i + 1; j < n_; ++j) hpp_(i, j) = hpp_(j, i) = 0.5 * (hpp_(i, j) + hpp_(j, i));
+  value_ = p.dot(v_) - l_.value;
+  return std::isfinite(value_);
+}
+
+bool KernelHamiltonian::derivatives(const Vector& q, const Vector& p, const Vector& guess) {
+  if (!blocks(q, p, guess)) return false;
+  if (separable_) {
+    hpp_ = separable_->mass_inverse;
+  } else {
+    // H_pp = L_vv⁻¹, column by column, made exactly symmetric as model/hamiltonian.hpp does.
+    vv_ = l_.vv;
+    lu_.compute(vv_);
+    for (int j = 0; j < n_; ++j) {
+      unit_.setZero();
+      unit_[j] = 1.0;
+      lu_.solve(unit_, column_);
+      hpp_.col(j) = column_;
+    }
+    for (int i = 0; i < n_; ++i)
+      for (int j = i + 1; j < n_; ++j) hpp_(i, j) = hpp_(j, i) = 0.5 * (hpp_(i, j) + hpp_(j, i));
+  }
   hq_ = -l_.q;
   qv_hpp_.noalias() = l_.qv * hpp_;
   hqp_ = -qv_hpp_;
@@ -131,19 +170,25 @@ double KernelHamiltonian::modified(ModifiedHamiltonianKind kind, const Vector& q
   }
   // H − h² B, B = L_qq(v, v)/12 + L_q·a/12 − L_qv(v, a)/12 − L_vv(a, a)/24, a the Euler–Lagrange
   // acceleration L_vv⁻¹(L_q − L_qvᵀ v) (analysis/modified_hamiltonian.hpp).
-  if (!velocity(q, p, zero_) || !second_derivatives_at_velocity(q)) return kNaN;
-  vv_ = l_.vv;
-  lu_.compute(vv_);
-  column_ = l_.q;
-  column_.noalias() -= l_.qv.transpose() * v_;
-  lu_.solve(column_, a_);
-  work_.noalias() = l_.qq * v_;
-  double b = v_.dot(work_) / 12.0 + l_.q.dot(a_) / 12.0;
-  work_.noalias() = l_.qv * a_;
-  b -= v_.dot(work_) / 12.0;
-  work_.noalias() = l_.vv * a_;
-  b -= a_.dot(work_) / 24.0;
-  return value_ - h * h * b;
+  if (!blocks(q, p, zero_)) return kNaN;
+  return at_short_size(n_, [&]<int N>() {
+    using V = Eigen::Matrix<double, N, 1>;
+    using M = Eigen::Matrix<double, N, N, Eigen::RowMajor>;
+    const Eigen::Map<const V> v(v_.data(), n_), l_q(l_.q.data(), n_);
+    const Eigen::Map<const M> l_qq(l_.qq.data(), n_, n_), l_qv(l_.qv.data(), n_, n_), l_vv(l_.vv.data(), n_, n_);
+    Eigen::Map<V> column(column_.data(), n_), a(a_.data(), n_);
+    column = l_q;
+    column.noalias() -= l_qv.transpose() * v;
+    if (separable_) {
+      a.noalias() = Eigen::Map<const M>(separable_->mass_inverse.data(), n_, n_) * column;
+    } else {
+      vv_ = l_.vv;
+      lu_.compute(vv_);
+      lu_.solve(column_, a_);
+    }
+    const double b = v.dot(l_qq * v) / 12.0 + l_q.dot(a) / 12.0 - v.dot(l_qv * a) / 12.0 - a.dot(l_vv * a) / 24.0;
+    return value_ - h * h * b;
+  });
 }
 
 }  // namespace mechint::kernel

@@ -14,8 +14,15 @@
 ///
 /// Only L's second derivatives enter: every kernel table supplies them. The workspace is sized once;
 /// an evaluation allocates nothing.
+///
+/// On a separable model (L = ½ vᵀM v + b·v − V(q), M and b constant: kernel/separable.hpp), once told
+/// so by set_separable, the transform is v = M⁻¹(p − b) with no Newton: L_v is linear in v there, so
+/// Newton's first update lands on the same v to round-off, after two evaluations of L_v and L_vv.
+
+#include <optional>
 
 #include "kernel/kernel_model.hpp"
+#include "kernel/separable.hpp"
 #include "kernel/sized_newton.hpp"
 #include "mechint/analysis/modified_hamiltonian.hpp"
 #include "mechint/solve/newton.hpp"
@@ -25,6 +32,9 @@ namespace mechint::kernel {
 class KernelHamiltonian {
  public:
   explicit KernelHamiltonian(const KernelModel& model);
+
+  /// The model's separable kinetics (found by the caller at its start), or nothing: Newton again.
+  void set_separable(std::optional<SeparableKinetics> kinetics);
 
   /// v with ∂L/∂v(q, v) = p, Newton from `guess` on L_v and L_vv alone, then L's value at (q, v) and
   /// H. False when Newton does not converge (L not regular here) or the model is not defined on the
@@ -52,6 +62,10 @@ class KernelHamiltonian {
  private:
   /// L_q, L_qq, L_qv (and L_v, L_vv again) at (q, v_), keeping the value velocity() found.
   bool second_derivatives_at_velocity(const Vector& q);
+  /// velocity() and every block of L at (q, v): on a separable model in one evaluation.
+  bool blocks(const Vector& q, const Vector& p, const Vector& guess);
+  /// v = M⁻¹(p − b) of a separable model.
+  void separable_velocity(const Vector& p);
 
   const KernelModel* model_;
   int n_;
@@ -65,6 +79,8 @@ class KernelHamiltonian {
   /// The (q, p) of the last velocity() from v = 0 that succeeded: asked again, it is not solved again.
   Vector solved_q_, solved_p_;
   bool solved_from_zero_ = false;
+  std::optional<SeparableKinetics> separable_;
+  Vector offset_;  ///< p − b of the separable transform
 };
 
 }  // namespace mechint::kernel

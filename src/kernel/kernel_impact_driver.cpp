@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include <boost/math/tools/toms748_solve.hpp>
@@ -75,6 +76,13 @@ void KernelImpactDriver::start(const Vector& q0, const Vector& p0, double t0) {
         throw InvalidStart("start outside the feasible set: phi" + std::to_string(c + 1) + "(q0) = " +
                            format_number(phi_[c]) + " < 0");
   }
+  // A separable model's flows step explicitly and its Legendre transform needs no Newton
+  // (kernel_flows.hpp); probed at the start, so a resumed run decides as the run it continues.
+  std::optional<SeparableKinetics> kinetics;
+  hamiltonian_.set_separable(std::nullopt);
+  if (hamiltonian_.velocity(q0, p0, hamiltonian_.zero())) kinetics = separable_kinetics(*model_, q0, hamiltonian_.v());
+  hamiltonian_.set_separable(kinetics);
+  flow_->set_separable(kinetics);
   q_ = q0;
   p_ = p0;
   t0_ = t_ = t0;

@@ -22,6 +22,7 @@ std::optional<SeparableKinetics> separable_kinetics(const KernelModel& model, co
   const Eigen::FullPivLU<Eigen::MatrixXd> lu{Eigen::MatrixXd(start.vv)};
   if (!lu.isInvertible()) return std::nullopt;
   SeparableKinetics kinetics;
+  kinetics.mass = start.vv;
   kinetics.mass_inverse = lu.inverse();
   kinetics.linear.setZero(n);
   if (!model.gradient(q0, Vector::Zero(n), nullptr, nullptr, &kinetics.linear)) return std::nullopt;

@@ -10,8 +10,9 @@
 
 namespace mechint::kernel {
 
-/// The constant terms of a separable Lagrangian: M⁻¹ (n x n) and b = ∂L/∂v(q, 0).
+/// The constant terms of a separable Lagrangian: M, M⁻¹ (n x n) and b = ∂L/∂v(q, 0).
 struct SeparableKinetics {
+  RowMatrix mass;
   RowMatrix mass_inverse;
   Vector linear;
 };

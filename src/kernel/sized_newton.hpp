@@ -4,7 +4,7 @@
 /// fixed-size storage with a fixed-size LU, where the runtime-sized solver's per-call overhead is
 /// most of a step's cost, and runtime-sized above (docs/performance.md, "A fast path for short
 /// chains"). A method keeps one and visits it once per solve: `std::visit([&]<int N>(NewtonSolver<N>&
-/// newton) { ... }, solver)`.
+/// newton) { ... }, solver)`. `at_short_size` gives other short computations the same cut.
 
 #include <variant>
 
@@ -23,6 +23,20 @@ inline SizedNewton sized_newton(int unknowns) {
     case 3: return NewtonSolver<3>();
     case 4: return NewtonSolver<4>();
     default: return NewtonSolver<Eigen::Dynamic>(unknowns);
+  }
+}
+
+/// `f.template operator()<N>()` with N = n for 1 ≤ n ≤ 4 and N = Eigen::Dynamic above: Eigen's
+/// fixed-size code (through Maps of the runtime-sized storage) where its runtime-sized overhead would
+/// be most of the work, the cut sized_newton makes.
+template <class F>
+decltype(auto) at_short_size(int n, F&& f) {
+  switch (n) {
+    case 1: return f.template operator()<1>();
+    case 2: return f.template operator()<2>();
+    case 3: return f.template operator()<3>();
+    case 4: return f.template operator()<4>();
+    default: return f.template operator()<Eigen::Dynamic>();
   }
 }
 
