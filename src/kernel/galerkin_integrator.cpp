@@ -132,7 +132,7 @@ struct KernelGalerkinIntegrator::StageSystem {
     return state.residual_norm <= s.options_.residual_tolerance * (1.0 + s.p_.lpNorm<Eigen::Infinity>());
   }
   bool converged_on_update(const NewtonIterate& state) const {
-    return update_converged(state, s.options_.variant, s.options_.step_tolerance * (1.0 + s.q_.lpNorm<Eigen::Infinity>()));
+    return update_converged(state, s.options_.variant, s.options_.step_tolerance, 1.0 + s.q_.lpNorm<Eigen::Infinity>());
   }
 };
 

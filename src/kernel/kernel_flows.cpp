@@ -145,8 +145,7 @@ class TrapezoidFlow final : public KernelFlow {
       return state.residual_norm <= f.options_.residual_tolerance * residual_scale;
     }
     bool converged_on_update(const NewtonIterate& state) const {
-      return update_converged(state, NewtonVariant::kFull,
-                              f.options_.step_tolerance * (1.0 + q1.lpNorm<Eigen::Infinity>()));
+      return update_converged(state, NewtonVariant::kFull, f.options_.step_tolerance, 1.0 + q1.lpNorm<Eigen::Infinity>());
     }
   };
 

@@ -97,8 +97,8 @@ struct KernelVariationalIntegrator::DelSystem {
     return state.residual_norm <= options.residual_tolerance * residual_scale;
   }
   bool converged_on_update(const NewtonIterate& state) const {
-    return update_converged(state, options.variant,
-                            options.step_tolerance * (1.0 + ConstMap(q_next.data(), s.n_).template lpNorm<Eigen::Infinity>()));
+    return update_converged(state, options.variant, options.step_tolerance,
+                            1.0 + ConstMap(q_next.data(), s.n_).template lpNorm<Eigen::Infinity>());
   }
 };
 

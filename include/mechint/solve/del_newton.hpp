@@ -138,8 +138,8 @@ class DelNewtonSolver {
     }
     /// ‖Δq‖∞ ≤ step_tolerance·(1 + ‖q_{k+1}‖∞), through the contraction estimate for simplified Newton.
     bool converged_on_update(const NewtonIterate& state) const {
-      return update_converged(state, s.options_.variant,
-                              s.options_.step_tolerance * (1.0 + q_next.template lpNorm<Eigen::Infinity>()));
+      return update_converged(state, s.options_.variant, s.options_.step_tolerance,
+                              1.0 + q_next.template lpNorm<Eigen::Infinity>());
     }
   };
 
