@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kernel/kernel_legendre.hpp"
+#include "kernel/sized_newton.hpp"
 #include "kernel/start_checks.hpp"
 #include "kernel/taken_step_check.hpp"
 #include "mechint/core/errors.hpp"
@@ -368,23 +369,30 @@ void KernelGalerkinIntegrator::explicit_substep(double h, double t_start) {
       throw NewtonFailure(step_index_ + 1, t_start, std::numeric_limits<double>::quiet_NaN(), 0);
     force_now_valid_ = true;
   }
-  explicit_rhs_ = p_;
-  explicit_rhs_.noalias() += (0.5 * h) * force_now_;
-  explicit_rhs_ -= explicit_->linear;
-  explicit_v_.noalias() = explicit_->mass_inverse * explicit_rhs_;  // V_1 = V_2
-  auto q1 = q_stages_.tail(n);  // Q_2 = q1 (c_2 = 1)
-  q1 = q_;
-  q1.noalias() += h * explicit_v_;
-  predicted_ = q1;
-  if (!model_->gradient(predicted_, explicit_v_, nullptr, &force_next_, nullptr) || !force_next_.allFinite())
+  // At fixed size for 1–4 coordinates (kernel/sized_newton.hpp's cut): the step is a handful of
+  // vector operations, whose runtime-sized overhead was most of its cost on Kepler.
+  const bool defined = at_short_size(n, [&]<int N>() {
+    using V = Eigen::Matrix<double, N, 1>;
+    const Eigen::Map<const Eigen::Matrix<double, N, N, Eigen::RowMajor>> mass_inverse(explicit_->mass_inverse.data(), n, n);
+    Eigen::Map<V> rhs(explicit_rhs_.data(), n), v(explicit_v_.data(), n), q(q_.data(), n), p(p_.data(), n),
+        next(predicted_.data(), n);
+    const Eigen::Map<const V> force_now(force_now_.data(), n), force_next(force_next_.data(), n);
+    rhs = p + (0.5 * h) * force_now - Eigen::Map<const V>(explicit_->linear.data(), n);
+    v.noalias() = mass_inverse * rhs;  // V_1 = V_2
+    next = q + h * v;                  // Q_2 = q1 (c_2 = 1)
+    if (!model_->gradient(predicted_, explicit_v_, nullptr, &force_next_, nullptr) || !force_next.allFinite()) return false;
+    Eigen::Map<V>(q_stages_.data(), n) = q;
+    Eigen::Map<V>(q_stages_.data() + n, n) = next;
+    Eigen::Map<V>(stages_.data(), n) = v;
+    Eigen::Map<V>(stages_.data() + n, n) = v;
+    q = next;
+    p += (0.5 * h) * force_now;
+    p += (0.5 * h) * force_next;
+    return true;
+  });
+  if (!defined)
     throw NewtonFailure(step_index_ + 1, t_start + h, std::numeric_limits<double>::quiet_NaN(), 0);
-  q_stages_.head(n) = q_;
-  q_ = predicted_;
-  p_.noalias() += (0.5 * h) * force_now_;
-  p_.noalias() += (0.5 * h) * force_next_;
   force_now_.swap(force_next_);
-  stages_.head(n) = explicit_v_;
-  stages_.tail(n) = explicit_v_;
   stats_ = NewtonStats{};
   stats_.converged = true;
   last_h_ = h;
