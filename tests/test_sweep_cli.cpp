@@ -96,6 +96,30 @@ class SweepCli : public ::testing::Test {
   fs::path dir_;
 };
 
+// HDF5 is a module the program loads from its own prefix when it first writes an .h5 file
+// (app/hdf5_module.hpp). A copy of the executable outside its tree has none: a run does not need it,
+// and a sweep stops at summary.h5 with exit 4, one line naming where it looked, and no such file.
+TEST_F(SweepCli, AProgramWithoutItsHdf5ModuleStopsAtTheFirstH5FileInOneLine) {
+  const fs::path copy = dir_ / "prefix" / "bin" / "mechint";
+  fs::create_directories(copy.parent_path());
+  fs::copy_file(MECHINT_EXECUTABLE, copy);
+  LaunchOptions launch;
+  launch.executable = copy.string();
+  const CliResult run = run_mechint_argv({"run", "harmonic-oscillator", "--t-end", "1", "--out", (dir_ / "run.csv").string()}, launch);
+  EXPECT_EQ(run.status, 0) << run.err;
+  const fs::path file = write("s.toml", "system = \"harmonic-oscillator\"\nh = 0.1\nt_end = 1.0\n[vary]\nq = [0.5, 1.0]\n");
+  const fs::path out = dir_ / "out";
+  const CliResult r = run_mechint_argv({"sweep", file.string(), "--out", out.string()}, launch);
+  EXPECT_EQ(r.status, 4) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("HDF5 module"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find((dir_ / "prefix").string() + "/"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("/mechint/libmechint_hdf5.so"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(out / "summary.csv"));
+  EXPECT_FALSE(fs::exists(out / "summary.h5"));
+  EXPECT_EQ(leftover_temporaries(out / "summary.h5"), 0);
+}
+
 // Störmer–Verlet (vi-trapezoid) on q'' = -q from rest: q_n = q0 cos(n θ) with cos θ = 1 - h²/2,
 // exactly (the start is the momentum-form step q1 = q0 (1 - h²/2), DESIGN §1).
 TEST_F(SweepCli, HarmonicAmplitudesMatchTheClosedFormAndSeparateRuns) {

@@ -12,8 +12,11 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "app/hdf5_file.hpp"
+#include "mechint/core/errors.hpp"
 #include "app/sweep_summary_hdf5.hpp"
 #include "app/sweep_trajectories.hpp"
 
@@ -25,6 +28,39 @@ namespace fs = std::filesystem;
 std::string bytes_of(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Whether this process has a shared library whose name contains `name` mapped (/proc/self/maps).
+bool mapped(const std::string& name) {
+  std::ifstream maps("/proc/self/maps");
+  const std::string text{std::istreambuf_iterator<char>(maps), std::istreambuf_iterator<char>()};
+  return text.find(name) != std::string::npos;
+}
+
+/// HDF5 is a module loaded when a file is first written (app/hdf5_module.hpp): before, neither the
+/// module nor libhdf5 is in the process; a table written and read back through it is the same bits.
+TEST(Hdf5Module, LoadedOnlyWhenAFileIsWritten) {
+  EXPECT_FALSE(mapped("libhdf5")) << "HDF5 is loaded at the start";
+  EXPECT_FALSE(mapped("libmechint_hdf5"));
+  const fs::path dir = fs::temp_directory_path() / ("mechint_hdf5_module_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::vector<double> values = {1.0, -2.5, std::numeric_limits<double>::denorm_min(), 1e300, 0.1, 3.0};
+  {
+    app::Hdf5Output out(dir / "t.h5");
+    out.create_group("/g");
+    out.write_table("/g/t", 3, 2, values.data(), {"a", "b"});
+    out.commit();
+  }
+  EXPECT_TRUE(mapped("libmechint_hdf5"));
+  EXPECT_TRUE(mapped("libhdf5"));
+  const auto table = app::read_hdf5_table(dir / "t.h5", "/g/t");
+  ASSERT_TRUE(table.has_value());
+  EXPECT_EQ(table->rows, 3u);
+  EXPECT_EQ(table->values, values);
+  EXPECT_EQ(table->columns, (std::vector<std::string>{"a", "b"}));
+  EXPECT_FALSE(app::read_hdf5_table(dir / "t.h5", "/g/none").has_value());
+  EXPECT_THROW(app::read_hdf5_table(dir / "none.h5", "/g/t"), IoError);  // the module's failure, as IoError
+  fs::remove_all(dir);
 }
 
 TEST(SweepTrajectories, TheHdf5DatasetsAreTheMembersRowsBitForBit) {

@@ -1,9 +1,12 @@
 #include "app/hdf5_file.hpp"
 
-#include <hdf5.h>
+#include <dlfcn.h>
 
-#include <algorithm>
+#include <mutex>
+#include <stdexcept>
 
+#include "app/hdf5_module.hpp"
+#include "app/installation.hpp"
 #include "app/temporary_files.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
@@ -13,63 +16,39 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// An HDF5 identifier, closed by its own function when it goes out of scope.
-class Handle {
- public:
-  Handle(hid_t id, herr_t (*close)(hid_t), const std::string& what) : id_(id), close_(close) {
-    if (id < 0) throw IoError("HDF5: cannot " + what);
+/// libmechint_hdf5.so from <prefix>/<kLibraryDir> (app/installation.hpp: the running program's own
+/// installation or build tree, never a path from the environment), loaded once and kept.
+const hdf5::Backend& backend() {
+  static std::mutex mutex;
+  static const hdf5::Backend* loaded = nullptr;
+  const std::lock_guard lock(mutex);
+  if (loaded != nullptr) return *loaded;
+  const fs::path prefix = installation_prefix();
+  if (prefix.empty()) throw IoError("HDF5 files need mechint's HDF5 module, and this program's installation is not known");
+  const fs::path module = prefix / kLibraryDir / "libmechint_hdf5.so";
+  void* handle = dlopen(module.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* why = dlerror();
+    throw IoError("HDF5 files need mechint's HDF5 module " + quote_for_message(module.string(), 200) + ": " +
+                  quote_for_message(why != nullptr ? why : "not loaded", 200));
   }
-  Handle(Handle&& other) noexcept : id_(other.id_), close_(other.close_) { other.id_ = -1; }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  Handle& operator=(Handle&&) = delete;
-  ~Handle() {
-    if (id_ >= 0) close_(id_);
+  const auto entry = reinterpret_cast<hdf5::EntryPoint>(dlsym(handle, hdf5::kEntryPoint));
+  if (entry == nullptr || entry() == nullptr)
+    throw IoError("mechint's HDF5 module " + quote_for_message(module.string(), 200) + " has no entry point");
+  loaded = entry();
+  return *loaded;
+}
+
+/// `f()`, a module failure (std::runtime_error, one line) turned into IoError.
+template <class F>
+decltype(auto) in_module(F&& f) {
+  try {
+    return f();
+  } catch (const Error&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    throw IoError(e.what());
   }
-  operator hid_t() const { return id_; }
-
- private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
-
-void check(herr_t status, const std::string& what) {
-  if (status < 0) throw IoError("HDF5: cannot " + what);
-}
-
-void quiet() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
-
-/// An object creation property list that records no access, change or creation times.
-Handle untimed(hid_t property_class) {
-  Handle list(H5Pcreate(property_class), H5Pclose, "create a property list");
-  check(H5Pset_obj_track_times(list, false), "switch off time tracking");
-  return list;
-}
-
-/// A fixed-length string type as wide as the longest of `values` (and their terminating zero).
-Handle string_type(const std::vector<std::string>& values, std::string& packed) {
-  std::size_t width = 1;
-  for (const auto& v : values) width = std::max(width, v.size() + 1);
-  packed.assign(width * values.size(), '\0');
-  for (std::size_t j = 0; j < values.size(); ++j) packed.replace(j * width, values[j].size(), values[j]);
-  Handle type(H5Tcopy(H5T_C_S1), H5Tclose, "copy a string type");
-  check(H5Tset_size(type, width), "size a string type");
-  check(H5Tset_strpad(type, H5T_STR_NULLTERM), "pad a string type");
-  return type;
-}
-
-std::vector<std::string> unpack(const std::string& packed, std::size_t width, std::size_t count) {
-  std::vector<std::string> values;
-  for (std::size_t j = 0; j < count; ++j) values.emplace_back(packed.c_str() + j * width);
-  return values;
-}
-
-bool exists(hid_t file, const std::string& path) {
-  // Every link on the way must exist for H5Lexists to be asked about the next.
-  std::size_t at = 0;
-  while ((at = path.find('/', at + 1)) != std::string::npos)
-    if (H5Lexists(file, path.substr(0, at).c_str(), H5P_DEFAULT) <= 0) return false;
-  return path == "/" || H5Lexists(file, path.c_str(), H5P_DEFAULT) > 0;
 }
 
 }  // namespace
@@ -77,121 +56,65 @@ bool exists(hid_t file, const std::string& path) {
 struct Hdf5Output::Impl {
   fs::path target, partial;
   TemporaryFileGuard guard;
-  std::optional<Handle> file;
-  Handle dataset_creation = untimed(H5P_DATASET_CREATE);
-  Handle group_creation = untimed(H5P_GROUP_CREATE);
+  std::unique_ptr<hdf5::Writer> file;
   bool committed = false;
   Impl(const fs::path& t, const fs::path& p) : target(t), partial(p), guard(p.string()) {}
 };
 
 Hdf5Output::Hdf5Output(const fs::path& target) {
-  quiet();
+  const hdf5::Backend& module = backend();
   impl_ = std::make_unique<Impl>(target, fs::path(temporary_path_for(target.string())));
-  const Handle file_creation = untimed(H5P_FILE_CREATE);  // the root group's times
-  impl_->file.emplace(H5Fcreate(impl_->partial.c_str(), H5F_ACC_TRUNC, file_creation, H5P_DEFAULT), H5Fclose,
-                      "create " + quote_for_message(impl_->partial.string(), 200));
+  impl_->file = in_module([&] { return module.create(impl_->partial); });
 }
 
 Hdf5Output::~Hdf5Output() {
   if (!impl_ || impl_->committed) return;
-  impl_->file.reset();
+  try {
+    impl_->file.reset();
+  } catch (...) {  // closing a file that is removed next
+  }
   std::error_code ignored;
   fs::remove(impl_->partial, ignored);
 }
 
 void Hdf5Output::create_group(const std::string& path) {
-  Handle group(H5Gcreate2(*impl_->file, path.c_str(), H5P_DEFAULT, impl_->group_creation, H5P_DEFAULT), H5Gclose,
-               "create the group " + path);
+  in_module([&] { impl_->file->create_group(path); });
 }
 
 void Hdf5Output::write_table(const std::string& path, std::size_t rows, std::size_t columns, const double* values,
                              const std::vector<std::string>& column_names) {
-  const hsize_t dims[2] = {rows, columns};
-  Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose, "create a dataspace");
-  Handle data(H5Dcreate2(*impl_->file, path.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, impl_->dataset_creation,
-                         H5P_DEFAULT),
-              H5Dclose, "create the dataset " + path);
-  if (rows * columns > 0) check(H5Dwrite(data, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values), "write " + path);
-  if (!column_names.empty()) write_string_attribute(path, "columns", column_names);
+  in_module([&] { impl_->file->write_table(path, rows, columns, values, column_names); });
 }
 
 void Hdf5Output::write_strings(const std::string& path, const std::vector<std::string>& values) {
-  std::string packed;
-  const Handle type = string_type(values, packed);
-  const hsize_t count[1] = {values.size()};
-  Handle space(H5Screate_simple(1, count, nullptr), H5Sclose, "create a dataspace");
-  Handle data(H5Dcreate2(*impl_->file, path.c_str(), type, space, H5P_DEFAULT, impl_->dataset_creation, H5P_DEFAULT),
-              H5Dclose, "create the dataset " + path);
-  if (!values.empty()) check(H5Dwrite(data, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, packed.data()), "write " + path);
+  in_module([&] { impl_->file->write_strings(path, values); });
 }
 
 void Hdf5Output::write_string_attribute(const std::string& path, const std::string& name,
                                         const std::vector<std::string>& values) {
-  std::string packed;
-  const Handle type = string_type(values, packed);
-  const hsize_t count[1] = {values.size()};
-  Handle space(H5Screate_simple(1, count, nullptr), H5Sclose, "create a dataspace");
-  Handle object(H5Oopen(*impl_->file, path.c_str(), H5P_DEFAULT), H5Oclose, "open " + path);
-  Handle attribute(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-                   "create the attribute " + name + " of " + path);
-  check(H5Awrite(attribute, type, packed.data()), "write the attribute " + name + " of " + path);
+  in_module([&] { impl_->file->write_string_attribute(path, name, values); });
 }
 
 void Hdf5Output::commit() {
-  impl_->file.reset();  // closed: everything is on the disk
+  in_module([&] { impl_->file->close(); });  // everything is on the disk
+  impl_->file.reset();
   std::error_code error;
   fs::rename(impl_->partial, impl_->target, error);
   if (error) throw IoError("cannot write " + quote_for_message(impl_->target.string(), 200) + ": " + error.message());
   impl_->committed = true;
 }
 
-std::optional<Hdf5Table> read_hdf5_table(const fs::path& path, const std::string& name) {
-  quiet();
-  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open " + quote_for_message(path.string(), 200));
-  if (!exists(file, name)) return std::nullopt;
-  Handle data(H5Dopen2(file, name.c_str(), H5P_DEFAULT), H5Dclose, "open " + name);
-  Handle space(H5Dget_space(data), H5Sclose, "read the dataspace of " + name);
-  hsize_t dims[2] = {0, 1};
-  const int rank = H5Sget_simple_extent_ndims(space);
-  if (rank < 1 || rank > 2) throw IoError(name + " is not a table");
-  H5Sget_simple_extent_dims(space, dims, nullptr);
-  Hdf5Table t;
-  t.rows = dims[0];
-  t.values.resize(dims[0] * dims[1]);
-  if (!t.values.empty()) check(H5Dread(data, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, t.values.data()), "read " + name);
-  if (H5Aexists(data, "columns") > 0) t.columns = read_hdf5_string_attribute(path, name, "columns");
-  return t;
+std::optional<Hdf5Table> read_hdf5_table(const fs::path& file, const std::string& path) {
+  return in_module([&] { return backend().read_table(file, path); });
 }
 
-std::optional<std::vector<std::string>> read_hdf5_strings(const fs::path& path, const std::string& name) {
-  quiet();
-  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open " + quote_for_message(path.string(), 200));
-  if (!exists(file, name)) return std::nullopt;
-  Handle data(H5Dopen2(file, name.c_str(), H5P_DEFAULT), H5Dclose, "open " + name);
-  Handle type(H5Dget_type(data), H5Tclose, "read the type of " + name);
-  Handle space(H5Dget_space(data), H5Sclose, "read the dataspace of " + name);
-  hsize_t count = 0;
-  H5Sget_simple_extent_dims(space, &count, nullptr);
-  const std::size_t width = H5Tget_size(type);
-  std::string packed(width * count, '\0');
-  if (count > 0) check(H5Dread(data, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, packed.data()), "read " + name);
-  return unpack(packed, width, count);
+std::optional<std::vector<std::string>> read_hdf5_strings(const fs::path& file, const std::string& path) {
+  return in_module([&] { return backend().read_strings(file, path); });
 }
 
-std::vector<std::string> read_hdf5_string_attribute(const fs::path& path, const std::string& name,
-                                                    const std::string& attribute_name) {
-  quiet();
-  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open " + quote_for_message(path.string(), 200));
-  Handle object(H5Oopen(file, name.c_str(), H5P_DEFAULT), H5Oclose, "open " + name);
-  Handle attribute(H5Aopen(object, attribute_name.c_str(), H5P_DEFAULT), H5Aclose, "open the attribute " + attribute_name);
-  Handle type(H5Aget_type(attribute), H5Tclose, "read the type of " + attribute_name);
-  Handle space(H5Aget_space(attribute), H5Sclose, "read the dataspace of " + attribute_name);
-  hsize_t count = 0;
-  H5Sget_simple_extent_dims(space, &count, nullptr);
-  const std::size_t width = H5Tget_size(type);
-  std::string packed(width * count, '\0');
-  check(H5Aread(attribute, type, packed.data()), "read the attribute " + attribute_name);
-  return unpack(packed, width, count);
+std::vector<std::string> read_hdf5_string_attribute(const fs::path& file, const std::string& path,
+                                                    const std::string& name) {
+  return in_module([&] { return backend().read_string_attribute(file, path, name); });
 }
 
 }  // namespace mechint::app

@@ -16,4 +16,8 @@ std::filesystem::path installation_prefix();
 /// Overrides the prefix for this process.
 void set_installation_prefix(const std::filesystem::path& prefix);
 
+/// mechint's own libraries (the HDF5 module, app/hdf5_module.hpp) relative to the prefix: lib/mechint
+/// (CMake's CMAKE_INSTALL_LIBDIR), in the build tree as once installed.
+extern const char* const kLibraryDir;
+
 }  // namespace mechint::app
