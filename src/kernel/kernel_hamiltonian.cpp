@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include <Eigen/LU>
+
 namespace mechint::kernel {
 namespace {
 
@@ -129,27 +131,41 @@ bool KernelHamiltonian::blocks(const Vector& q, const Vector& p, const Vector& g
 
 bool KernelHamiltonian::derivatives(const Vector& q, const Vector& p, const Vector& guess) {
   if (!blocks(q, p, guess)) return false;
-  if (separable_) {
-    hpp_ = separable_->mass_inverse;
-  } else {
-    // H_pp = L_vv⁻¹, column by column, made exactly symmetric as model/hamiltonian.hpp does.
-    vv_ = l_.vv;
-    lu_.compute(vv_);
-    for (int j = 0; j < n_; ++j) {
-      unit_.setZero();
-      unit_[j] = 1.0;
-      lu_.solve(unit_, column_);
-      hpp_.col(j) = column_;
+  // At fixed size for 1–4 coordinates (kernel/sized_newton.hpp's cut): for the double pendulum the
+  // runtime-sized LU, column solves and products were a fifth of a stormer-verlet run.
+  return at_short_size(n_, [&]<int N>() {
+    using M = Eigen::Matrix<double, N, N, Eigen::RowMajor>;
+    Eigen::Map<M> hpp(hpp_.data(), n_, n_), hqp(hqp_.data(), n_, n_), hqq(hqq_.data(), n_, n_),
+        qv_hpp(qv_hpp_.data(), n_, n_);
+    const Eigen::Map<const M> l_qv(l_.qv.data(), n_, n_), l_qq(l_.qq.data(), n_, n_);
+    if (separable_) {
+      hpp = Eigen::Map<const M>(separable_->mass_inverse.data(), n_, n_);
+    } else {
+      // H_pp = L_vv⁻¹, column by column (the LU Eigen's at every size: runtime_lu.hpp), made exactly
+      // symmetric as model/hamiltonian.hpp does.
+      if constexpr (N == Eigen::Dynamic) {
+        vv_ = l_.vv;
+        lu_.compute(vv_);
+        for (int j = 0; j < n_; ++j) {
+          unit_.setZero();
+          unit_[j] = 1.0;
+          lu_.solve(unit_, column_);
+          hpp_.col(j) = column_;
+        }
+      } else {
+        const Eigen::PartialPivLU<Eigen::Matrix<double, N, N>> lu(Eigen::Matrix<double, N, N>(Eigen::Map<const M>(l_.vv.data())));
+        for (int j = 0; j < N; ++j) hpp.col(j) = lu.solve(Eigen::Matrix<double, N, 1>::Unit(j));
+      }
+      for (int i = 0; i < n_; ++i)
+        for (int j = i + 1; j < n_; ++j) hpp(i, j) = hpp(j, i) = 0.5 * (hpp(i, j) + hpp(j, i));
     }
-    for (int i = 0; i < n_; ++i)
-      for (int j = i + 1; j < n_; ++j) hpp_(i, j) = hpp_(j, i) = 0.5 * (hpp_(i, j) + hpp_(j, i));
-  }
-  hq_ = -l_.q;
-  qv_hpp_.noalias() = l_.qv * hpp_;
-  hqp_ = -qv_hpp_;
-  hqq_ = -l_.qq;
-  hqq_.noalias() += qv_hpp_ * l_.qv.transpose();
-  return hpp_.allFinite() && hqq_.allFinite();
+    Eigen::Map<Eigen::Matrix<double, N, 1>>(hq_.data(), n_) = -Eigen::Map<const Eigen::Matrix<double, N, 1>>(l_.q.data(), n_);
+    qv_hpp.noalias() = l_qv * hpp;
+    hqp = -qv_hpp;
+    hqq = -l_qq;
+    hqq.noalias() += qv_hpp * l_qv.transpose();
+    return hpp.allFinite() && hqq.allFinite();
+  });
 }
 
 double KernelHamiltonian::value(const Vector& q, const Vector& p) {
