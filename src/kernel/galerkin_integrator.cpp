@@ -373,21 +373,16 @@ void KernelGalerkinIntegrator::explicit_substep(double h, double t_start) {
   // vector operations, whose runtime-sized overhead was most of its cost on Kepler.
   const bool defined = at_short_size(n, [&]<int N>() {
     using V = Eigen::Matrix<double, N, 1>;
-    const Eigen::Map<const Eigen::Matrix<double, N, N, Eigen::RowMajor>> mass_inverse(explicit_->mass_inverse.data(), n, n);
-    Eigen::Map<V> rhs(explicit_rhs_.data(), n), v(explicit_v_.data(), n), q(q_.data(), n), p(p_.data(), n),
-        next(predicted_.data(), n);
-    const Eigen::Map<const V> force_now(force_now_.data(), n), force_next(force_next_.data(), n);
-    rhs = p + (0.5 * h) * force_now - Eigen::Map<const V>(explicit_->linear.data(), n);
-    v.noalias() = mass_inverse * rhs;  // V_1 = V_2
-    next = q + h * v;                  // Q_2 = q1 (c_2 = 1)
-    if (!model_->gradient(predicted_, explicit_v_, nullptr, &force_next_, nullptr) || !force_next.allFinite()) return false;
-    Eigen::Map<V>(q_stages_.data(), n) = q;
-    Eigen::Map<V>(q_stages_.data() + n, n) = next;
-    Eigen::Map<V>(stages_.data(), n) = v;
-    Eigen::Map<V>(stages_.data() + n, n) = v;
-    q = next;
-    p += (0.5 * h) * force_now;
-    p += (0.5 * h) * force_next;
+    separable_drift<N>(*explicit_, q_, p_, force_now_, h, explicit_rhs_, explicit_v_, predicted_);  // V_1 = V_2
+    if (!model_->gradient(predicted_, explicit_v_, nullptr, &force_next_, nullptr) ||
+        !Eigen::Map<const V>(force_next_.data(), n).allFinite())
+      return false;
+    Eigen::Map<V>(q_stages_.data(), n) = Eigen::Map<const V>(q_.data(), n);
+    Eigen::Map<V>(q_stages_.data() + n, n) = Eigen::Map<const V>(predicted_.data(), n);  // Q_2 = q1 (c_2 = 1)
+    Eigen::Map<V>(stages_.data(), n) = Eigen::Map<const V>(explicit_v_.data(), n);
+    Eigen::Map<V>(stages_.data() + n, n) = Eigen::Map<const V>(explicit_v_.data(), n);
+    Eigen::Map<V>(q_.data(), n) = Eigen::Map<const V>(predicted_.data(), n);
+    separable_kick<N>(p_, force_now_, force_next_, h, p_);
     return true;
   });
   if (!defined)

@@ -22,43 +22,33 @@ double energy_at(const KernelModel& model, const Vector& q, const Vector& v, Vec
   return l_v.dot(v) - value;
 }
 
-/// The explicit Störmer–Verlet step both flows take on a separable model (kernel_flows.hpp).
+/// The explicit Störmer–Verlet step both flows take on a separable model (kernel_flows.hpp,
+/// kernel/separable.hpp's separable_drift and separable_kick).
 class SeparableStep {
  public:
   SeparableStep(const KernelModel& model, SeparableKinetics kinetics)
       : model_(&model), kinetics_(std::move(kinetics)) {
-    for (Vector* x : {&zero_, &l_q_, &offset_, &v_}) x->setZero(model.dim());
+    for (Vector* x : {&zero_, &force0_, &force1_, &mass_velocity_, &v_}) x->setZero(model.dim());
   }
 
   StepResult step(const Vector& q0, const Vector& p0, double h, Vector& q1, Vector& p1) {
-    return at_short_size(model_->dim(), [&]<int N>() { return step_at<N>(q0, p0, h, q1, p1); });
-  }
-
- private:
-  template <int N>
-  StepResult step_at(const Vector& q0, const Vector& p0, double h, Vector& q1, Vector& p1) {
-    using V = Eigen::Matrix<double, N, 1>;
-    const int n = model_->dim();
-    const Eigen::Map<const Eigen::Matrix<double, N, N, Eigen::RowMajor>> mass_inverse(kinetics_.mass_inverse.data(), n, n);
-    const Eigen::Map<const V> b(kinetics_.linear.data(), n), l_q(l_q_.data(), n);
-    Eigen::Map<V> offset(offset_.data(), n), v(v_.data(), n), q_end(q1.data(), n), p_end(p1.data(), n);
     StepResult r;
     double l0 = 0.0, l1 = 0.0;
     // L_q does not depend on v here, and L(q, 0) = −V(q).
-    if (!model_->gradient(q0, zero_, &l0, &l_q_, nullptr)) return r;
-    offset = Eigen::Map<const V>(p0.data(), n) - b + (0.5 * h) * l_q;  // M v = p½ − b
-    v.noalias() = mass_inverse * offset;
-    q_end = Eigen::Map<const V>(q0.data(), n) + h * v;
-    if (!model_->gradient(q1, zero_, &l1, &l_q_, nullptr)) return r;
-    p_end = offset + b + (0.5 * h) * l_q;
-    r.discrete_energy = 0.5 * v.dot(offset) - 0.5 * (l0 + l1);
-    r.converged = q_end.allFinite() && p_end.allFinite() && std::isfinite(r.discrete_energy);
+    if (!model_->gradient(q0, zero_, &l0, &force0_, nullptr)) return r;
+    at_short_size(model_->dim(), [&]<int N>() { separable_drift<N>(kinetics_, q0, p0, force0_, h, mass_velocity_, v_, q1); });
+    if (!model_->gradient(q1, zero_, &l1, &force1_, nullptr)) return r;
+    at_short_size(model_->dim(), [&]<int N>() { separable_kick<N>(p0, force0_, force1_, h, p1); });
+    // −D3 Ld = ½[E(q0, v) + E(q1, v)], E(q, v) = ½ vᵀM v − L(q, 0).
+    r.discrete_energy = 0.5 * v_.dot(mass_velocity_) - 0.5 * (l0 + l1);
+    r.converged = q1.allFinite() && p1.allFinite() && std::isfinite(r.discrete_energy);
     return r;
   }
 
+ private:
   const KernelModel* model_;
   SeparableKinetics kinetics_;
-  Vector zero_, l_q_, offset_, v_;
+  Vector zero_, force0_, force1_, mass_velocity_, v_;
 };
 
 // ---- vi-trapezoid (integrate/trapezoid_flow.hpp) ---------------------------------------------------
