@@ -331,6 +331,54 @@ TEST(KernelImpacts, TheDriverStepsASeparableModelExplicitlyWithoutAllocating) {
   }
 }
 
+/// Five masses over their floors, φ_i = q_i: above four coordinates the driver's runtime-sized paths
+/// run (kernel/sized_newton.hpp's cut). kVaryingMass: a mass 1 + 0.1 q_i² (not separable, Newton), else 1
+/// (separable, the explicit flows).
+template <bool kVaryingMass>
+struct FiveMassesOverTheFloor {
+  static constexpr int kDim = 5, kNumConstraints = 0, kNumSymmetries = 0, kNumUnilateral = 5;
+  template <class T>
+  T lagrangian(const Vec<T, 5>& q, const Vec<T, 5>& v) const {
+    T l = T(0.0);
+    for (int i = 0; i < 5; ++i) l += 0.5 * (kVaryingMass ? 1.0 + 0.1 * q[i] * q[i] : T(1.0)) * v[i] * v[i] - q[i];
+    return l;
+  }
+  template <class T>
+  Vec<T, 0> constraints(const Vec<T, 5>&) const {
+    return {};
+  }
+  template <class T>
+  Vec<T, 5> unilateral(const Vec<T, 5>& q) const {
+    return q;
+  }
+};
+
+/// Runtime-sized state allocates nothing in a step either, impacts and H̃ included, whether the flows
+/// are explicit (separable) or by Newton.
+template <bool kVaryingMass>
+void expect_no_allocation_above_four_coordinates() {
+  const auto kernels =
+      kernel::ModelAdapter<FiveMassesOverTheFloor<kVaryingMass>>::kernels(FiveMassesOverTheFloor<kVaryingMass>{}, true);
+  const Vector q0 = Vector(VecD<5>(0.3, 0.7, 1.1, 0.05, 1.6)), v0 = Vector::Zero(5);
+  EXPECT_EQ(kernel::separable_kinetics(*kernels, q0, v0).has_value(), !kVaryingMass);
+  for (const std::string method : {"vi-trapezoid", "stormer-verlet"}) {
+    for (ImpactLaw law : {ImpactLaw::kDtec, ImpactLaw::kCtec, ImpactLaw::kMhc}) {
+      KernelImpactDriver driver(*kernels, method, 0.05, with_law(law));
+      driver.start(q0, Vector::Zero(5));
+      driver.step();  // the first step sizes nothing, but is kept out of the count as the others are
+      const long before = g_allocations.load();
+      for (int k = 0; k < 200; ++k) driver.step();
+      EXPECT_EQ(g_allocations.load() - before, 0) << method << " " << impact_law_name(law);
+      EXPECT_GE(driver.impact_count(), 5) << method << " " << impact_law_name(law);
+    }
+  }
+}
+
+TEST(KernelImpacts, AStepAllocatesNothingAboveFourCoordinates) {
+  expect_no_allocation_above_four_coordinates<false>();
+  expect_no_allocation_above_four_coordinates<true>();
+}
+
 TEST(KernelImpacts, AStartBehindAWallIsRefused) {
   const auto kernels = kernel::ModelAdapter<PointMassWall>::kernels(PointMassWall{}, /*with_walls=*/true);
   KernelImpactDriver driver(*kernels, "vi-trapezoid", 0.1, with_law(ImpactLaw::kCtec));

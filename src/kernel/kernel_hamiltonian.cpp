@@ -192,7 +192,7 @@ double KernelHamiltonian::modified(ModifiedHamiltonianKind kind, const Vector& q
     using M = Eigen::Matrix<double, N, N, Eigen::RowMajor>;
     const Eigen::Map<const V> v(v_.data(), n_), l_q(l_.q.data(), n_);
     const Eigen::Map<const M> l_qq(l_.qq.data(), n_, n_), l_qv(l_.qv.data(), n_, n_), l_vv(l_.vv.data(), n_, n_);
-    Eigen::Map<V> column(column_.data(), n_), a(a_.data(), n_);
+    Eigen::Map<V> column(column_.data(), n_), a(a_.data(), n_), work(work_.data(), n_);
     column = l_q;
     column.noalias() -= l_qv.transpose() * v;
     if (separable_) {
@@ -202,7 +202,14 @@ double KernelHamiltonian::modified(ModifiedHamiltonianKind kind, const Vector& q
       lu_.compute(vv_);
       lu_.solve(column_, a_);
     }
-    const double b = v.dot(l_qq * v) / 12.0 + l_q.dot(a) / 12.0 - v.dot(l_qv * a) / 12.0 - a.dot(l_vv * a) / 24.0;
+    // The products into the workspace, not inside dot(): there Eigen may evaluate a runtime-sized one
+    // into a temporary of its own.
+    work.noalias() = l_qq * v;
+    double b = v.dot(work) / 12.0 + l_q.dot(a) / 12.0;
+    work.noalias() = l_qv * a;
+    b -= v.dot(work) / 12.0;
+    work.noalias() = l_vv * a;
+    b -= a.dot(work) / 24.0;
     return value_ - h * h * b;
   });
 }
