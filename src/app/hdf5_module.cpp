@@ -130,6 +130,18 @@ class FileWriter final : public Writer {
   std::optional<Handle> file_;
 };
 
+/// The fixed-length strings of a one-dimensional dataset or attribute of `type` over `space`, which
+/// `read` fills into one packed buffer (string_type's layout).
+template <class Read>
+std::vector<std::string> read_packed(hid_t type, hid_t space, Read&& read) {
+  hsize_t count = 0;
+  H5Sget_simple_extent_dims(space, &count, nullptr);
+  const std::size_t width = H5Tget_size(type);
+  std::string packed(width * count, '\0');
+  if (count > 0) read(packed.data());
+  return unpack(packed, width, count);
+}
+
 Handle open_for_reading(const fs::path& path) {
   quiet();
   return Handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open " + quote_for_message(path.string(), 200));
@@ -162,12 +174,9 @@ class Hdf5Backend final : public Backend {
     Handle data(H5Dopen2(file, name.c_str(), H5P_DEFAULT), H5Dclose, "open " + name);
     Handle type(H5Dget_type(data), H5Tclose, "read the type of " + name);
     Handle space(H5Dget_space(data), H5Sclose, "read the dataspace of " + name);
-    hsize_t count = 0;
-    H5Sget_simple_extent_dims(space, &count, nullptr);
-    const std::size_t width = H5Tget_size(type);
-    std::string packed(width * count, '\0');
-    if (count > 0) check(H5Dread(data, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, packed.data()), "read " + name);
-    return unpack(packed, width, count);
+    return read_packed(type, space, [&](char* packed) {
+      check(H5Dread(data, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, packed), "read " + name);
+    });
   }
 
   std::vector<std::string> read_string_attribute(const fs::path& path, const std::string& name,
@@ -177,12 +186,9 @@ class Hdf5Backend final : public Backend {
     Handle attribute(H5Aopen(object, attribute_name.c_str(), H5P_DEFAULT), H5Aclose, "open the attribute " + attribute_name);
     Handle type(H5Aget_type(attribute), H5Tclose, "read the type of " + attribute_name);
     Handle space(H5Aget_space(attribute), H5Sclose, "read the dataspace of " + attribute_name);
-    hsize_t count = 0;
-    H5Sget_simple_extent_dims(space, &count, nullptr);
-    const std::size_t width = H5Tget_size(type);
-    std::string packed(width * count, '\0');
-    check(H5Aread(attribute, type, packed.data()), "read the attribute " + attribute_name);
-    return unpack(packed, width, count);
+    return read_packed(type, space, [&](char* packed) {
+      check(H5Aread(attribute, type, packed), "read the attribute " + attribute_name);
+    });
   }
 };
 
