@@ -215,6 +215,14 @@ TEST(KernelImpacts, AContactJustAfterAGridPointKeepsTheDigitsOfTheOtherCoordinat
   }
 }
 
+/// The exact bouncing motion from (q, p), energy E = q + p²/2: the first impact at time_to_floor,
+/// then one every 2√(2E) (up and down at the floor speed √(2E)).
+struct ExactBounces {
+  double first, period;
+  ExactBounces(double q, double p) : first(time_to_floor(q, p)), period(2.0 * std::sqrt(2.0 * (q + 0.5 * p * p))) {}
+  long by(double t) const { return 1 + static_cast<long>((t - first) / period); }
+};
+
 TEST(KernelImpacts, CtecFollowsTheExactBouncingMotionOverManyBounces) {
   const auto kernels = kernel::ModelAdapter<PointMassWall>::kernels(PointMassWall{}, /*with_walls=*/true);
   KernelImpactDriver driver(*kernels, "stormer-verlet", 0.037, with_law(ImpactLaw::kCtec));
@@ -225,10 +233,11 @@ TEST(KernelImpacts, CtecFollowsTheExactBouncingMotionOverManyBounces) {
     ASSERT_GE(driver.q()[0], 0.0);
   }
   EXPECT_NEAR(driver.energy(), e0, 1e-11);
-  const double t_end = 3000 * 0.037, first = time_to_floor(1.0, 0.3), period = 2.0 * std::sqrt(2.0 * e0);
-  EXPECT_EQ(driver.impact_count(), 1 + static_cast<long>((t_end - first) / period));
+  const double t_end = 3000 * 0.037;
+  const ExactBounces exact(1.0, 0.3);
+  EXPECT_EQ(driver.impact_count(), exact.by(t_end));
   // The exact motion at t_end: the last bounce at first + (count − 1)·period, then free flight.
-  const double since = t_end - (first + static_cast<double>(driver.impact_count() - 1) * period);
+  const double since = t_end - (exact.first + static_cast<double>(driver.impact_count() - 1) * exact.period);
   const double u = std::sqrt(2.0 * e0);
   EXPECT_NEAR(driver.q()[0], u * since - 0.5 * since * since, 1e-9);
   EXPECT_NEAR(driver.p()[0], u - since, 1e-9);
@@ -325,8 +334,7 @@ TEST(KernelImpacts, TheDriverStepsASeparableModelExplicitlyWithoutAllocating) {
     const long before = g_allocations.load();
     for (int k = 0; k < 3000; ++k) driver.step();
     EXPECT_EQ(g_allocations.load() - before, 0) << method;
-    const double first = time_to_floor(1.0, 0.3), period = 2.0 * std::sqrt(2.0 * e0);
-    EXPECT_EQ(driver.impact_count(), 1 + static_cast<long>((3000 * 0.037 - first) / period)) << method;
+    EXPECT_EQ(driver.impact_count(), ExactBounces(1.0, 0.3).by(3000 * 0.037)) << method;
     EXPECT_NEAR(driver.energy(), e0, 1e-6) << method;  // MHC: the energy of the windowed medians
   }
 }
