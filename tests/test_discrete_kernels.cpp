@@ -119,6 +119,45 @@ TEST(DiscreteKernels, GradientBlocksAloneAreThoseOfTheWholeGradient) {
   expect_gradient_blocks_match(systems::Acrobot{}, VecD<2>(1.0, -0.5), VecD<2>(0.7, -1.2));
 }
 
+/// The energy kernel (one directional derivative of L along v) against E = L_v·v − L from the
+/// gradient kernel, and the size of its terms; and a table without the kernel computes the same.
+template <class M>
+void expect_energy_kernel_matches_gradient(const M& model, const VecD<M::kDim>& q, const VecD<M::kDim>& v) {
+  constexpr int n = M::kDim;
+  const auto kernels = kernel::ModelAdapter<M>::kernels(model);
+  const Vector x = q, w = v;
+  double value = 0.0;
+  Vector l_v(n), workspace(n);
+  ASSERT_TRUE(kernels->gradient(x, w, &value, nullptr, &l_v));
+  const double expected = l_v.dot(w) - value, expected_size = std::abs(l_v.dot(w)) + std::abs(value);
+  double energy = 0.0, size = 0.0;
+  ASSERT_TRUE(kernels->energy(x, w, energy, size, workspace));
+  EXPECT_NEAR(energy, expected, 1e-14 * expected_size);
+  EXPECT_NEAR(size, expected_size, 1e-14 * expected_size);
+  EXPECT_GT(std::abs(energy), 1e-3);
+  // The same table without the kernel: the fallback of KernelModel::energy.
+  mechint_model_kernels table = kernels->table();
+  table.energy = nullptr;
+  const KernelModel without(table, nullptr);
+  double fallback = 0.0, fallback_size = 0.0;
+  ASSERT_TRUE(without.energy(x, w, fallback, fallback_size, workspace));
+  EXPECT_EQ(fallback, expected);
+  EXPECT_EQ(fallback_size, expected_size);
+}
+
+TEST(DiscreteKernels, EnergyKernelIsTheEnergyOfTheGradient) {
+  expect_energy_kernel_matches_gradient(systems::Kepler{1.3}, VecD<2>(0.8, -0.4), VecD<2>(0.3, 1.1));
+  expect_energy_kernel_matches_gradient(systems::ThreeBody{}, VecD<2>(0.5, 0.1), VecD<2>(-0.2, 0.9));
+  expect_energy_kernel_matches_gradient(systems::Acrobot{}, VecD<2>(1.0, -0.5), VecD<2>(0.7, -1.2));
+  // Kepler's closed form, E = |v|²/2 − μ/|q|.
+  const auto kepler = kernel::ModelAdapter<systems::Kepler>::kernels(systems::Kepler{1.3});
+  const Vector q = Eigen::Vector2d(0.8, -0.4), v = Eigen::Vector2d(0.3, 1.1);
+  Vector workspace(2);
+  double energy = 0.0, size = 0.0;
+  ASSERT_TRUE(kepler->energy(q, v, energy, size, workspace));
+  EXPECT_NEAR(energy, 0.5 * v.squaredNorm() - 1.3 / q.norm(), 1e-15);
+}
+
 /// The Euler–Lagrange blocks asked for without L_qq (the DAE's residual: nested first-order AD) are
 /// those of the whole second-order expansion.
 template <class M>

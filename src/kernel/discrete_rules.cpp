@@ -48,8 +48,7 @@ int DiscreteRule::rule_code(Rule rule) {
 /// path, kernel_variational_integrator.hpp) or Eigen::Dynamic; the vectors are seen through maps of
 /// that size, so the arithmetic and its order are the same either way.
 template <int N>
-bool DiscreteRule::d1(const Vector& q0, const Vector& q1, double h, Vector& d1, RowMatrix* d12) {
-  if (supplied_) return model_->discrete_lagrangian(code_, h, q0, q1, &d1, nullptr, d12);
+bool DiscreteRule::composed_d1(const Vector& q0, const Vector& q1, double h, Vector& d1, RowMatrix* d12) {
   using V = Eigen::Matrix<double, N, 1>;
   using ConstMap = Eigen::Map<const V>;
   const Eigen::Index n = model_->dim();
@@ -111,15 +110,8 @@ bool DiscreteRule::d1(const Vector& q0, const Vector& q1, double h, Vector& d1, 
   return false;
 }
 
-template bool DiscreteRule::d1<Eigen::Dynamic>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
-template bool DiscreteRule::d1<1>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
-template bool DiscreteRule::d1<2>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
-template bool DiscreteRule::d1<3>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
-template bool DiscreteRule::d1<4>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
-
 template <int N>
-bool DiscreteRule::d2(const Vector& q0, const Vector& q1, double h, Vector& d2) {
-  if (supplied_) return model_->discrete_lagrangian(code_, h, q0, q1, nullptr, &d2, nullptr);
+bool DiscreteRule::composed_d2(const Vector& q0, const Vector& q1, double h, Vector& d2) {
   using V = Eigen::Matrix<double, N, 1>;
   using ConstMap = Eigen::Map<const V>;
   const Eigen::Index n = model_->dim();
@@ -149,9 +141,8 @@ bool DiscreteRule::d2(const Vector& q0, const Vector& q1, double h, Vector& d2) 
 }
 
 template <int N>
-bool DiscreteRule::forces(const Vector& q0, const Vector& q1, const Vector& u, double t0, double h, Vector& f_minus,
-                          Vector& f_plus, RowMatrix* df_minus) {
-  if (supplied_) return model_->discrete_forces(code_, h, q0, q1, u, t0, f_minus, f_plus, df_minus);
+bool DiscreteRule::composed_forces(const Vector& q0, const Vector& q1, const Vector& u, double t0, double h,
+                                   Vector& f_minus, Vector& f_plus, RowMatrix* df_minus) {
   using V = Eigen::Matrix<double, N, 1>;
   using M = Eigen::Matrix<double, N, N, Eigen::RowMajor>;
   using ConstMap = Eigen::Map<const V>;

@@ -37,15 +37,28 @@ class DiscreteRule {
 
   /// D1 Ld(q0, q1) and, when `d12` is not null, D12 Ld (∂²Ld/∂q0_i∂q1_j). `N`: the model's dimension
   /// when the caller knows it at compile time (instantiated for 1–4; the same arithmetic).
+  ///
+  /// A supplied rule goes straight to the model's kernel from here, inline: the out-of-line body that
+  /// composes L's derivatives saves and restores registers a short model's call does not need (about
+  /// 40 instructions of a harmonic oscillator's ~200 per call; docs/performance.md).
   template <int N = Eigen::Dynamic>
-  bool d1(const Vector& q0, const Vector& q1, double h, Vector& d1, RowMatrix* d12);
+  bool d1(const Vector& q0, const Vector& q1, double h, Vector& d1, RowMatrix* d12) {
+    if (supplied_) return model_->discrete_lagrangian(code_, h, q0, q1, &d1, nullptr, d12);
+    return composed_d1<N>(q0, q1, h, d1, d12);
+  }
   /// D2 Ld(q0, q1): the discrete Legendre transform p1.
   template <int N = Eigen::Dynamic>
-  bool d2(const Vector& q0, const Vector& q1, double h, Vector& d2);
+  bool d2(const Vector& q0, const Vector& q1, double h, Vector& d2) {
+    if (supplied_) return model_->discrete_lagrangian(code_, h, q0, q1, nullptr, &d2, nullptr);
+    return composed_d2<N>(q0, q1, h, d2);
+  }
   /// f⁻ and f⁺ of the step from (q0, t0) to q1 under the held control u, and ∂f⁻/∂q1 when asked.
   template <int N = Eigen::Dynamic>
   bool forces(const Vector& q0, const Vector& q1, const Vector& u, double t0, double h, Vector& f_minus,
-              Vector& f_plus, RowMatrix* df_minus);
+              Vector& f_plus, RowMatrix* df_minus) {
+    if (supplied_) return model_->discrete_forces(code_, h, q0, q1, u, t0, f_minus, f_plus, df_minus);
+    return composed_forces<N>(q0, q1, u, t0, h, f_minus, f_plus, df_minus);
+  }
 
  private:
   const KernelModel* model_;
@@ -58,17 +71,23 @@ class DiscreteRule {
 
   /// The rule's MECHINT_RULE_* code.
   static int rule_code(Rule rule);
+
+  /// d1, d2 and forces composed from L's derivatives at the rule's quadrature points (a model that
+  /// does not supply the rule).
+  template <int N>
+  bool composed_d1(const Vector& q0, const Vector& q1, double h, Vector& d1, RowMatrix* d12);
+  template <int N>
+  bool composed_d2(const Vector& q0, const Vector& q1, double h, Vector& d2);
+  template <int N>
+  bool composed_forces(const Vector& q0, const Vector& q1, const Vector& u, double t0, double h, Vector& f_minus,
+                       Vector& f_plus, RowMatrix* df_minus);
 };
 
-extern template bool DiscreteRule::d1<Eigen::Dynamic>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
-extern template bool DiscreteRule::d1<1>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
-extern template bool DiscreteRule::d1<2>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
-extern template bool DiscreteRule::d1<3>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
-extern template bool DiscreteRule::d1<4>(const Vector&, const Vector&, double, Vector&, RowMatrix*);
-#define MECHINT_DISCRETE_RULE_SIZED(EXTERN, N)                                                            \
-  EXTERN template bool DiscreteRule::d2<N>(const Vector&, const Vector&, double, Vector&);               \
-  EXTERN template bool DiscreteRule::forces<N>(const Vector&, const Vector&, const Vector&, double, double, \
-                                               Vector&, Vector&, RowMatrix*);
+#define MECHINT_DISCRETE_RULE_SIZED(EXTERN, N)                                                                  \
+  EXTERN template bool DiscreteRule::composed_d1<N>(const Vector&, const Vector&, double, Vector&, RowMatrix*);  \
+  EXTERN template bool DiscreteRule::composed_d2<N>(const Vector&, const Vector&, double, Vector&);             \
+  EXTERN template bool DiscreteRule::composed_forces<N>(const Vector&, const Vector&, const Vector&, double, double, \
+                                                        Vector&, Vector&, RowMatrix*);
 MECHINT_DISCRETE_RULE_SIZED(extern, Eigen::Dynamic)
 MECHINT_DISCRETE_RULE_SIZED(extern, 1)
 MECHINT_DISCRETE_RULE_SIZED(extern, 2)

@@ -17,9 +17,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 /// E = ∂L/∂v·v − L at (q, v); NaN outside the model's domain.
 double energy_at(const KernelModel& model, const Vector& q, const Vector& v, Vector& l_v) {
-  double value = 0.0;
-  if (!model.gradient(q, v, &value, nullptr, &l_v)) return kNaN;
-  return l_v.dot(v) - value;
+  double energy = 0.0, size = 0.0;
+  return model.energy_from_gradient(q, v, energy, size, l_v) ? energy : kNaN;
 }
 
 /// The explicit Störmer–Verlet step both flows take on a separable model (kernel_flows.hpp,

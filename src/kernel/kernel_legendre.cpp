@@ -81,16 +81,14 @@ const Vector& LegendreWorkspace::tangent_velocity(const Vector& q, const Vector&
 }
 
 double LegendreWorkspace::energy(const Vector& q, const Vector& v) {
-  double value = 0.0;
-  if (!model_->gradient(q, v, &value, nullptr, &l_v_)) return std::numeric_limits<double>::quiet_NaN();
-  return l_v_.dot(v) - value;
+  double energy = 0.0, size = 0.0;
+  return model_->energy_from_gradient(q, v, energy, size, l_v_) ? energy : std::numeric_limits<double>::quiet_NaN();
 }
 
 double kernel_energy(const KernelModel& model, const Vector& q, const Vector& v) {
-  double value = 0.0;
+  double energy = 0.0, size = 0.0;
   Vector l_v(model.dim());
-  if (!model.gradient(q, v, &value, nullptr, &l_v)) return std::numeric_limits<double>::quiet_NaN();
-  return l_v.dot(v) - value;
+  return model.energy_from_gradient(q, v, energy, size, l_v) ? energy : std::numeric_limits<double>::quiet_NaN();
 }
 
 }  // namespace mechint::kernel

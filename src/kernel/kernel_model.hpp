@@ -10,6 +10,7 @@
 /// arguments (MECHINT_KERNEL_OUTSIDE_DOMAIN); the caller decides what that means (a Newton iterate
 /// outside the domain is a non-finite residual, a start outside it is refused).
 
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <string>
@@ -39,6 +40,8 @@ class KernelModel {
   /// plugin, the parameter values). Throws std::invalid_argument for a table that cannot be used.
   KernelModel(const mechint_model_kernels& kernels, std::shared_ptr<const void> owner);
 
+  /// The table as checked (a member the filler's version did not know reads as zero).
+  const mechint_model_kernels& table() const { return kernels_; }
   int dim() const { return kernels_.dim; }
   int num_constraints() const { return kernels_.num_constraints; }
   int num_symmetries() const { return kernels_.num_symmetries; }
@@ -55,6 +58,13 @@ class KernelModel {
   bool lagrangian(const Vector& q, const Vector& v, LagrangianValues& out, bool with_value = false) const;
   /// L, ∂L/∂q and ∂L/∂v only (any of the pointers may be null).
   bool gradient(const Vector& q, const Vector& v, double* value, Vector* l_q, Vector* l_v) const;
+  /// E = L_v·v − L at (q, v) and the size of its terms, |L_v·v| + |L| (the step check's energy
+  /// balance): the model's `energy` kernel when it has one, else energy_from_gradient.
+  bool energy(const Vector& q, const Vector& v, double& energy, double& size, Vector& l_v) const;
+  /// E = L_v·v − L and |L_v·v| + |L| from `lagrangian`'s value and L_v (`l_v`: workspace of the
+  /// dimension) — the arithmetic of the fixed-size integrators' energy (model/lagrangian_calculus.hpp),
+  /// which the output rows keep.
+  bool energy_from_gradient(const Vector& q, const Vector& v, double& energy, double& size, Vector& l_v) const;
   /// ∂L/∂v and ∂²L/∂v² only: what the inverse Legendre transform's Newton needs (a kernel computes
   /// only the outputs it is asked for).
   bool velocity_derivatives(const Vector& q, const Vector& v, Vector& l_v, RowMatrix& l_vv) const;
@@ -156,6 +166,21 @@ inline bool KernelModel::lagrangian(const Vector& q, const Vector& v, Lagrangian
 inline bool KernelModel::gradient(const Vector& q, const Vector& v, double* value, Vector* l_q, Vector* l_v) const {
   return kernels_.lagrangian(kernels_.context, q.data(), v.data(), value, l_q ? l_q->data() : nullptr,
                              l_v ? l_v->data() : nullptr, nullptr, nullptr, nullptr) == MECHINT_KERNEL_OK;
+}
+
+inline bool KernelModel::energy(const Vector& q, const Vector& v, double& energy, double& size, Vector& l_v) const {
+  if (kernels_.energy) return kernels_.energy(kernels_.context, q.data(), v.data(), &energy, &size) == MECHINT_KERNEL_OK;
+  return energy_from_gradient(q, v, energy, size, l_v);
+}
+
+inline bool KernelModel::energy_from_gradient(const Vector& q, const Vector& v, double& energy, double& size,
+                                              Vector& l_v) const {
+  double value = 0.0;
+  if (!gradient(q, v, &value, nullptr, &l_v)) return false;
+  const double kinetic_part = l_v.dot(v);
+  energy = kinetic_part - value;
+  size = std::abs(kinetic_part) + std::abs(value);
+  return true;
 }
 
 inline bool KernelModel::discrete_lagrangian(int rule, double h, const Vector& q0, const Vector& q1, Vector* d1,

@@ -40,7 +40,7 @@ struct KernelVariationalIntegrator::DelSystem {
   using ConstMap = Eigen::Map<const V>;
   using RowMajorBlock = Eigen::Matrix<double, N, N, Eigen::RowMajor>;
   KernelVariationalIntegrator& s;
-  NewtonOptions options;
+  const NewtonOptions& options;
   double h;
   const Vector& q_k;
   const Vector& p_k;
@@ -111,8 +111,8 @@ KernelVariationalIntegrator::StepNewton KernelVariationalIntegrator::step_newton
 KernelVariationalIntegrator::KernelVariationalIntegrator(const KernelModel& model, Rule rule, double h,
                                                          NewtonOptions options, DelForm form, StepCheckOptions check)
     : model_(&model), n_(model.dim()), k_(model.num_constraints()), h_(h), form_(form), options_(options),
-      check_(check), rule_(model, rule), newton_(step_newton_of(n_, k_)), confirm_newton_(n_ + k_),
-      legendre_(model) {
+      confirm_options_(full_newton(options)), check_(check), rule_(model, rule), newton_(step_newton_of(n_, k_)),
+      confirm_newton_(n_ + k_), legendre_(model) {
   if (!(h > 0.0) || !std::isfinite(h)) throw InvalidInput("step size h must be positive and finite, got " + format_number(h));
   const int n = n_, k = k_, m = model.num_controls(), symmetries = model.num_symmetries();
   for (Vector* v : {&q_, &q_prev_, &p_, &q_next_, &d1_, &f_minus_, &f_plus_, &q_half_, &q_two_, &p_half_, &xi_,
@@ -262,7 +262,7 @@ NewtonStats KernelVariationalIntegrator::solve(NewtonSolver<N>& newton, bool ste
                                                Vector& q_next, Vector& lambda) {
   // The step's solver follows the options (simplified Newton keeps its factorization, which belongs
   // to one step size); a confirmation's half steps take full Newton.
-  const NewtonOptions options = step_solver ? options_ : full_newton(options_);
+  const NewtonOptions& options = step_solver ? options_ : confirm_options_;
   if (step_solver && factored_h_ != h) newton.discard_factorization();
   nu_.setZero();
   const double residual_scale = 1.0 + (h * Eigen::Map<const Eigen::Matrix<double, N, 1>>(p_k.data(), n_)).template lpNorm<Eigen::Infinity>();
@@ -300,8 +300,7 @@ void KernelVariationalIntegrator::reset(const Vector& q0, const Vector& p0, cons
   forget_diagnostics();
 }
 
-KernelVariationalIntegrator::Forcing KernelVariationalIntegrator::forcing_of_step() const {
-  if (!model_->forced()) return {};
+KernelVariationalIntegrator::Forcing KernelVariationalIntegrator::forced_step_forcing() const {
   if (law_) law_(t_ + 0.5 * h_, u_law_);
   return {law_ ? &u_law_ : &u_, t_};
 }
@@ -461,12 +460,9 @@ double KernelVariationalIntegrator::update_energy_balance() {
   const auto sized = [n = n_](const Vector& x) { return Eigen::Map<const V>(x.data(), n); };
   Eigen::Map<V>(mid_.data(), n_) = 0.5 * (sized(q_) + sized(q_next_));
   Eigen::Map<V>(vel_.data(), n_) = (sized(q_next_) - sized(q_)) / h_;
-  double value = 0.0, energy = std::numeric_limits<double>::quiet_NaN(), size = 0.0;
-  if (model_->gradient(mid_, vel_, &value, nullptr, &energy_gradient_)) {
-    const double kinetic_part = sized(energy_gradient_).dot(sized(vel_));
-    energy = kinetic_part - value;
-    size = std::abs(kinetic_part) + std::abs(value);
-  }
+  double energy = std::numeric_limits<double>::quiet_NaN(), size = 0.0;
+  if (!model_->energy(mid_, vel_, energy, size, energy_gradient_))
+    energy = std::numeric_limits<double>::quiet_NaN(), size = 0.0;
   // F·Δq over the step: (f⁻ + f⁺)·Δq / h for the discrete forces.
   const double work = model_->forced()
                           ? (sized(step_f_minus_) + sized(step_f_plus_)).dot(sized(q_next_) - sized(q_)) / h_

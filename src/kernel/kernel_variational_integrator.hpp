@@ -118,7 +118,9 @@ class KernelVariationalIntegrator {
   template <int N = Eigen::Dynamic>
   void discrete_momentum(const Vector& q0, const Vector& q1, Forcing forcing, double h, Vector& p) const;
   void reset(const Vector& q0, const Vector& p0, const Vector& q_prev, double t0);
-  Forcing forcing_of_step() const;
+  /// The forcing of the step being taken (none for an unforced model, without a call).
+  Forcing forcing_of_step() const { return model_->forced() ? forced_step_forcing() : Forcing{}; }
+  Forcing forced_step_forcing() const;
   Forcing forcing_of_previous_step() const;
   Forcing forcing_before_start() const;
   void check_on_manifold(const Vector& q) const;
@@ -140,6 +142,7 @@ class KernelVariationalIntegrator {
   double h_;
   DelForm form_;
   NewtonOptions options_;
+  NewtonOptions confirm_options_;  ///< full Newton: a confirmation's half steps
   StepCheckOptions check_;
   mutable DiscreteRule rule_;  // workspace, also of the const diagnostics
   StepNewton newton_;

@@ -59,6 +59,7 @@ class ModelKernelTable {
     t.has_forces = ForcedModel<M> ? 1 : 0;
     t.context = owner.get();
     t.lagrangian = &lagrangian;
+    t.energy = &energy;
     if constexpr (k > 0) t.constraints = &constraints, t.constraint_curvature = &constraint_curvature;
     if constexpr (M::kNumSymmetries > 0) t.symmetry = &symmetry;
     if constexpr (ForcedModel<M>) t.forces = &forces;
@@ -199,6 +200,16 @@ class ModelKernelTable {
         return finite && g.allFinite();
       }
       return finite;
+    });
+  }
+
+  /// E = L_v·v − L and |L_v·v| + |L| from one directional derivative of L along v (a jet of one
+  /// variable: about two evaluations of L), energy_and_size of model/lagrangian_calculus.hpp.
+  static int energy(const void* context, const double* q, const double* v, double* e, double* size) {
+    return guarded([&] {
+      const auto [value, terms] = energy_and_size(model_of(context), vec(q), vec(v));
+      *e = value, *size = terms;
+      return std::isfinite(value) && std::isfinite(terms);
     });
   }
 

@@ -22,7 +22,7 @@ using symbolic::Op;
 
 // The source declares the table itself (below) so that it compiles without mechint's headers.
 // This trips when model_kernels.h grows: append the new members there too.
-static_assert(sizeof(mechint_model_kernels) == 168 && offsetof(mechint_model_kernels, own_discrete_rules) == 160,
+static_assert(sizeof(mechint_model_kernels) == 176 && offsetof(mechint_model_kernels, energy) == 168,
               "kernel_codegen.cpp writes a copy of mechint_model_kernels: update it");
 
 /// model_kernels.h's declarations, under its include guard (a unit that includes both is fine).
@@ -61,6 +61,7 @@ typedef struct mechint_model_kernels {
   int (*forces_second)(const void* context, const double* q, const double* v, const double* u, double t,
                        const double* mu, double* f_u, double* hessian);
   uint32_t own_discrete_rules;
+  int (*energy)(const void* context, const double* q, const double* v, double* energy, double* size);
 } mechint_model_kernels;
 #endif
 )";

@@ -117,6 +117,12 @@ typedef struct mechint_model_kernels {
    * replace the trapezoid rule's Newton on a separable L are a quadrature of L, so they are not taken
    * for a trapezoid rule named here. Optional (0: every supplied rule is its quadrature of L). */
   uint32_t own_discrete_rules;
+
+  /* The energy E = L_v(q, v)·v - L(q, v) and the size of its terms, |L_v·v| + |L| (the step check's
+   * energy balance asks for both at every step). Optional (NULL: computed from `lagrangian`'s value
+   * and L_v); a filler supplies it when it has them for less, as one directional derivative of L
+   * along v does. */
+  int (*energy)(const void* context, const double* q, const double* v, double* energy, double* size);
 } mechint_model_kernels;
 
 /* The rules of `discrete_lagrangian`: Ld = h L((q0+q1)/2, (q1-q0)/h), h/2 [L(q0, v) + L(q1, v)] and
