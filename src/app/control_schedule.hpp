@@ -67,6 +67,9 @@ class ControlSchedule {
     row_into(std::lower_bound(times_.begin(), times_.end(), t) - times_.begin() - 1, u);
   }
 
+  /// Whether the values are the same at every time: one row, or none (every control 0).
+  bool constant_in_time() const { return times_.size() <= 1; }
+
   /// Number of controls of each row (0 when there are no rows).
   int width() const { return width_; }
   /// The rows in full precision, for a checkpoint to record what its run was given.

@@ -131,6 +131,19 @@ kernel::ControlLaw control_law(const KernelProblem& p) {
   return [&controls = p.controls](double t, Vector& u) { controls.at(t, u); };
 }
 
+/// The controls of a variational stepper: a schedule constant in time is held (set_control: the
+/// same u at every step, without sampling a law at each step's midpoint), any other is its law, as
+/// are controls a stepping session replaces as it goes.
+template <class Stepper>
+void give_controls(Stepper& stepper, const KernelProblem& p) {
+  if (p.model->num_controls() == 0) return;
+  if (p.controls_replaced_while_stepping || !p.controls.constant_in_time())
+    return stepper.set_control_law(control_law(p));
+  Vector u(p.model->num_controls());
+  p.controls.at(0.0, u);
+  stepper.set_control(u);
+}
+
 // ---- the recorder (app/recorder.hpp's columns and rows, from runtime counts) -----------------------
 
 template <class S>
@@ -671,7 +684,7 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
     auto vi = std::make_unique<kernel::KernelGalerkinIntegrator>(
         model, tableau, h, composed ? kernel::composition_named(o.choice("compose")) : kernel::Composition{}, newton,
         galerkin_step_check(o));
-    if (model.num_controls() > 0) vi->set_control_law(control_law(*problem));
+    give_controls(*vi, *problem);
     vi->start_from_velocity(problem->q0, problem->qdot0);
     if (indicators_on(o)) vi->track_deviation(kernel::initial_deviation(2 * model.dim()));
     return erase(problem, std::move(vi), h);
@@ -684,7 +697,7 @@ std::unique_ptr<StartedStepper> start_kernel_method(const std::shared_ptr<Kernel
     check.angles = problem->labels.periodic;
     auto vi = std::make_unique<kernel::KernelVariationalIntegrator>(model, kernel::rule_named(method), h,
                                                                     read_newton_options(o), form, check);
-    if (model.num_controls() > 0) vi->set_control_law(control_law(*problem));
+    give_controls(*vi, *problem);
     if (problem->wrap_periodic) vi->set_periodic_wrap(problem->wrap_periodic);
     if (o.choice("init") == "source")
       vi->start_source_procedure(problem->q0, problem->qdot0, o.real("fine_h"));
@@ -734,6 +747,7 @@ std::unique_ptr<SteppingSession> make_kernel_stepping_session(const KernelProble
   if (!(std::isfinite(h) && h > 0.0)) throw InvalidInput("the step h must be a positive number, got " + format_number(h));
   auto problem = std::make_shared<KernelProblem>(p);
   if (p.model->num_controls() > 0 && controls.width() != 0) problem->controls = controls;
+  problem->controls_replaced_while_stepping = true;  // set_controls below
   // A restart replaces the start of the one problem the controls live in; refused, it is put back.
   auto starter = [problem, method, options, h](const Eigen::VectorXd* q0,
                                                const Eigen::VectorXd* qdot0) -> std::unique_ptr<StepperView> {

@@ -27,6 +27,9 @@ struct KernelProblem {
   OutputLabels labels;
   /// The controls over time of a model with control inputs (none: every control 0).
   ControlSchedule controls;
+  /// The controls are replaced while the stepper runs (a stepping session's set_controls): the
+  /// stepper samples `controls` at every step, even while they are constant in time.
+  bool controls_replaced_while_stepping = false;
   /// The canonical momenta at the start, when the problem states its start by them (a built-in
   /// that starts from momenta): the impact driver starts from them, as 004 §III does, instead of
   /// from their velocity q̇0 and back. A restart from (q0, q̇0) clears them.

@@ -112,7 +112,7 @@ KernelVariationalIntegrator::KernelVariationalIntegrator(const KernelModel& mode
                                                          NewtonOptions options, DelForm form, StepCheckOptions check)
     : model_(&model), n_(model.dim()), k_(model.num_constraints()), h_(h), form_(form), options_(options),
       confirm_options_(full_newton(options)), check_(check), rule_(model, rule), newton_(step_newton_of(n_, k_)),
-      confirm_newton_(n_ + k_), legendre_(model) {
+      confirm_newton_(step_newton_of(n_, k_)), legendre_(model) {
   if (!(h > 0.0) || !std::isfinite(h)) throw InvalidInput("step size h must be positive and finite, got " + format_number(h));
   const int n = n_, k = k_, m = model.num_controls(), symmetries = model.num_symmetries();
   for (Vector* v : {&q_, &q_prev_, &p_, &q_next_, &d1_, &f_minus_, &f_plus_, &q_half_, &q_two_, &p_half_, &xi_,
@@ -235,7 +235,7 @@ void KernelVariationalIntegrator::step_sized() {
   if (check_.enabled) {
     check_turns<N>();
     const double energy_off = update_energy_balance<N>();
-    if (energy_off > check_.trigger_energy || should_confirm<N>()) confirm_step(forcing);
+    if (energy_off > check_.trigger_energy || should_confirm<N>()) confirm_step<N>(forcing);
     if (!(energy_off <= check_.reject_energy)) balance_.reject(step_index_ + 1, t0_ + (step_index_ + 1) * h_, energy_off);
   }
   if (model_->forced()) accumulate_work();
@@ -412,21 +412,23 @@ bool KernelVariationalIntegrator::should_confirm() const {
                                  (q - q_prev).template lpNorm<Eigen::Infinity>());
 }
 
+template <int N>
 void KernelVariationalIntegrator::confirm_step(Forcing forcing) {
   ++confirmed_steps_;
   const double half = 0.5 * h_;
+  NewtonSolver<N>& newton = std::get<NewtonSolver<N>>(confirm_newton_);
   q_half_ = q_ + 0.5 * (q_ - q_prev_);
-  NewtonStats first = solve(confirm_newton_, false, half, q_, p_, dg_k_, forcing, q_half_, lambda_half_);
+  NewtonStats first = solve<N>(newton, false, half, q_, p_, dg_k_, forcing, q_half_, lambda_half_);
   q_two_ = 2.0 * q_half_ - q_;
   bool converged = first.converged && q_half_.allFinite();
   if (converged) {
-    discrete_momentum(q_, q_half_, forcing, half, p_half_);
+    discrete_momentum<N>(q_, q_half_, forcing, half, p_half_);
     if (k_ > 0) converged = model_->constraints(q_half_, nullptr, &dg_half_);
     Forcing second_half = forcing;
     second_half.t += half;
     if (converged) {
       const NewtonStats second =
-          solve(confirm_newton_, false, half, q_half_, p_half_, dg_half_, second_half, q_two_, lambda_half_);
+          solve<N>(newton, false, half, q_half_, p_half_, dg_half_, second_half, q_two_, lambda_half_);
       converged = second.converged && q_two_.allFinite();
     }
   }

@@ -127,6 +127,7 @@ class KernelVariationalIntegrator {
   Vector project_to_manifold(Vector x) const;
   template <int N>
   bool should_confirm() const;
+  template <int N>
   void confirm_step(Forcing forcing);
   template <int N>
   void check_turns();
@@ -146,7 +147,7 @@ class KernelVariationalIntegrator {
   StepCheckOptions check_;
   mutable DiscreteRule rule_;  // workspace, also of the const diagnostics
   StepNewton newton_;
-  NewtonSolver<Eigen::Dynamic> confirm_newton_;  ///< of the rare confirmations, runtime-sized
+  StepNewton confirm_newton_;  ///< of the confirmations (full Newton), of the step's size
   void (KernelVariationalIntegrator::*step_)();
   double factored_h_ = 0.0;
   // State.
