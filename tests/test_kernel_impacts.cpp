@@ -163,15 +163,10 @@ TEST(KernelImpacts, PointMassBouncesAsTheClosedForms) {
   }
 }
 
-/// A point mass in the plane over the floor φ = y: L = ½(ẋ² + ẏ²) − y. Its x moves uniformly
-/// whatever the bounces, so a contact at |x| = 1 tests that a partial step keeps the digits of a
-/// coordinate far larger than its move.
-struct PlanarPointMassFloor {
+/// Two coordinates over the floor φ = q₂, no constraints, no symmetries: the models below add their
+/// Lagrangian.
+struct OverTheFloorOfTheSecondCoordinate {
   static constexpr int kDim = 2, kNumConstraints = 0, kNumSymmetries = 0, kNumUnilateral = 1;
-  template <class T>
-  T lagrangian(const Vec<T, 2>& q, const Vec<T, 2>& v) const {
-    return 0.5 * (v[0] * v[0] + v[1] * v[1]) - q[1];
-  }
   template <class T>
   Vec<T, 0> constraints(const Vec<T, 2>&) const {
     return {};
@@ -179,6 +174,16 @@ struct PlanarPointMassFloor {
   template <class T>
   Vec<T, 1> unilateral(const Vec<T, 2>& q) const {
     return Vec<T, 1>(q[1]);
+  }
+};
+
+/// A point mass in the plane over the floor φ = y: L = ½(ẋ² + ẏ²) − y. Its x moves uniformly
+/// whatever the bounces, so a contact at |x| = 1 tests that a partial step keeps the digits of a
+/// coordinate far larger than its move.
+struct PlanarPointMassFloor : OverTheFloorOfTheSecondCoordinate {
+  template <class T>
+  T lagrangian(const Vec<T, 2>& q, const Vec<T, 2>& v) const {
+    return 0.5 * (v[0] * v[0] + v[1] * v[1]) - q[1];
   }
 };
 
@@ -261,21 +266,12 @@ TEST(KernelImpacts, AStepAllocatesNothingImpactsIncluded) {
 
 /// L = ½ vᵀM v + b·v − V(q) with a full constant M, a constant b and an anharmonic V, over the floor
 /// φ = q₂: every term of the explicit step (M⁻¹, b, L_q) matters.
-struct SkewSeparableFloor {
-  static constexpr int kDim = 2, kNumConstraints = 0, kNumSymmetries = 0, kNumUnilateral = 1;
+struct SkewSeparableFloor : OverTheFloorOfTheSecondCoordinate {
   template <class T>
   T lagrangian(const Vec<T, 2>& q, const Vec<T, 2>& v) const {
     const T kinetic = 0.5 * (2.0 * v[0] * v[0] + v[0] * v[1] + v[1] * v[1]) + 0.3 * v[0] - 0.2 * v[1];
     const T d = q[0] - q[1];
     return kinetic - (q[1] + 0.5 * d * d + 0.1 * q[0] * q[0] * q[0] * q[0]);
-  }
-  template <class T>
-  Vec<T, 0> constraints(const Vec<T, 2>&) const {
-    return {};
-  }
-  template <class T>
-  Vec<T, 1> unilateral(const Vec<T, 2>& q) const {
-    return Vec<T, 1>(q[1]);
   }
 };
 
