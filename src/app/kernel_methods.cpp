@@ -466,6 +466,11 @@ std::vector<std::string> kernel_methods(int num_constraints) {
   return names;
 }
 
+std::optional<kernel::GalerkinTableau> galerkin_tableau_of(const std::string& method) {
+  if (const GalerkinRow* row = galerkin_row(method)) return row->tableau();
+  return std::nullopt;
+}
+
 std::vector<std::string> kernel_impact_methods() {
   return {std::string(ImpactTrapezoidMethod::kName), std::string(StormerVerletMethod::kName)};
 }

@@ -16,6 +16,7 @@
 #include "app/control_schedule.hpp"
 #include "app/problem.hpp"
 #include "app/stepping_session.hpp"
+#include "kernel/galerkin_tableau.hpp"
 #include "kernel/kernel_model.hpp"
 
 namespace mechint::app {
@@ -54,6 +55,8 @@ std::vector<std::string> kernel_methods(const KernelProblem& problem);
 /// nonholonomic constraints takes the rules of app/nonholonomic_methods.hpp instead, one with walls
 /// the impact driver's (kernel_impact_methods).
 std::vector<std::string> kernel_methods(const kernel::KernelModel& model);
+/// The tableau of a Galerkin method (vi-gauss4/6/8, vi-lobatto4/6); none for another name.
+std::optional<kernel::GalerkinTableau> galerkin_tableau_of(const std::string& method);
 /// The methods of a model with walls (the impact driver's flows, kernel/kernel_impact_driver.hpp):
 /// vi-trapezoid and stormer-verlet, as the fixed-size table offers them.
 std::vector<std::string> kernel_impact_methods();

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "app/kernel_methods.hpp"
+#include "kernel/galerkin_integrator.hpp"
 #include "kernel/kernel_dmoc.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
 #include "mechint/core/errors.hpp"
@@ -70,27 +72,46 @@ void check_state(const KernelProblem& problem, const Vector& q, const Vector& v,
   }
 }
 
-/// The forced VI of the same rule run from the start under `controls`, one per step: the
-/// configurations at the N+1 nodes. Throws what the integrator throws.
-std::vector<Vector> simulate(const kernel::KernelModel& model, kernel::Rule rule, const Vector& q0, const Vector& v0,
-                             double h, const std::vector<Vector>& controls) {
-  kernel::KernelVariationalIntegrator integrator(model, rule, h);
-  integrator.start_from_velocity(q0, v0);
-  std::vector<Vector> q{q0};
-  for (const Vector& u : controls) {
-    integrator.set_control(u);
-    integrator.step();
-    q.push_back(integrator.q());
+/// The discrete Lagrangian of an optimize `method`, and the integrator that steps it.
+struct OptimizeRule {
+  kernel::DmocRule dmoc;
+  std::optional<kernel::Rule> second_order;         ///< vi-midpoint, vi-trapezoid
+  std::optional<kernel::GalerkinTableau> galerkin;  ///< vi-gauss4/6/8, vi-lobatto4/6
+};
+
+/// The rule of an optimize `method`: the variational methods, whose discrete Lagrangian DMOC transcribes.
+OptimizeRule rule_of(const OptimalControlSpec& spec) {
+  if (spec.method == "vi-midpoint" || spec.method == "vi-trapezoid") {
+    const kernel::Rule rule = kernel::rule_named(spec.method);
+    return {kernel::dmoc_rule(rule), rule, std::nullopt};
   }
-  return q;
+  if (std::optional<kernel::GalerkinTableau> tableau = galerkin_tableau_of(spec.method))
+    return {kernel::dmoc_rule(*tableau), std::nullopt, std::move(tableau)};
+  spec.fail(spec.method_where, "method " + quote_for_message(spec.method) +
+                                   " is not offered for optimal control (known: vi-midpoint, vi-trapezoid, vi-gauss4, "
+                                   "vi-gauss6, vi-gauss8, vi-lobatto4, vi-lobatto6)");
 }
 
-/// The rule of an optimize `method`: the variational rules whose discrete forces DMOC composes.
-kernel::Rule rule_of(const OptimalControlSpec& spec) {
-  if (spec.method == "vi-midpoint") return kernel::Rule::kMidpoint;
-  if (spec.method == "vi-trapezoid") return kernel::Rule::kTrapezoid;
-  spec.fail(spec.method_where, "method " + quote_for_message(spec.method) +
-                                   " is not offered for optimal control (known: vi-midpoint, vi-trapezoid)");
+/// The forced variational integrator of the same discrete Lagrangian run from the start under
+/// `controls`, one per step: the configurations at the N+1 nodes. Throws what the integrator throws.
+std::vector<Vector> simulate(const kernel::KernelModel& model, const OptimizeRule& rule, const Vector& q0,
+                             const Vector& v0, double h, const std::vector<Vector>& controls) {
+  const auto run = [&](auto& integrator) {
+    integrator.start_from_velocity(q0, v0);
+    std::vector<Vector> q{q0};
+    for (const Vector& u : controls) {
+      integrator.set_control(u);
+      integrator.step();
+      q.push_back(integrator.q());
+    }
+    return q;
+  };
+  if (rule.galerkin) {
+    kernel::KernelGalerkinIntegrator integrator(model, *rule.galerkin, h);
+    return run(integrator);
+  }
+  kernel::KernelVariationalIntegrator integrator(model, *rule.second_order, h);
+  return run(integrator);
 }
 
 }  // namespace
@@ -108,7 +129,7 @@ OptimizeOutcome optimize_kernel_problem(const KernelProblem& problem_data, const
     spec.fail(spec.model_where, "optimal control of a system with walls (impacts) is not supported");
   if (!model.supplies_optimal_control_kernels())
     spec.fail(spec.model_where, "the model's kernels do not supply the third derivatives optimal control needs");
-  const kernel::Rule rule = rule_of(spec);
+  const OptimizeRule rule = rule_of(spec);
   const int n = model.dim(), m = model.num_controls();
   const std::vector<std::string>& coordinates = problem_data.labels.coordinates;
 
@@ -168,7 +189,7 @@ OptimizeOutcome optimize_kernel_problem(const KernelProblem& problem_data, const
 
   std::optional<kernel::KernelDmocTranscription> program;
   try {
-    program.emplace(model, rule, problem);
+    program.emplace(model, rule.dmoc, problem);
   } catch (const std::invalid_argument& e) {
     throw InvalidInput(spec.file + ": " + e.what());
   }

@@ -44,7 +44,8 @@ struct OptimalControlSpec {
   std::map<std::string, LocatedBounds> bounds;
   /// `[cost] effort`: w in J = Σ h·w·|u_k|².
   double effort = 1.0;
-  /// `method`: the discrete Lagrangian (vi-midpoint or vi-trapezoid).
+  /// `method`: the discrete Lagrangian (vi-midpoint, vi-trapezoid, or a Galerkin rule: vi-gauss4/6/8,
+  /// vi-lobatto4/6).
   std::string method = "vi-midpoint";
   model_file::SourcePosition method_where;
   /// `[solver]`: hessian = "exact" | "limited-memory", initial_guess = "interpolation" | "simulation",

@@ -7,28 +7,54 @@
 /// asks for (model_kernels.h: `lagrangian_third`, and `forces_second` of a forced model).
 ///
 /// Every derivative is exact and composed from the model's kernels at the rule's quadrature points.
-/// A rule (kernel/discrete_rules.hpp) is a set of points z_j = (a_j q0 + b_j q1, (q1 − q0)/h) at
-/// times t0 + τ_j h, with
+/// On step k the motion is the polynomial q(t_k + τh) = Σ_c ℓ_c(τ) Q_c through the step's control
+/// points y = (Q_c) = (q_k, q_{k+1}, interior points) — the straight line for the rules of second
+/// order, degree s for a Galerkin rule (DmocRule) — and with z_j = (q(τ_j), q̇(τ_j)) = P_j y
 ///
-///     Ld(q0, q1) = h Σ_j w_j L(z_j),   f⁻ = h Σ_j α_j f(z_j, u, t_j),   f⁺ = h Σ_j β_j f(z_j, u, t_j)
+///     Ld(y) = h Σ_j w_j L(z_j),   virtual work of the forces  h Σ_j w_j f(z_j, u_k, t_k + τ_j h)·δq(τ_j)
 ///
-/// (midpoint: one point, a = b = w = τ = α = β = ½; trapezoid: the two ends, w = ½, f⁻ from the first
-/// and f⁺ from the second with weight ½; first order: the end point, f⁺ alone). With P_j the linear
-/// map y = (q0, q1) ↦ z_j:
+/// (midpoint: one point τ = ½; trapezoid: the two ends, w = ½; first order: the end point; Gauss or
+/// Lobatto: the tableau's s points, Marsden & West 2001 §2.6.6). The step's residual R(y) = ∇_y Ld +
+/// (the forces' weights ℓ_c(τ_j) w_j h f(z_j)) has one block per control point: the first is A_k
+/// (−p_k, summed into node k's equation), the second B_k (p_{k+1}, into node k+1's), the others are
+/// the interior equations R = 0 (Ld stationary in the interior points). With P_j linear:
 ///   ∇_y Ld = h Σ w_j P_jᵀ ∇L(z_j),   ∇²_y Ld = h Σ w_j P_jᵀ ∇²L(z_j) P_j,
 ///   ∇²_y (∇_y Ld · w) = h Σ w_j P_jᵀ [∇²_z (∇L(z)·P_j w)]_{z_j} P_j   (L's third derivatives along P_j w),
 /// and the forces' terms likewise through (P_j, I) on (y, u). The step's blocks are then scattered
-/// into the program's sparse Jacobian and Hessian exactly as the fixed-size transcription does.
+/// into the program's sparse Jacobian and Hessian (optimal/dmoc_layout.hpp).
 
 #include <string>
 #include <vector>
 
 #include "kernel/discrete_rules.hpp"
+#include "kernel/galerkin_tableau.hpp"
 #include "kernel/kernel_model.hpp"
 #include "mechint/optimal/dmoc_layout.hpp"
 #include "mechint/optimal/nonlinear_program.hpp"
 
 namespace mechint::kernel {
+
+/// The discrete Lagrangian of a transcription: its quadrature points on a step and the polynomial's
+/// control points (see the file comment).
+struct DmocRule {
+  struct Point {
+    double weight = 0.0;  ///< w_j
+    double time = 0.0;    ///< τ_j ∈ [0, 1]
+    /// ℓ_c(τ_j) and ℓ'_c(τ_j) (d/dτ) of each control point c, in the order q_k, q_{k+1}, interior.
+    std::vector<double> value, slope;
+  };
+  std::vector<double> interior_times;  ///< the interior control points' τ (none for second order)
+  std::vector<Point> points;
+  int num_points() const { return 2 + static_cast<int>(interior_times.size()); }
+};
+
+/// The rules of second order: the straight line through q_k and q_{k+1}.
+DmocRule dmoc_rule(Rule rule);
+/// A Galerkin rule (galerkin_tableau.hpp): the polynomial of degree s through q_k, q_{k+1} and s − 1
+/// equidistant interior points, the tableau's quadrature (b, c). The same discrete Lagrangian as
+/// KernelGalerkinIntegrator's (whose unknowns are the stage velocities instead: the extremum over
+/// the same polynomials), so a program's controls replayed by that integrator give its motion.
+DmocRule dmoc_rule(const GalerkinTableau& tableau);
 
 class KernelDmocTranscription final : public optimal::NonlinearProgram {
  public:
@@ -36,18 +62,22 @@ class KernelDmocTranscription final : public optimal::NonlinearProgram {
   /// N < 1, T ≤ 0, empty bounds, a start or goal outside them; the message names what is wrong) and
   /// for a model that is not one optimal control applies to (no controls, holonomic constraints,
   /// the kernels of optimal control not supplied).
-  KernelDmocTranscription(const KernelModel& model, Rule rule, optimal::DmocProblem problem);
+  KernelDmocTranscription(const KernelModel& model, DmocRule rule, optimal::DmocProblem problem);
+  KernelDmocTranscription(const KernelModel& model, Rule rule, optimal::DmocProblem problem)
+      : KernelDmocTranscription(model, dmoc_rule(rule), std::move(problem)) {}
 
   const optimal::DmocProblem& problem() const { return problem_; }
   double step() const { return h_; }
   int steps() const { return problem_.steps; }
 
-  // Variable layout (optimal/dmoc_layout.hpp): q_0 … q_N, v_N, u_0 … u_{N−1}.
+  // Variable layout (optimal/dmoc_layout.hpp): q_0 … q_N, v_N, u_0 … u_{N−1}, then each step's
+  // interior control points.
   int q_index(int k) const { return layout_.q_index(k); }
   int v_end_index() const { return layout_.v_end_index(); }
   int u_index(int k) const { return layout_.u_index(k); }
 
-  /// Packs a trajectory (N+1 configurations, N controls, the end velocity) as the solver's start.
+  /// Packs a trajectory (N+1 configurations, N controls, the end velocity) as the solver's start; the
+  /// interior points on the straight line between the nodes.
   void set_initial_guess(const std::vector<Vector>& q, const std::vector<Vector>& u, const Vector& v_end);
 
   int num_variables() const override { return layout_.num_variables(); }
@@ -75,43 +105,38 @@ class KernelDmocTranscription final : public optimal::NonlinearProgram {
   std::vector<double> energies(const Eigen::Ref<const Eigen::VectorXd>& x) const;
 
  private:
-  /// One quadrature point of the rule (see the file comment).
-  struct Point {
-    double a, b, weight, tau, alpha, beta;
-  };
   /// The storage of one step's evaluation, sized once: an evaluation of the program allocates nothing
   /// per step. The program is evaluated by one solver at a time (Ipopt calls it from one thread).
+  /// Y = (2 + interior) n: the step's control points; K = Y + m: the step's unknowns s = (y, u_k).
   struct Workspace {
-    Workspace(int n, int m);
-    Vector q0, q1, u, q, v, f, lambda_a, lambda_b, mu, zero, gradient, ld_gradient, w, direction, dq, dv;
+    Workspace(int n, int m, int interior);
+    Vector y, u, q, v, f, mu, weighted, zero, gradient, ld_gradient, w, direction, dq, dv;
     LagrangianValues l;
     RowMatrix f_q, f_v, f_u, third, forces;
     Eigen::MatrixXd hessian, product, ld_hessian, force_z, force_y, to_point, product_k;
-    RowMatrix da, db, hk;  ///< the step's results: ∂A/∂s, ∂B/∂s (n x K), the step's Hessian (K x K)
-    Vector a, b;           ///< the step's results: A_k, B_k
+    Vector r;       ///< the step's residual (Y): A_k, B_k, the interior equations
+    RowMatrix dr;   ///< its derivatives in s (Y x K)
+    RowMatrix hk;   ///< the step's Hessian (K x K)
   };
-  /// q_k, q_{k+1}, u_k of x into the workspace.
+  /// The control points of step k and u_k of x into the workspace.
   void load_step(const Eigen::Ref<const Eigen::VectorXd>& x, int k) const;
   /// q_N, v_N of x into the workspace's q, v.
   void load_end(const Eigen::Ref<const Eigen::VectorXd>& x) const;
-  /// A step's residuals A_k, B_k into the workspace's a, b; with `jacobians`, their derivatives (n x K
-  /// each) in s = (q_k, q_{k+1}, u_k) into da, db.
+  /// A step's residual into the workspace's r; with `jacobians`, its derivatives in s into dr.
   void step_residuals(const Eigen::Ref<const Eigen::VectorXd>& x, int k, bool jacobians) const;
-  /// ∇²_s (λ_a·A_k + λ_b·B_k) (K x K) into the workspace's hk.
-  void step_hessian(const Eigen::Ref<const Eigen::VectorXd>& x, int k, const Eigen::Ref<const Eigen::VectorXd>& lambda_a,
-                    const Eigen::Ref<const Eigen::VectorXd>& lambda_b) const;
-  /// The point z_j of the step from q0 to q1, and the map P_j (2n x 2n) from (q0, q1) to it.
-  void point_of(const Point& p, const Vector& q0, const Vector& q1, Vector& q, Vector& v) const;
-  Eigen::MatrixXd point_map(const Point& p) const;
+  /// ∇²_s (w·R_k) (K x K) into the workspace's hk, w the multipliers of the step's rows (workspace's w).
+  void step_hessian(const Eigen::Ref<const Eigen::VectorXd>& x, int k) const;
+  /// The point z_j = (q, v) of the step's control points y, and the map P_j (2n x Y) from y to it.
+  void point_of(const DmocRule::Point& p, const Vector& y, Vector& q, Vector& v) const;
+  Eigen::MatrixXd point_map(const DmocRule::Point& p) const;
   [[noreturn]] void outside_domain(int node) const;
 
   const KernelModel* model_;
-  Rule rule_;
+  DmocRule rule_;
   optimal::DmocProblem problem_;
   optimal::DmocLayout layout_;
-  int n_, m_, K_;
+  int n_, m_, Y_, K_;
   double h_;
-  std::vector<Point> points_;
   std::vector<Eigen::MatrixXd> maps_;  ///< P_j of each point
   Vector p_start_;
   Eigen::VectorXd guess_;

@@ -56,19 +56,19 @@ DmocProblem::DmocProblem(int n, int m)
       u_lower(Eigen::VectorXd::Constant(m, -kUnbounded)),
       u_upper(Eigen::VectorXd::Constant(m, kUnbounded)) {}
 
-DmocLayout::DmocLayout(const DmocProblem& problem, int n, int m) : n_(n), m_(m), steps_(problem.steps) {
+DmocLayout::DmocLayout(const DmocProblem& problem, int n, int m, std::vector<double> interior_times)
+    : n_(n), m_(m), steps_(problem.steps), interior_times_(std::move(interior_times)) {
   validate(problem, n, m);
-  const int N = steps_, K = step_size();
+  const int N = steps_, K = step_size(), rows = points_size();
   std::map<std::pair<int, int>, int> slots;
-  step_jacobian_slots_.resize(static_cast<std::size_t>(N) * 2 * n * K);
+  step_jacobian_slots_.resize(static_cast<std::size_t>(N) * rows * K);
   for (int k = 0; k < N; ++k) {
-    int* slot_a = &step_jacobian_slots_[static_cast<std::size_t>(k) * 2 * n * K];
-    int* slot_b = slot_a + n * K;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < K; ++j) {
-        slot_a[i * K + j] = slot_of(slots, jacobian_entries_, k * n + i, step_column(k, j));
-        slot_b[i * K + j] = slot_of(slots, jacobian_entries_, (k + 1) * n + i, step_column(k, j));
-      }
+    int* slot = &step_jacobian_slots_[static_cast<std::size_t>(k) * rows * K];
+    for (int i = 0; i < rows; ++i) {
+      // The rows of A_k (node k), B_k (node k+1), then the step's interior constraints.
+      const int row = i < n ? k * n + i : i < 2 * n ? (k + 1) * n + (i - n) : interior_row(k) + (i - 2 * n);
+      for (int j = 0; j < K; ++j) slot[i * K + j] = slot_of(slots, jacobian_entries_, row, step_column(k, j));
+    }
   }
   end_jacobian_slots_.resize(static_cast<std::size_t>(2 * n * n));
   for (int i = 0; i < n; ++i)
@@ -90,7 +90,8 @@ DmocLayout::DmocLayout(const DmocProblem& problem, int n, int m) : n_(n), m_(m),
 int DmocLayout::step_column(int k, int j) const {
   if (j < n_) return q_index(k) + j;
   if (j < 2 * n_) return q_index(k + 1) + (j - n_);
-  return u_index(k) + (j - 2 * n_);
+  if (j < points_size()) return interior_index(k) + (j - 2 * n_);
+  return u_index(k) + (j - points_size());
 }
 
 int DmocLayout::end_column(int j) const { return j < n_ ? q_index(steps_) + j : v_end_index() + (j - n_); }
@@ -114,6 +115,13 @@ void DmocLayout::variable_bounds(const DmocProblem& problem, Eigen::Ref<Eigen::V
     lower.segment(u_index(k), m_) = problem.u_lower;
     upper.segment(u_index(k), m_) = problem.u_upper;
   }
+  // An interior control point is the motion at its time (the polynomial interpolates its control
+  // points): the coordinates' bounds hold there too.
+  for (int k = 0; k < N; ++k)
+    for (int i = 0; i < interior(); ++i) {
+      lower.segment(interior_index(k) + i * n_, n_) = problem.q_lower;
+      upper.segment(interior_index(k) + i * n_, n_) = problem.q_upper;
+    }
 }
 
 Eigen::VectorXd DmocLayout::interpolation_guess(const DmocProblem& problem) const {
@@ -133,7 +141,17 @@ Eigen::VectorXd DmocLayout::interpolation_guess(const DmocProblem& problem) cons
   // Controls start strictly inside their bounds (0 when 0 is inside).
   for (int k = 0; k < N; ++k)
     for (int i = 0; i < m_; ++i) x[u_index(k) + i] = std::clamp(0.0, problem.u_lower[i], problem.u_upper[i]);
+  fill_interior_points(x);
   return x;
+}
+
+void DmocLayout::fill_interior_points(Eigen::Ref<Eigen::VectorXd> x) const {
+  for (int k = 0; k < steps_; ++k)
+    for (int i = 0; i < interior(); ++i) {
+      const double tau = interior_times_[static_cast<std::size_t>(i)];
+      x.segment(interior_index(k) + i * n_, n_) =
+          (1.0 - tau) * x.segment(q_index(k), n_) + tau * x.segment(q_index(k + 1), n_);
+    }
 }
 
 }  // namespace mechint::optimal

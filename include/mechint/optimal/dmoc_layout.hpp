@@ -6,6 +6,11 @@
 /// and the interpolation guess, and the sparsity of the constraints' Jacobian and of the Hessian of
 /// the Lagrangian with the slot of every entry of each step's block. Compiled once
 /// (src/optimal/dmoc_layout.cpp, the target mechint::optimal).
+///
+/// A transcription by a Galerkin discrete Lagrangian (kernel/kernel_dmoc.hpp) has, on each step,
+/// `interior` control points of its polynomial between q_k and q_{k+1}: unknowns Q_{k,1} …
+/// Q_{k,interior} appended after the controls, and as many equality constraints (Ld stationary in
+/// them) appended after the nodes' (Marsden & West 2001 §2.6.6). The rules of second order have none.
 
 #include <Eigen/Core>
 
@@ -40,18 +45,29 @@ class DmocLayout {
   /// std::invalid_argument for a problem that cannot be transcribed (sizes not the system's, N < 1,
   /// T ≤ 0, a non-positive effort, a non-finite start or goal, empty bounds, a start or goal outside
   /// them); the message names what is wrong.
-  DmocLayout(const DmocProblem& problem, int n, int m);
+  ///
+  /// `interior_times`: the times τ ∈ (0, 1) of a step's interior control points (as fractions of the
+  /// step; none for the rules of second order), for their bounds and their interpolation guess.
+  DmocLayout(const DmocProblem& problem, int n, int m, std::vector<double> interior_times = {});
 
   int n() const { return n_; }
   int m() const { return m_; }
-  /// Unknowns of one step: q_k, q_{k+1}, u_k.
-  int step_size() const { return 2 * n_ + m_; }
+  /// Interior control points of a step.
+  int interior() const { return static_cast<int>(interior_times_.size()); }
+  /// Unknowns of one step: q_k, q_{k+1}, its interior points, u_k.
+  int step_size() const { return points_size() + m_; }
+  /// The configurations of one step's polynomial: q_k, q_{k+1} and the interior points.
+  int points_size() const { return (2 + interior()) * n_; }
 
   int q_index(int k) const { return k * n_; }
   int v_end_index() const { return (steps_ + 1) * n_; }
   int u_index(int k) const { return (steps_ + 2) * n_ + k * m_; }
-  int num_variables() const { return (steps_ + 2) * n_ + steps_ * m_; }
-  int num_constraints() const { return (steps_ + 1) * n_; }
+  /// The first of step k's interior points (each n long, one after the other).
+  int interior_index(int k) const { return (steps_ + 2) * n_ + steps_ * m_ + k * interior() * n_; }
+  int num_variables() const { return (steps_ + 2) * n_ + steps_ * m_ + steps_ * interior() * n_; }
+  int num_constraints() const { return (steps_ + 1) * n_ + steps_ * interior() * n_; }
+  /// The first of step k's interior constraints (Ld stationary in its interior points).
+  int interior_row(int k) const { return (steps_ + 1) * n_ + k * interior() * n_; }
 
   /// q_0 fixed to the start, the goal's given components fixed, the problem's bounds elsewhere.
   void variable_bounds(const DmocProblem& problem, Eigen::Ref<Eigen::VectorXd> lower,
@@ -59,11 +75,16 @@ class DmocLayout {
   /// q_k linear from the start to the goal (free goal components: the start), the end velocity of
   /// that line (or the goal's), controls 0 clamped into their bounds.
   Eigen::VectorXd interpolation_guess(const DmocProblem& problem) const;
+  /// Each step's interior points on the straight line from q_k to q_{k+1} of x (a guess).
+  void fill_interior_points(Eigen::Ref<Eigen::VectorXd> x) const;
 
   const std::vector<SparseEntry>& jacobian_structure() const { return jacobian_entries_; }
   const std::vector<SparseEntry>& hessian_structure() const { return hessian_entries_; }
-  /// Slots of ∂A_k/∂s (n × K, row-major), followed by those of ∂B_k/∂s, s = (q_k, q_{k+1}, u_k).
-  const int* step_jacobian_slots(int k) const { return &step_jacobian_slots_[static_cast<std::size_t>(k) * 2 * n_ * step_size()]; }
+  /// Slots of ∂A_k/∂s (n × K, row-major), followed by those of ∂B_k/∂s and of the interior
+  /// constraints', s = (q_k, q_{k+1}, interior points, u_k).
+  const int* step_jacobian_slots(int k) const {
+    return &step_jacobian_slots_[static_cast<std::size_t>(k) * points_size() * step_size()];
+  }
   /// Slots of ∂c_N/∂(q_N, v_N) (n × 2n).
   const int* end_jacobian_slots() const { return end_jacobian_slots_.data(); }
   /// Slots of the lower triangle (j ≤ i) of the step's K × K Hessian block (row-major).
@@ -82,6 +103,15 @@ class DmocLayout {
         values[slot_a[i * K + j]] += da(i, j);
         values[slot_b[i * K + j]] += db(i, j);
       }
+  }
+  /// Adds step k's rows — A_k, B_k, then the interior constraints ((2 + interior) n × K) — into the
+  /// Jacobian's values.
+  template <class Rows>
+  void add_step_jacobian(int k, const Rows& rows, Eigen::Ref<Eigen::VectorXd> values) const {
+    const int K = step_size();
+    const int* slot = step_jacobian_slots(k);
+    for (int i = 0; i < points_size(); ++i)
+      for (int j = 0; j < K; ++j) values[slot[i * K + j]] += rows(i, j);
   }
   /// Adds the lower triangle of step k's K × K Hessian block into the Hessian's values.
   template <class Block>
@@ -104,6 +134,7 @@ class DmocLayout {
   int end_column(int j) const;
 
   int n_, m_, steps_;
+  std::vector<double> interior_times_;
   std::vector<SparseEntry> jacobian_entries_, hessian_entries_;
   std::vector<int> step_jacobian_slots_, end_jacobian_slots_, step_hessian_slots_, end_hessian_slots_;
 };
