@@ -4,7 +4,10 @@
 // composes L's third derivatives at the rule's quadrature points) — constraints, Jacobian, Hessian
 // of the Lagrangian and node energies at random points, for the four built-ins with controls, every
 // rule on one of them at least; against central differences of its own constraints; and, solved by Ipopt, against the
-// closed-form minimum-energy transfer of the harmonic oscillator, converging at order 2.
+// closed-form minimum-energy transfer of the harmonic oscillator, converging at order 2. The Galerkin
+// rules (interior control points as unknowns): central differences, the one-stage Gauss rule against
+// the midpoint rule, and the order of the motion: the optimal controls of the oscillator applied to
+// its exact flow miss the goal by O(h^order) of the rule.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -161,6 +164,45 @@ TEST(KernelDmoc, DerivativesMatchCentralDifferences) {
   }
 }
 
+TEST(KernelDmoc, GalerkinRulesDerivativesMatchCentralDifferences) {
+  std::mt19937 rng(23);
+  DmocProblem problem(2, 1);
+  problem.horizon = 0.8;
+  problem.steps = 3;
+  const auto kernels = kernel::ModelAdapter<systems::CartPole>::kernels(systems::CartPole{});
+  for (const kernel::GalerkinTableau& tableau : {kernel::gauss_tableau(2), kernel::gauss_tableau(3), kernel::lobatto_tableau(3)}) {
+    SCOPED_TRACE(tableau.order);
+    const KernelDmocTranscription program(*kernels, kernel::dmoc_rule(tableau), problem);
+    // Two interior points of 2 coordinates per step for s = 3: unknowns and equations grow alike.
+    const int interior = (tableau.stages - 1) * 2 * problem.steps;
+    EXPECT_EQ(program.num_variables(), (problem.steps + 2) * 2 + problem.steps + interior);
+    EXPECT_EQ(program.num_constraints(), (problem.steps + 1) * 2 + interior);
+    expect_derivatives_match_differences(program, rng);
+  }
+}
+
+TEST(KernelDmoc, TheOneStageGaussRuleIsTheMidpointRule) {
+  std::mt19937 rng(29);
+  const auto kernels = kernel::ModelAdapter<systems::CartPole>::kernels(systems::CartPole{});
+  DmocProblem problem(2, 1);
+  problem.horizon = 1.1;
+  problem.steps = 6;
+  const KernelDmocTranscription midpoint(*kernels, kernel::Rule::kMidpoint, problem);
+  const KernelDmocTranscription gauss(*kernels, kernel::dmoc_rule(kernel::gauss_tableau(1)), problem);
+  ASSERT_EQ(gauss.num_variables(), midpoint.num_variables());
+  ASSERT_EQ(gauss.num_constraints(), midpoint.num_constraints());
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  Eigen::VectorXd x(midpoint.num_variables()), lambda(midpoint.num_constraints());
+  for (int i = 0; i < x.size(); ++i) x[i] = uniform(rng);
+  for (int i = 0; i < lambda.size(); ++i) lambda[i] = uniform(rng);
+  Eigen::VectorXd c(lambda.size()), gauss_c(lambda.size());
+  midpoint.constraints(x, c);
+  gauss.constraints(x, gauss_c);
+  EXPECT_LT(relative(gauss_c, c), 1e-15);
+  EXPECT_LT(relative(dense_jacobian(gauss, x), dense_jacobian(midpoint, x)), 1e-15);
+  EXPECT_LT(relative(dense_hessian(gauss, x, 0.6, lambda), dense_hessian(midpoint, x, 0.6, lambda)), 1e-15);
+}
+
 TEST(KernelDmoc, RefusesWhatItCannotTranscribe) {
   const auto kernels = kernel::ModelAdapter<systems::CartPole>::kernels(systems::CartPole{});
   DmocProblem problem(2, 1);
@@ -202,6 +244,73 @@ TEST(KernelDmoc, OscillatorTransferConvergesAtOrderTwoToTheGramianOptimum) {
     for (std::size_t i = 1; i < errors.size(); ++i) {
       const double order = std::log2(errors[i - 1] / errors[i]);
       EXPECT_NEAR(order, 2.0, 0.2) << "rule " << static_cast<int>(rule) << ", refinement " << i;
+    }
+  }
+}
+
+// ---- the order of the optimal motion ------------------------------------------------------------
+
+/// (q, q̇) at T of the oscillator's exact flow from (q0, v0) under the controls, each held over its
+/// step: the equilibrium u/k moves, the motion about it turns at ω = √(k/m).
+Eigen::Vector2d oscillator_exact_end(const ForcedOscillator& o, double h, const Eigen::VectorXd& controls,
+                                     Eigen::Vector2d state) {
+  const double w = std::sqrt(o.stiffness / o.mass), c = std::cos(w * h), s = std::sin(w * h);
+  for (int k = 0; k < controls.size(); ++k) {
+    const double equilibrium = controls[k] / o.stiffness, offset = state[0] - equilibrium;
+    state = Eigen::Vector2d(equilibrium + offset * c + state[1] / w * s, -offset * w * s + state[1] * c);
+  }
+  return state;
+}
+
+TEST(KernelDmoc, OptimalControlsMissTheGoalOfTheExactFlowAtTheRulesOrder) {
+  // The program's motion reaches the goal exactly; the exact flow under the same controls misses it by
+  // the rule's error over the horizon: O(h²) for the straight line, O(h^2s) for s Gauss stages and
+  // O(h^(2s−2)) for s Lobatto stages (the controls are held over each step, so the forcing is smooth
+  // within every step and the rule keeps its order).
+  const ForcedOscillator oscillator{.mass = 1.3, .stiffness = 2.0};
+  const auto kernels = kernel::ModelAdapter<ForcedOscillator>::kernels(oscillator);
+  const double T = 2.0;
+  struct Case {
+    const char* name;
+    kernel::DmocRule rule;
+    double order;
+    std::vector<int> steps;  // in the asymptotic range, above round-off
+  };
+  const std::vector<Case> cases = {
+      {"midpoint", kernel::dmoc_rule(kernel::Rule::kMidpoint), 2.0, {20, 40, 80}},
+      {"trapezoid", kernel::dmoc_rule(kernel::Rule::kTrapezoid), 2.0, {20, 40, 80}},
+      {"gauss4", kernel::dmoc_rule(kernel::gauss_tableau(2)), 4.0, {10, 20, 40}},
+      {"gauss6", kernel::dmoc_rule(kernel::gauss_tableau(3)), 6.0, {5, 10, 20}},
+      {"gauss8", kernel::dmoc_rule(kernel::gauss_tableau(4)), 8.0, {3, 5, 8}},
+      {"lobatto4", kernel::dmoc_rule(kernel::lobatto_tableau(3)), 4.0, {10, 20, 40}},
+      {"lobatto6", kernel::dmoc_rule(kernel::lobatto_tableau(4)), 6.0, {5, 10, 20}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::vector<double> misses;
+    for (const int steps : c.steps) {
+      DmocProblem problem(1, 1);
+      problem.horizon = T;
+      problem.steps = steps;
+      problem.q_start << 0.3;
+      problem.v_start << -0.2;
+      problem.q_goal << 1.0;
+      problem.v_goal << 0.5;
+      problem.q_goal_given = {true};
+      problem.v_goal_given = {true};
+      const KernelDmocTranscription program(*kernels, c.rule, problem);
+      optimal::IpoptSettings settings;
+      settings.tolerance = 1e-12;
+      const optimal::NlpSolution solution = optimal::solve_with_ipopt(program, settings);
+      ASSERT_TRUE(solution.converged) << solution.status;
+      Eigen::VectorXd controls(steps);
+      for (int k = 0; k < steps; ++k) controls[k] = solution.x[program.u_index(k)];
+      const Eigen::Vector2d end = oscillator_exact_end(oscillator, program.step(), controls, {0.3, -0.2});
+      misses.push_back((end - Eigen::Vector2d(1.0, 0.5)).lpNorm<Eigen::Infinity>());
+    }
+    for (std::size_t i = 1; i < misses.size(); ++i) {
+      const double order = std::log(misses[i - 1] / misses[i]) / std::log(static_cast<double>(c.steps[i]) / c.steps[i - 1]);
+      EXPECT_NEAR(order, c.order, 0.2) << "misses " << misses[i - 1] << " -> " << misses[i];
     }
   }
 }

@@ -108,6 +108,34 @@ TEST_F(OptimizeCli, ControlsReplayedByRunReachTheGoal) {
   EXPECT_NEAR(run["energy"].back(), 9.81, 1e-6);  // upright at rest
 }
 
+TEST_F(OptimizeCli, GalerkinRulesAreReplayedByTheirIntegratorThroughRun) {
+  // The program unknowns the polynomial's control points; `run` steps the same discrete Lagrangian by
+  // its stage velocities (kernel/galerkin_integrator.hpp): two formulations, one motion.
+  for (const char* method : {"vi-gauss4", "vi-lobatto6"}) {
+    SCOPED_TRACE(method);
+    const fs::path problem = write("swing.toml", std::string("method = \"") + method + "\"\n" + kSwingUp);
+    const fs::path out = dir_ / method;
+    const CliResult o = run_mechint("optimize " + problem.string() + " --out " + out.string());
+    ASSERT_EQ(o.status, 0) << o.err;
+    const auto results = nlohmann::json::parse(read_file(out / "results.json"));
+    EXPECT_EQ(results["method"].get<std::string>(), method);
+    const Table optimal = parse_csv(read_file(out / "trajectory.csv"));
+    EXPECT_NEAR(optimal["th"].back(), M_PI, 1e-12);
+    EXPECT_NEAR(optimal["energy"].front(), -9.81, 1e-9);
+    EXPECT_NEAR(optimal["energy"].back(), 9.81, 1e-7);
+    const CliResult r = run_mechint(std::string("run damped-pendulum --method ") + method +
+                                    " --set c=0 --set th=0 --set dth=0 --h 0.05 --t-end 3 --controls " +
+                                    (out / "controls.csv").string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Table run = parse_csv(r.out);
+    ASSERT_EQ(run.rows, optimal.rows);
+    for (std::size_t k = 0; k < run.rows; ++k) {
+      const double d = std::remainder(run["th"][k] - optimal["th"][k], 2 * M_PI);
+      EXPECT_LT(std::abs(d), 1e-7) << "row " << k;
+    }
+  }
+}
+
 TEST_F(OptimizeCli, WithoutOutPrintsResultsAndWritesNothing) {
   const fs::path problem = write("swing.toml", kSwingUp);
   const CliResult r = run_mechint("optimize " + problem.string());

@@ -53,6 +53,16 @@ def test_optimal_controls_replayed_by_run_reach_the_goal(pendulum_problem):
     assert abs(np.remainder(traj["th"][-1], 2 * np.pi) - np.pi) < 1e-7
 
 
+def test_a_galerkin_rules_controls_replayed_by_its_integrator_reach_the_goal(pendulum_problem):
+    result = mechint.optimize(dict(pendulum_problem, method="vi-gauss6"))
+    assert result.results["method"] == "vi-gauss6"
+    h = result.results["h"]
+    traj = mechint.System("damped-pendulum", c=0.0, th=0.0, dth=0.0).run(
+        method="vi-gauss6", h=h, t_end=3.0, controls={"t": result.t[:-1], "u1": result.u[:, 0]})
+    for k in range(len(result.t)):
+        assert abs(np.remainder(traj["th"][k] - result.q[k, 0] + np.pi, 2 * np.pi) - np.pi) < 1e-7
+
+
 def test_optimize_writes_the_commands_files(tmp_path, pendulum_problem):
     mechint.optimize(pendulum_problem, out=tmp_path / "out")
     for name in ("trajectory.csv", "controls.csv", "results.json", "report.md"):
