@@ -4,7 +4,9 @@
 // and travel). Counters: Ipopt iterations and cost. The *OnKernels cases solve the same problems with
 // the program `mechint optimize` builds (kernel/kernel_dmoc.hpp, on the models' AD kernels), and
 // BM_*Evaluation time one evaluation of the constraints' Jacobian and of the Lagrangian's Hessian in
-// both (N = 200). docs/optimal-control.md and docs/performance.md quote the figures.
+// both (N = 200). BM_CartPoleSwingUpGalerkin solves the cart-pole swing-up with the Galerkin rules
+// (s Gauss stages, s − 1 interior control points a step; s = 1 is the midpoint rule through the same
+// program). docs/optimal-control.md and docs/performance.md quote the figures.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -95,6 +97,20 @@ void BM_CartPoleSwingUpOnKernels(benchmark::State& state) {
   solve_on_kernels(state, systems::CartPole{}, cart_pole_swing_up(static_cast<int>(state.range(0))));
 }
 
+/// Arguments: N, then the number s of Gauss stages (exact Hessian).
+void BM_CartPoleSwingUpGalerkin(benchmark::State& state) {
+  const auto kernels = kernel::ModelAdapter<systems::CartPole>::kernels_for_runs(systems::CartPole{});
+  const kernel::DmocRule rule = kernel::dmoc_rule(kernel::gauss_tableau(static_cast<int>(state.range(1))));
+  optimal::NlpSolution solution;
+  for (auto _ : state) {
+    kernel::KernelDmocTranscription program(*kernels, rule, optimal::runtime_problem(cart_pole_swing_up(static_cast<int>(state.range(0)))));
+    solution = optimal::solve_with_ipopt(program, {.tolerance = 1e-8, .max_iterations = 5000});
+  }
+  if (!solution.converged) state.SkipWithError(("not converged: " + solution.status).c_str());
+  state.counters["iterations"] = solution.iterations;
+  state.counters["cost"] = solution.objective;
+}
+
 /// One Jacobian and one Hessian of the Lagrangian at a point near the guess.
 void evaluate(benchmark::State& state, const optimal::NonlinearProgram& program) {
   Eigen::VectorXd x(program.num_variables()), lambda(program.num_constraints());
@@ -128,6 +144,7 @@ BENCHMARK(BM_PendulumSwingUp)->ArgsProduct({{50, 100, 200, 400, 800}, {0, 1}})->
 BENCHMARK(BM_CartPoleSwingUp)->ArgsProduct({{50, 100, 200, 400, 800}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_PendulumSwingUpOnKernels)->ArgsProduct({{50, 100, 200, 400, 800}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_CartPoleSwingUpOnKernels)->ArgsProduct({{50, 100, 200, 400, 800}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_CartPoleSwingUpGalerkin)->ArgsProduct({{25, 50, 100, 200}, {1, 2, 3}})->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_CartPoleEvaluation)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_CartPoleEvaluationOnKernels)->Unit(benchmark::kMicrosecond);
 
