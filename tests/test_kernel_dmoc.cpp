@@ -156,25 +156,21 @@ TEST(KernelDmoc, DerivativesMatchCentralDifferences) {
   std::mt19937 rng(17);
   DmocProblem problem(2, 1);
   problem.horizon = 0.8;
-  problem.steps = 5;
+  problem.steps = 4;
   const auto kernels = kernel::ModelAdapter<systems::CartPole>::kernels(systems::CartPole{});
-  for (const kernel::Rule rule : {kernel::Rule::kMidpoint, kernel::Rule::kTrapezoid, kernel::Rule::kFirstOrder}) {
+  const std::pair<const char*, kernel::DmocRule> rules[] = {
+      {"midpoint", kernel::dmoc_rule(kernel::Rule::kMidpoint)},
+      {"trapezoid", kernel::dmoc_rule(kernel::Rule::kTrapezoid)},
+      {"first order", kernel::dmoc_rule(kernel::Rule::kFirstOrder)},
+      {"gauss4", kernel::dmoc_rule(kernel::gauss_tableau(2))},  // one interior point a step
+      {"gauss6", kernel::dmoc_rule(kernel::gauss_tableau(3))},  // two
+      {"lobatto4", kernel::dmoc_rule(kernel::lobatto_tableau(3))},
+  };
+  for (const auto& [name, rule] : rules) {
+    SCOPED_TRACE(name);
     const KernelDmocTranscription program(*kernels, rule, problem);
-    expect_derivatives_match_differences(program, rng);
-  }
-}
-
-TEST(KernelDmoc, GalerkinRulesDerivativesMatchCentralDifferences) {
-  std::mt19937 rng(23);
-  DmocProblem problem(2, 1);
-  problem.horizon = 0.8;
-  problem.steps = 3;
-  const auto kernels = kernel::ModelAdapter<systems::CartPole>::kernels(systems::CartPole{});
-  for (const kernel::GalerkinTableau& tableau : {kernel::gauss_tableau(2), kernel::gauss_tableau(3), kernel::lobatto_tableau(3)}) {
-    SCOPED_TRACE(tableau.order);
-    const KernelDmocTranscription program(*kernels, kernel::dmoc_rule(tableau), problem);
-    // Two interior points of 2 coordinates per step for s = 3: unknowns and equations grow alike.
-    const int interior = (tableau.stages - 1) * 2 * problem.steps;
+    // Interior points of 2 coordinates on every step: unknowns and equations grow alike.
+    const int interior = static_cast<int>(rule.interior_times.size()) * 2 * problem.steps;
     EXPECT_EQ(program.num_variables(), (problem.steps + 2) * 2 + problem.steps + interior);
     EXPECT_EQ(program.num_constraints(), (problem.steps + 1) * 2 + interior);
     expect_derivatives_match_differences(program, rng);
@@ -217,6 +213,20 @@ TEST(KernelDmoc, RefusesWhatItCannotTranscribe) {
 
 // ---- minimum-energy transfer of the harmonic oscillator ----------------------------------------
 
+/// The oscillator from (0.3, −0.2) to (1, 0.5) in time T by N steps.
+DmocProblem oscillator_transfer(double T, int steps) {
+  DmocProblem problem(1, 1);
+  problem.horizon = T;
+  problem.steps = steps;
+  problem.q_start << 0.3;
+  problem.v_start << -0.2;
+  problem.q_goal << 1.0;
+  problem.v_goal << 0.5;
+  problem.q_goal_given = {true};
+  problem.v_goal_given = {true};
+  return problem;
+}
+
 TEST(KernelDmoc, OscillatorTransferConvergesAtOrderTwoToTheGramianOptimum) {
   const ForcedOscillator oscillator{.mass = 1.3, .stiffness = 2.0};
   const auto kernels = kernel::ModelAdapter<ForcedOscillator>::kernels(oscillator);
@@ -225,15 +235,7 @@ TEST(KernelDmoc, OscillatorTransferConvergesAtOrderTwoToTheGramianOptimum) {
   for (const kernel::Rule rule : {kernel::Rule::kMidpoint, kernel::Rule::kTrapezoid}) {
     std::vector<double> errors;
     for (const int steps : {20, 40, 80}) {
-      DmocProblem problem(1, 1);
-      problem.horizon = T;
-      problem.steps = steps;
-      problem.q_start << 0.3;
-      problem.v_start << -0.2;
-      problem.q_goal << 1.0;
-      problem.v_goal << 0.5;
-      problem.q_goal_given = {true};
-      problem.v_goal_given = {true};
+      const DmocProblem problem = oscillator_transfer(T, steps);
       const KernelDmocTranscription program(*kernels, rule, problem);
       optimal::IpoptSettings settings;
       settings.tolerance = 1e-12;
@@ -289,15 +291,7 @@ TEST(KernelDmoc, OptimalControlsMissTheGoalOfTheExactFlowAtTheRulesOrder) {
     SCOPED_TRACE(c.name);
     std::vector<double> misses;
     for (const int steps : c.steps) {
-      DmocProblem problem(1, 1);
-      problem.horizon = T;
-      problem.steps = steps;
-      problem.q_start << 0.3;
-      problem.v_start << -0.2;
-      problem.q_goal << 1.0;
-      problem.v_goal << 0.5;
-      problem.q_goal_given = {true};
-      problem.v_goal_given = {true};
+      const DmocProblem problem = oscillator_transfer(T, steps);
       const KernelDmocTranscription program(*kernels, c.rule, problem);
       optimal::IpoptSettings settings;
       settings.tolerance = 1e-12;
