@@ -434,6 +434,105 @@ TEST(DiscreteKernels, TheMethodsTakeTheRulesAModelSupplies) {
   EXPECT_NEAR(trapezoid.q()[0], std::cos(t_end), 1e-3);
 }
 
+/// A model that solves its rule's steps itself (model_kernels.h, discrete_step: the AD backend's full
+/// Newton at the model's size, the discrete derivatives inlined) steps bit for bit as the integrator's
+/// own Newton on the same table without that member: configurations, momenta and Newton's statistics,
+/// for every rule, forced or not.
+template <class M>
+void expect_own_steps_are_the_integrators(const M& model, const VecD<M::kDim>& q0, const VecD<M::kDim>& v0,
+                                          const Vector& u, double h) {
+  const auto own = kernel::ModelAdapter<M>::kernels_with_discrete_rules(model);
+  mechint_model_kernels table = own->table();
+  ASSERT_NE(table.discrete_step, nullptr);
+  table.discrete_step = nullptr;
+  const KernelModel without(table, nullptr);  // the context stays `own`'s
+  for (const Rule rule : {Rule::kMidpoint, Rule::kTrapezoid, Rule::kFirstOrder}) {
+    SCOPED_TRACE(static_cast<int>(rule));
+    EXPECT_TRUE(DiscreteRule(*own, rule).steps_itself());
+    EXPECT_FALSE(DiscreteRule(without, rule).steps_itself());
+    KernelVariationalIntegrator a(*own, rule, h), b(without, rule, h);
+    if (u.size() > 0) a.set_control(u), b.set_control(u);
+    a.start_from_velocity(q0, v0);
+    b.start_from_velocity(q0, v0);
+    for (int i = 0; i < 200; ++i) {
+      a.step();
+      b.step();
+      ASSERT_TRUE(a.q() == b.q()) << "step " << i;
+      ASSERT_TRUE(a.p() == b.p()) << "step " << i;
+      EXPECT_EQ(a.last_newton_stats().iterations, b.last_newton_stats().iterations);
+      EXPECT_EQ(a.last_newton_stats().residual_norm, b.last_newton_stats().residual_norm);
+      EXPECT_EQ(a.last_newton_stats().first_contraction, b.last_newton_stats().first_contraction);
+    }
+    EXPECT_EQ(a.confirmed_steps(), b.confirmed_steps());
+    EXPECT_GT((a.q() - Vector(q0)).norm(), 1e-2);  // it moved
+  }
+}
+
+TEST(DiscreteKernels, AModelsOwnStepsAreTheIntegratorsBitForBit) {
+  expect_own_steps_are_the_integrators(systems::Kepler{1.0}, VecD<2>(1.0, 0.1), VecD<2>(-0.2, 1.3), Vector(), 0.05);
+  expect_own_steps_are_the_integrators(systems::DampedHarmonicOscillator{.mass = 1.2, .stiffness = 2.0, .damping = 0.3},
+                                       VecD<1>(1.0), VecD<1>(0.4), Vector(), 0.1);
+  expect_own_steps_are_the_integrators(systems::Acrobot{}, VecD<2>(1.0, -0.5), VecD<2>(0.3, 0.2), Vector::Constant(1, 0.7),
+                                       0.02);
+}
+
+/// L = ½ q̇² − 1/q, defined for q > 0 only (a DomainError elsewhere, as a model file's `domain`).
+struct HalfLineWell {
+  static constexpr int kDim = 1;
+  static constexpr int kNumConstraints = 0;
+  static constexpr int kNumSymmetries = 0;
+  template <class T>
+  T lagrangian(const Vec<T, 1>& q, const Vec<T, 1>& v) const {
+    if (!(scalar_value(q[0]) > 0.0)) throw DomainError("q must be positive");
+    return 0.5 * v[0] * v[0] + 1.0 / q[0];
+  }
+};
+
+TEST(DiscreteKernels, AModelsOwnStepStopsWhereItsModelIsNotDefined) {
+  {
+    // Newton's first iterate (the extrapolated q_{k+1} = 2 q_k − q_{k−1}) is outside the half line.
+    const auto own = kernel::ModelAdapter<HalfLineWell>::kernels_with_discrete_rules(HalfLineWell{});
+    mechint_model_kernels table = own->table();
+    table.discrete_step = nullptr;
+    const KernelModel without(table, nullptr);
+    std::string messages[2];
+    const KernelModel* models[2] = {own.get(), &without};
+    for (int i = 0; i < 2; ++i) {
+      KernelVariationalIntegrator vi(*models[i], Rule::kMidpoint, 0.5);
+      vi.start_from_velocity(Vector::Constant(1, 0.2), Vector::Constant(1, -1.0));
+      try {
+        vi.step();
+      } catch (const NewtonFailure& e) {
+        messages[i] = e.what();
+      }
+    }
+    EXPECT_NE(messages[0].find("Newton"), std::string::npos) << messages[0];
+    EXPECT_EQ(messages[0], messages[1]);
+  }
+
+  // Kepler from next to the centre with a step far too long: the step converges through the centre,
+  // and the model's own check of the taken step refuses it.
+  const auto own = kernel::ModelAdapter<systems::Kepler>::kernels_with_discrete_rules(systems::Kepler{1.0});
+  mechint_model_kernels table = own->table();
+  table.discrete_step = nullptr;
+  KernelModel without(table, nullptr);
+  // Kepler's own check of a taken step (its segment against the centre), which the table does not hold.
+  without.set_step_check([&own](const Vector& before, const Vector& q, double t) { own->check_step(before, q, t); });
+  std::string messages[2];
+  const KernelModel* models[2] = {own.get(), &without};
+  for (int i = 0; i < 2; ++i) {
+    KernelVariationalIntegrator vi(*models[i], Rule::kMidpoint, 2.0);
+    vi.start_from_velocity(Eigen::Vector2d(1e-3, 0.0), Eigen::Vector2d(-5.0, 0.0));
+    try {
+      vi.step();
+    } catch (const std::exception& e) {  // the model's DomainError where Newton's last iterate left it
+      messages[i] = e.what();
+    }
+  }
+  EXPECT_FALSE(messages[0].empty());
+  EXPECT_EQ(messages[0], messages[1]);
+}
+
 TEST(DiscreteKernels, TheTableRefusesInconsistentDeclarations) {
   mechint_model_kernels table = oscillator_table();
   table.discrete_rules = 1u << MECHINT_RULE_MIDPOINT;  // declared, no function

@@ -33,7 +33,8 @@ DiscreteRule::DiscreteRule(const KernelModel& model, Rule rule)
     : model_(&model), rule_(rule), a_(model.dim()), b_(model.dim()), point_(model.dim()), velocity_(model.dim()),
       force_(model.dim()), gradient_a_(model.dim()), gradient_b_(model.dim()), momentum_a_(model.dim()),
       momentum_b_(model.dim()), force_q_(model.dim(), model.dim()), force_v_(model.dim(), model.dim()),
-      code_(rule_code(rule)), supplied_(model.supplies_discrete_rule(code_)) {}
+      code_(rule_code(rule)), supplied_(model.supplies_discrete_rule(code_)),
+      steps_itself_(model.supplies_discrete_step(code_)) {}
 
 int DiscreteRule::rule_code(Rule rule) {
   switch (rule) {

@@ -52,6 +52,15 @@ class DiscreteRule {
     if (supplied_) return model_->discrete_lagrangian(code_, h, q0, q1, nullptr, &d2, nullptr);
     return composed_d2<N>(q0, q1, h, d2);
   }
+  /// Whether the model solves this rule's steps itself (KernelModel::supplies_discrete_step): full
+  /// Newton on its own DEL equations, the same arithmetic at the model's size.
+  bool steps_itself() const { return steps_itself_; }
+  /// q1 of the step from (q0, p0) under the held control u (null without forces), by the model's Newton
+  /// from the guess in q1. Only when steps_itself().
+  NewtonStats solve_step(double h, const Vector& q0, const Vector& p0, const Vector* u, double t0,
+                         const NewtonOptions& options, Vector& q1) const {
+    return model_->discrete_step(code_, h, q0, p0, u, t0, options, q1);
+  }
   /// f⁻ and f⁺ of the step from (q0, t0) to q1 under the held control u, and ∂f⁻/∂q1 when asked.
   template <int N = Eigen::Dynamic>
   bool forces(const Vector& q0, const Vector& q1, const Vector& u, double t0, double h, Vector& f_minus,
@@ -68,6 +77,7 @@ class DiscreteRule {
   RowMatrix force_q_, force_v_;
   int code_;       ///< the rule's MECHINT_RULE_* code
   bool supplied_;  ///< the model supplies this rule's discrete derivatives
+  bool steps_itself_;  ///< ... and solves its steps
 
   /// The rule's MECHINT_RULE_* code.
   static int rule_code(Rule rule);

@@ -263,6 +263,13 @@ NewtonStats KernelVariationalIntegrator::solve(NewtonSolver<N>& newton, bool ste
   // The step's solver follows the options (simplified Newton keeps its factorization, which belongs
   // to one step size); a confirmation's half steps take full Newton.
   const NewtonOptions& options = step_solver ? options_ : confirm_options_;
+  // A model that solves its rule's steps itself does it with full Newton at its own size, the same
+  // arithmetic with the discrete derivatives inlined (model_kernels.h, discrete_step); simplified
+  // Newton keeps its factorization here, across steps, so it stays on this side.
+  if (k_ == 0 && options.variant == NewtonVariant::kFull && rule_.steps_itself()) {
+    if (step_solver) factored_h_ = 0.0;
+    return rule_.solve_step(h, q_k, p_k, forcing.u, forcing.t, options, q_next);
+  }
   if (step_solver && factored_h_ != h) newton.discard_factorization();
   nu_.setZero();
   const double residual_scale = 1.0 + (h * Eigen::Map<const Eigen::Matrix<double, N, 1>>(p_k.data(), n_)).template lpNorm<Eigen::Infinity>();

@@ -27,6 +27,7 @@
 #include "mechint/model/lagrangian_calculus.hpp"
 #include "mechint/model/unilateral.hpp"
 #include "mechint/optimal/block_derivatives.hpp"
+#include "mechint/solve/newton.hpp"
 
 namespace mechint::kernel {
 
@@ -43,6 +44,7 @@ class ModelKernelTable {
     t.own_discrete_rules = kOwnRules;
     t.discrete_lagrangian = &discrete_lagrangian;
     if constexpr (ForcedModel<M>) t.discrete_forces = &discrete_forces;
+    if constexpr (k == 0) t.discrete_step = &discrete_step;
   }
 
   /// The table of `model`; `complete` adds the members one factory supplies beyond the others'.
@@ -477,6 +479,90 @@ class ModelKernelTable {
     } else {
       (void)context, (void)rule, (void)h, (void)q0, (void)q1, (void)u, (void)t0, (void)f_minus, (void)f_plus,
           (void)df_minus;
+      return MECHINT_KERNEL_OUTSIDE_DOMAIN;
+    }
+  }
+
+  /// The DEL equations of one step of `Rule` at the model's size (model_kernels.h, discrete_step):
+  /// R = h (p0 + D1 Ld + f⁻), J = h (D12 Ld + ∂f⁻/∂q1), the arithmetic of the kernel integrator's
+  /// DelSystem (kernel/kernel_variational_integrator.cpp) on the values `discrete_lagrangian` and
+  /// `discrete_forces` give, so a step solved here is bit for bit the step solved there.
+  template <class Rule>
+  struct DelStep {
+    const DiscreteOf<Rule>& system;
+    double h;
+    VecD<n> q0, p0;
+    const double* u;
+    double t0;
+    const mechint_newton_settings& settings;
+    VecD<n> q1;
+    double residual_scale;  // 1 + ‖h·p0‖∞
+
+    /// D1 Ld + f⁻ and D12 Ld + ∂f⁻/∂q1 at (q0, q1); false where the model is not defined.
+    [[gnu::always_inline]] bool derivatives(VecD<n>& d1, Mat<n, n>& d12) const {
+      try {
+        discrete_lagrangian_d1_d12(system, q0, q1, h, d1, d12);
+        if (!d1.allFinite() || !d12.allFinite()) return false;
+        if constexpr (ForcedModel<M>) {
+          Vec<Jet<n>, n> fm, fp;
+          system.template discrete_forces<Jet<n>>(lift_constant<Jet<n>, n>(q0), seed_gradient<n>(q1),
+                                                  lift_constant<Jet<n>, m>(Eigen::Map<const VecD<m>>(u)), t0, h, fm, fp);
+          VecD<n> minus;
+          bool finite = true;
+          for (int i = 0; i < n; ++i) {
+            minus[i] = fm[i].a;
+            finite = finite && fm[i].v.allFinite() && std::isfinite(fp[i].a);
+          }
+          if (!finite || !minus.allFinite()) return false;
+          d1 += minus;
+          for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) d12(i, j) += fm[i].v[j];
+        }
+        return true;
+      } catch (const std::exception&) {  // a model's DomainError: not defined here
+        return false;
+      }
+    }
+    void assemble(VecD<n>& r, Mat<n, n>* j) {
+      VecD<n> d1;
+      Mat<n, n> d12;
+      if (!derivatives(d1, d12)) {
+        r.setConstant(std::numeric_limits<double>::quiet_NaN());
+        return;
+      }
+      r = h * (p0 + d1);
+      if (j) *j = h * d12;
+    }
+    double update(const VecD<n>& delta) {
+      q1 -= delta;
+      return delta.template lpNorm<Eigen::Infinity>();
+    }
+    bool converged_on_residual(const NewtonIterate& state) const {
+      return state.residual_norm <= settings.residual_tolerance * residual_scale;
+    }
+    bool converged_on_update(const NewtonIterate& state) const {
+      return update_converged(state, NewtonVariant::kFull, settings.step_tolerance,
+                              1.0 + q1.template lpNorm<Eigen::Infinity>());
+    }
+  };
+
+  static int discrete_step(const void* context, int32_t rule, double h, const double* q0, const double* p0,
+                           const double* u, double t0, const mechint_newton_settings* settings, double* q1,
+                           mechint_newton_report* report) {
+    if constexpr (k == 0) {
+      return with_rule(rule, [&]<class Rule>(std::type_identity<Rule>) {
+        DelStep<Rule> problem{discrete_of<Rule>(context), h, vec(q0), vec(p0), u, t0, *settings, vec(q1), 0.0};
+        problem.residual_scale = 1.0 + (h * problem.p0).template lpNorm<Eigen::Infinity>();
+        NewtonSolver<n> newton;
+        const NewtonStats stats =
+            newton.solve(problem, NewtonPolicy{.variant = NewtonVariant::kFull, .max_iterations = settings->max_iterations});
+        Eigen::Map<VecD<n>>{q1} = problem.q1;
+        *report = {stats.iterations,          stats.converged ? 1 : 0,   stats.jacobian_evaluations,
+                   stats.residual_norm,       stats.first_update_norm, stats.first_contraction};
+        return MECHINT_KERNEL_OK;
+      });
+    } else {
+      (void)context, (void)rule, (void)h, (void)q0, (void)p0, (void)u, (void)t0, (void)settings, (void)q1, (void)report;
       return MECHINT_KERNEL_OUTSIDE_DOMAIN;
     }
   }

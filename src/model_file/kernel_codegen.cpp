@@ -22,7 +22,7 @@ using symbolic::Op;
 
 // The source declares the table itself (below) so that it compiles without mechint's headers.
 // This trips when model_kernels.h grows: append the new members there too.
-static_assert(sizeof(mechint_model_kernels) == 176 && offsetof(mechint_model_kernels, energy) == 168,
+static_assert(sizeof(mechint_model_kernels) == 184 && offsetof(mechint_model_kernels, discrete_step) == 176,
               "kernel_codegen.cpp writes a copy of mechint_model_kernels: update it");
 
 /// model_kernels.h's declarations, under its include guard (a unit that includes both is fine).
@@ -30,6 +30,19 @@ constexpr const char* kTableDeclaration = R"(#ifndef MECHINT_KERNEL_MODEL_KERNEL
 #define MECHINT_KERNEL_MODEL_KERNELS_H
 #define MECHINT_KERNEL_OK 0
 #define MECHINT_KERNEL_OUTSIDE_DOMAIN 1
+typedef struct mechint_newton_settings {
+  double residual_tolerance;
+  double step_tolerance;
+  int32_t max_iterations;
+} mechint_newton_settings;
+typedef struct mechint_newton_report {
+  int32_t iterations;
+  int32_t converged;
+  int32_t jacobian_evaluations;
+  double residual_norm;
+  double first_update_norm;
+  double first_contraction;
+} mechint_newton_report;
 typedef struct mechint_model_kernels {
   uint32_t abi_version;
   uint32_t struct_size;
@@ -62,6 +75,9 @@ typedef struct mechint_model_kernels {
                        const double* mu, double* f_u, double* hessian);
   uint32_t own_discrete_rules;
   int (*energy)(const void* context, const double* q, const double* v, double* energy, double* size);
+  int (*discrete_step)(const void* context, int32_t rule, double h, const double* q0, const double* p0,
+                       const double* u, double t0, const mechint_newton_settings* settings, double* q1,
+                       mechint_newton_report* report);
 } mechint_model_kernels;
 #endif
 )";

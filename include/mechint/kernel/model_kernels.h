@@ -32,6 +32,24 @@ extern "C" {
 #define MECHINT_KERNEL_OK 0
 #define MECHINT_KERNEL_OUTSIDE_DOMAIN 1
 
+/* The settings of a Newton solve a model makes itself (`discrete_step`) and what it reports: the
+ * solver of solve/newton.hpp, full Newton. */
+typedef struct mechint_newton_settings {
+  double residual_tolerance; /* converged when |R|inf <= residual_tolerance (1 + |h p0|inf) ... */
+  double step_tolerance;     /* ... or when the last update |dq|inf <= step_tolerance (1 + |q1|inf) */
+  int32_t max_iterations;    /* updates at most */
+} mechint_newton_settings;
+
+typedef struct mechint_newton_report {
+  int32_t iterations;           /* updates made */
+  int32_t converged;            /* 1: converged; 0: not (the limit, or an iterate where the model is not
+                                   defined or the residual not finite) */
+  int32_t jacobian_evaluations; /* Jacobians factored */
+  double residual_norm;         /* |R|inf at the last evaluation */
+  double first_update_norm;     /* |dq_0|inf */
+  double first_contraction;     /* |dq_1|inf / |dq_0|inf (0 before a second update) */
+} mechint_newton_report;
+
 typedef struct mechint_model_kernels {
   uint32_t abi_version; /* MECHINT_KERNEL_ABI_VERSION of the filler */
   uint32_t struct_size; /* sizeof(mechint_model_kernels) of the filler */
@@ -123,6 +141,19 @@ typedef struct mechint_model_kernels {
    * and L_v); a filler supplies it when it has them for less, as one directional derivative of L
    * along v does. */
   int (*energy)(const void* context, const double* q, const double* v, double* energy, double* size);
+
+  /* One step of a supplied rule (among `discrete_rules`) of an unconstrained model (k = 0), solved by
+   * the model itself: q1 such that R = h (p0 + D1 Ld(q0, q1) + f-(q0, q1)) = 0 (000 eqs. 4.4-4.6 in
+   * momentum form; f- of the step from (q0, t0) under the control u held over it, u and t0 ignored
+   * without forces), by full Newton on J = h (D12 Ld + df-/dq1) from the guess in q1, with the
+   * settings' tolerances. On return q1 is the last iterate and `report` says how the solve ended: an
+   * iterate where the model is not defined stops it unconverged, as a non-finite residual does. The
+   * same arithmetic as the methods' solve of the same equations from `discrete_lagrangian` and
+   * `discrete_forces`; a filler supplies it when it solves them for less (the AD backend's Newton at
+   * the model's size, with the discrete derivatives inlined). Optional (NULL: the methods solve). */
+  int (*discrete_step)(const void* context, int32_t rule, double h, const double* q0, const double* p0,
+                       const double* u, double t0, const mechint_newton_settings* settings, double* q1,
+                       mechint_newton_report* report);
 } mechint_model_kernels;
 
 /* The rules of `discrete_lagrangian`: Ld = h L((q0+q1)/2, (q1-q0)/h), h/2 [L(q0, v) + L(q1, v)] and
