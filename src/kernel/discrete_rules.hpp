@@ -57,9 +57,9 @@ class DiscreteRule {
   bool steps_itself() const { return steps_itself_; }
   /// q1 of the step from (q0, p0) under the held control u (null without forces), by the model's Newton
   /// from the guess in q1. Only when steps_itself().
-  NewtonStats solve_step(double h, const Vector& q0, const Vector& p0, const Vector* u, double t0,
-                         const NewtonOptions& options, Vector& q1) const {
-    return model_->discrete_step(code_, h, q0, p0, u, t0, options, q1);
+  void solve_step(double h, const Vector& q0, const Vector& p0, const Vector* u, double t0, const NewtonOptions& options,
+                  Vector& q1, NewtonStats& stats) const {
+    model_->discrete_step(code_, h, q0, p0, u, t0, options, q1, stats);
   }
   /// f⁻ and f⁺ of the step from (q0, t0) to q1 under the held control u, and ∂f⁻/∂q1 when asked.
   template <int N = Eigen::Dynamic>

@@ -115,8 +115,9 @@ class KernelModel {
   }
   /// q1 of one step of a supplied rule by the model's own full Newton from the guess in q1 (u: the
   /// held control, null without forces). Only when supplies_discrete_step(rule).
-  NewtonStats discrete_step(int rule, double h, const Vector& q0, const Vector& p0, const Vector* u, double t0,
-                            const NewtonOptions& options, Vector& q1) const;
+  /// `stats` is written field by field (see the definition).
+  void discrete_step(int rule, double h, const Vector& q0, const Vector& p0, const Vector* u, double t0,
+                     const NewtonOptions& options, Vector& q1, NewtonStats& stats) const;
 
   /// Whether the table supplies what optimal control asks for (model_kernels.h: lagrangian_third,
   /// and forces_second for a forced model): kernel/kernel_dmoc.hpp.
@@ -200,24 +201,23 @@ inline bool KernelModel::discrete_lagrangian(int rule, double h, const Vector& q
                                       d2 ? d2->data() : nullptr, d12 ? d12->data() : nullptr) == MECHINT_KERNEL_OK;
 }
 
-inline NewtonStats KernelModel::discrete_step(int rule, double h, const Vector& q0, const Vector& p0, const Vector* u,
-                                             double t0, const NewtonOptions& options, Vector& q1) const {
+inline void KernelModel::discrete_step(int rule, double h, const Vector& q0, const Vector& p0, const Vector* u,
+                                       double t0, const NewtonOptions& options, Vector& q1, NewtonStats& stats) const {
   const mechint_newton_settings settings{options.residual_tolerance, options.step_tolerance, options.max_iterations};
   mechint_newton_report report{};
   kernels_.discrete_step(kernels_.context, rule, h, q0.data(), p0.data(), u ? u->data() : nullptr, t0, &settings,
                          q1.data(), &report);
-  NewtonStats stats;
+  // Field by field, each read once: the kernel stored them one by one, and a wide load over two of
+  // them (which the compiler otherwise makes of adjacent copies) waits for both stores to retire
+  // instead of taking their values from the store buffer — a stall that cost a short model's step
+  // about 10 %.
   stats.iterations = report.iterations;
   stats.converged = report.converged != 0;
   stats.jacobian_evaluations = report.jacobian_evaluations;
   stats.residual_norm = report.residual_norm;
   stats.first_update_norm = report.first_update_norm;
-  // Read field by field: the kernel stored them one by one, and one wide load over two of them (which
-  // the compiler otherwise makes of these two copies) waits for both stores to retire instead of
-  // taking their values from the store buffer — a stall that cost a short model's step about 10 %.
   asm("" ::: "memory");
   stats.first_contraction = report.first_contraction;
-  return stats;
 }
 
 inline bool KernelModel::discrete_forces(int rule, double h, const Vector& q0, const Vector& q1, const Vector& u,

@@ -221,7 +221,7 @@ void KernelVariationalIntegrator::step_sized() {
   if (k_ > 0 && !model_->constraints(q_, &g_k_, &dg_k_))
     throw NewtonFailure(step_index_ + 1, t_ + h_, std::numeric_limits<double>::quiet_NaN(), 0);
   sized(q_next_) = 2.0 * sized(q_) - sized(q_prev_);
-  stats_ = solve<N>(std::get<NewtonSolver<N>>(newton_), true, h_, q_, p_, dg_k_, forcing, q_next_, lambda_);
+  solve<N>(std::get<NewtonSolver<N>>(newton_), true, h_, q_, p_, dg_k_, forcing, q_next_, lambda_, stats_);
   if (!stats_.converged || !sized(q_next_).allFinite()) {
     // Where Newton's last iterate left the model's own domain (a model file's `domain`, a built-in's
     // collision), that is the reason to give: the step is too large to resolve a singular point.
@@ -257,9 +257,9 @@ void KernelVariationalIntegrator::step_sized() {
 }
 
 template <int N>
-NewtonStats KernelVariationalIntegrator::solve(NewtonSolver<N>& newton, bool step_solver, double h, const Vector& q_k,
-                                               const Vector& p_k, const RowMatrix& dg_k, Forcing forcing,
-                                               Vector& q_next, Vector& lambda) {
+void KernelVariationalIntegrator::solve(NewtonSolver<N>& newton, bool step_solver, double h, const Vector& q_k,
+                                        const Vector& p_k, const RowMatrix& dg_k, Forcing forcing, Vector& q_next,
+                                        Vector& lambda, NewtonStats& stats) {
   // The step's solver follows the options (simplified Newton keeps its factorization, which belongs
   // to one step size); a confirmation's half steps take full Newton.
   const NewtonOptions& options = step_solver ? options_ : confirm_options_;
@@ -268,16 +268,23 @@ NewtonStats KernelVariationalIntegrator::solve(NewtonSolver<N>& newton, bool ste
   // Newton keeps its factorization here, across steps, so it stays on this side.
   if (k_ == 0 && options.variant == NewtonVariant::kFull && rule_.steps_itself()) {
     if (step_solver) factored_h_ = 0.0;
-    return rule_.solve_step(h, q_k, p_k, forcing.u, forcing.t, options, q_next);
+    rule_.solve_step(h, q_k, p_k, forcing.u, forcing.t, options, q_next, stats);
+    return;
   }
+  solve_here<N>(newton, step_solver, options, h, q_k, p_k, dg_k, forcing, q_next, lambda, stats);
+}
+
+template <int N>
+void KernelVariationalIntegrator::solve_here(NewtonSolver<N>& newton, bool step_solver, const NewtonOptions& options,
+                                             double h, const Vector& q_k, const Vector& p_k, const RowMatrix& dg_k,
+                                             Forcing forcing, Vector& q_next, Vector& lambda, NewtonStats& stats) {
   if (step_solver && factored_h_ != h) newton.discard_factorization();
   nu_.setZero();
   const double residual_scale = 1.0 + (h * Eigen::Map<const Eigen::Matrix<double, N, 1>>(p_k.data(), n_)).template lpNorm<Eigen::Infinity>();
   DelSystem<N> system{*this, options, h, q_k, p_k, dg_k, forcing, q_next, residual_scale};
-  const NewtonStats stats = newton.solve(system, NewtonPolicy::from(options));
+  stats = newton.solve(system, NewtonPolicy::from(options));
   if (step_solver) factored_h_ = newton.has_factorization() ? h : 0.0;
   if (k_ > 0) lambda = nu_ / h;
-  return stats;
 }
 
 /// p1 = D2 Ld(q0, q1) + f⁺ (NaN where the model is not defined: the run loop's checks stop there).
@@ -425,7 +432,8 @@ void KernelVariationalIntegrator::confirm_step(Forcing forcing) {
   const double half = 0.5 * h_;
   NewtonSolver<N>& newton = std::get<NewtonSolver<N>>(confirm_newton_);
   q_half_ = q_ + 0.5 * (q_ - q_prev_);
-  NewtonStats first = solve<N>(newton, false, half, q_, p_, dg_k_, forcing, q_half_, lambda_half_);
+  NewtonStats first, second;
+  solve<N>(newton, false, half, q_, p_, dg_k_, forcing, q_half_, lambda_half_, first);
   q_two_ = 2.0 * q_half_ - q_;
   bool converged = first.converged && q_half_.allFinite();
   if (converged) {
@@ -434,8 +442,7 @@ void KernelVariationalIntegrator::confirm_step(Forcing forcing) {
     Forcing second_half = forcing;
     second_half.t += half;
     if (converged) {
-      const NewtonStats second =
-          solve<N>(newton, false, half, q_half_, p_half_, dg_half_, second_half, q_two_, lambda_half_);
+      solve<N>(newton, false, half, q_half_, p_half_, dg_half_, second_half, q_two_, lambda_half_, second);
       converged = second.converged && q_two_.allFinite();
     }
   }

@@ -112,9 +112,19 @@ class KernelVariationalIntegrator {
   /// The step at size N (the one body of `step()`, chosen once: `step_`).
   template <int N>
   void step_sized();
+  /// Solves one (half) step into q_next, lambda and `stats` — written in place, not returned: a
+  /// returned NewtonStats is copied by wide loads over the narrow stores that just wrote it, which the
+  /// store buffer cannot forward (a stall of about 10 % of a short model's step; docs/performance.md).
   template <int N>
-  NewtonStats solve(NewtonSolver<N>& newton, bool step_solver, double h, const Vector& q_k, const Vector& p_k,
-                    const RowMatrix& dg_k, Forcing forcing, Vector& q_next, Vector& lambda);
+  [[gnu::always_inline]] void solve(NewtonSolver<N>& newton, bool step_solver, double h, const Vector& q_k,
+                                    const Vector& p_k, const RowMatrix& dg_k, Forcing forcing, Vector& q_next,
+                                    Vector& lambda, NewtonStats& stats);
+  /// The solve by the integrator's own Newton (not the model's): out of line, so that the model's
+  /// step does not pay its prologue.
+  template <int N>
+  [[gnu::noinline]] void solve_here(NewtonSolver<N>& newton, bool step_solver, const NewtonOptions& options, double h,
+                                    const Vector& q_k, const Vector& p_k, const RowMatrix& dg_k, Forcing forcing,
+                                    Vector& q_next, Vector& lambda, NewtonStats& stats);
   template <int N = Eigen::Dynamic>
   void discrete_momentum(const Vector& q0, const Vector& q1, Forcing forcing, double h, Vector& p) const;
   void reset(const Vector& q0, const Vector& p0, const Vector& q_prev, double t0);
