@@ -221,6 +221,10 @@ TEST_F(OptimizeCli, BadProblemFilesExitTwoWithALocatedLine) {
   refuse("model = \"no-such-system\"\nhorizon = 1.0\nsteps = 60\n", "unknown system");
   refuse("model = \"damped-pendulum\"\nhorizon = 1.0\nsteps = 60\nmethod = \"rk4\"\n",
          "bad.toml:4:10: method 'rk4' is not offered for optimal control");
+  // vi-first-order is not offered (optimize keeps to the symmetric rules); the refusal lists those it
+  // offers, read from the method registry.
+  refuse("model = \"damped-pendulum\"\nhorizon = 1.0\nsteps = 60\nmethod = \"vi-first-order\"\n",
+         "(known: vi-midpoint, vi-trapezoid, vi-gauss4, vi-gauss6, vi-gauss8, vi-lobatto4, vi-lobatto6)");
   refuse("model = \"damped-pendulum\"\nhorizon = 1.0\nsteps = 60\n[parameters]\nlength = 2.0\n", "length");
   refuse("model = \"damped-pendulum\"\nhorizon = 1.0\n", "missing required key 'steps'");
   refuse("model = \"damped-pendulum\"\nhorizon = [1.0\n", "bad.toml:2:");

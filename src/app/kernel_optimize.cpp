@@ -79,17 +79,25 @@ struct OptimizeRule {
   std::optional<kernel::GalerkinTableau> galerkin;  ///< vi-gauss4/6/8, vi-lobatto4/6
 };
 
+/// Whether DMOC transcribes `method`: the symmetric rules of second order and the Galerkin rules.
+bool offered_for_optimal_control(const std::string& method) {
+  return method == "vi-midpoint" || method == "vi-trapezoid" || galerkin_tableau_of(method).has_value();
+}
+
 /// The rule of an optimize `method`: the variational methods, whose discrete Lagrangian DMOC transcribes.
 OptimizeRule rule_of(const OptimalControlSpec& spec) {
-  if (spec.method == "vi-midpoint" || spec.method == "vi-trapezoid") {
+  if (std::optional<kernel::GalerkinTableau> tableau = galerkin_tableau_of(spec.method))
+    return {kernel::dmoc_rule(*tableau), std::nullopt, std::move(tableau)};
+  if (offered_for_optimal_control(spec.method)) {
     const kernel::Rule rule = kernel::rule_named(spec.method);
     return {kernel::dmoc_rule(rule), rule, std::nullopt};
   }
-  if (std::optional<kernel::GalerkinTableau> tableau = galerkin_tableau_of(spec.method))
-    return {kernel::dmoc_rule(*tableau), std::nullopt, std::move(tableau)};
+  // The names in `mechint list`'s order, from the one method registry.
+  std::vector<std::string> known;
+  for (const std::string& method : kernel_methods(0))
+    if (offered_for_optimal_control(method)) known.push_back(method);
   spec.fail(spec.method_where, "method " + quote_for_message(spec.method) +
-                                   " is not offered for optimal control (known: vi-midpoint, vi-trapezoid, vi-gauss4, "
-                                   "vi-gauss6, vi-gauss8, vi-lobatto4, vi-lobatto6)");
+                                   " is not offered for optimal control (known: " + model_file::join_names(known) + ")");
 }
 
 /// The forced variational integrator of the same discrete Lagrangian run from the start under
