@@ -435,9 +435,10 @@ TEST(DiscreteKernels, TheMethodsTakeTheRulesAModelSupplies) {
 }
 
 /// A model that solves its rule's steps itself (model_kernels.h, discrete_step: the AD backend's full
-/// Newton at the model's size, the discrete derivatives inlined) steps bit for bit as the integrator's
-/// own Newton on the same table without that member: configurations, momenta and Newton's statistics,
-/// for every rule, forced or not.
+/// Newton at the model's size, the discrete derivatives inlined, and in momentum form the step's end:
+/// p_{k+1} and the discrete forces) steps bit for bit as the integrator's own Newton on the same table
+/// without that member: configurations, momenta, the forces' work on the Noether momenta and Newton's
+/// statistics, for every rule, in both forms, forced or not.
 template <class M>
 void expect_own_steps_are_the_integrators(const M& model, const VecD<M::kDim>& q0, const VecD<M::kDim>& v0,
                                           const Vector& u, double h) {
@@ -446,11 +447,13 @@ void expect_own_steps_are_the_integrators(const M& model, const VecD<M::kDim>& q
   ASSERT_NE(table.discrete_step, nullptr);
   table.discrete_step = nullptr;
   const KernelModel without(table, nullptr);  // the context stays `own`'s
+  for (const DelForm form : {DelForm::kMomentum, DelForm::kPosition})
   for (const Rule rule : {Rule::kMidpoint, Rule::kTrapezoid, Rule::kFirstOrder}) {
     SCOPED_TRACE(static_cast<int>(rule));
+    SCOPED_TRACE(form == DelForm::kMomentum ? "momentum form" : "position form");
     EXPECT_TRUE(DiscreteRule(*own, rule).steps_itself());
     EXPECT_FALSE(DiscreteRule(without, rule).steps_itself());
-    KernelVariationalIntegrator a(*own, rule, h), b(without, rule, h);
+    KernelVariationalIntegrator a(*own, rule, h, {}, form), b(without, rule, h, {}, form);
     if (u.size() > 0) a.set_control(u), b.set_control(u);
     a.start_from_velocity(q0, v0);
     b.start_from_velocity(q0, v0);
@@ -462,7 +465,10 @@ void expect_own_steps_are_the_integrators(const M& model, const VecD<M::kDim>& q
       EXPECT_EQ(a.last_newton_stats().iterations, b.last_newton_stats().iterations);
       EXPECT_EQ(a.last_newton_stats().residual_norm, b.last_newton_stats().residual_norm);
       EXPECT_EQ(a.last_newton_stats().first_contraction, b.last_newton_stats().first_contraction);
+      for (int j = 0; j < M::kNumSymmetries; ++j) ASSERT_EQ(a.discrete_work(j), b.discrete_work(j)) << "step " << i;
     }
+    if constexpr (M::kNumSymmetries > 0 && ForcedModel<M>)
+      if (u.size() > 0) EXPECT_NE(a.discrete_work(0), 0.0);  // the forces worked on the momentum
     EXPECT_EQ(a.confirmed_steps(), b.confirmed_steps());
     EXPECT_GT((a.q() - Vector(q0)).norm(), 1e-2);  // it moved
   }
@@ -474,6 +480,9 @@ TEST(DiscreteKernels, AModelsOwnStepsAreTheIntegratorsBitForBit) {
                                        VecD<1>(1.0), VecD<1>(0.4), Vector(), 0.1);
   expect_own_steps_are_the_integrators(systems::Acrobot{}, VecD<2>(1.0, -0.5), VecD<2>(0.3, 0.2), Vector::Constant(1, 0.7),
                                        0.02);
+  // Forced with a symmetry: the thrust's discrete forces enter the Noether balance.
+  expect_own_steps_are_the_integrators(systems::LowThrustSpacecraft{}, VecD<2>(1.0, 0.0), VecD<2>(0.0, 1.1),
+                                       Vector::Constant(2, 0.05), 0.05);
 }
 
 /// L = ½ q̇² − 1/q, defined for q > 0 only (a DomainError elsewhere, as a model file's `domain`).

@@ -56,10 +56,12 @@ class DiscreteRule {
   /// Newton on its own DEL equations, the same arithmetic at the model's size.
   bool steps_itself() const { return steps_itself_; }
   /// q1 of the step from (q0, p0) under the held control u (null without forces), by the model's Newton
-  /// from the guess in q1. Only when steps_itself().
+  /// from the guess in q1. Only when steps_itself(). With `p1` not null, a converged step also gives
+  /// p1 = D2 Ld + f⁺ at q1 and, forced, the step's f⁻ and f⁺ (KernelModel::discrete_step).
   void solve_step(double h, const Vector& q0, const Vector& p0, const Vector* u, double t0, const NewtonOptions& options,
-                  Vector& q1, NewtonStats& stats) const {
-    model_->discrete_step(code_, h, q0, p0, u, t0, options, q1, stats);
+                  Vector& q1, NewtonStats& stats, Vector* p1 = nullptr, Vector* f_minus = nullptr,
+                  Vector* f_plus = nullptr) const {
+    model_->discrete_step(code_, h, q0, p0, u, t0, options, q1, stats, p1, f_minus, f_plus);
   }
   /// f⁻ and f⁺ of the step from (q0, t0) to q1 under the held control u, and ∂f⁻/∂q1 when asked.
   template <int N = Eigen::Dynamic>

@@ -115,9 +115,11 @@ class KernelModel {
   }
   /// q1 of one step of a supplied rule by the model's own full Newton from the guess in q1 (u: the
   /// held control, null without forces). Only when supplies_discrete_step(rule).
-  /// `stats` is written field by field (see the definition).
+  /// `stats` is written field by field (see the definition). With `p1` not null, a converged step
+  /// also writes p1 = D2 Ld + f⁺ at q1 and, for a forced model, the step's f⁻ and f⁺ (model_kernels.h).
   void discrete_step(int rule, double h, const Vector& q0, const Vector& p0, const Vector* u, double t0,
-                     const NewtonOptions& options, Vector& q1, NewtonStats& stats) const;
+                     const NewtonOptions& options, Vector& q1, NewtonStats& stats, Vector* p1 = nullptr,
+                     Vector* f_minus = nullptr, Vector* f_plus = nullptr) const;
 
   /// Whether the table supplies what optimal control asks for (model_kernels.h: lagrangian_third,
   /// and forces_second for a forced model): kernel/kernel_dmoc.hpp.
@@ -202,11 +204,13 @@ inline bool KernelModel::discrete_lagrangian(int rule, double h, const Vector& q
 }
 
 inline void KernelModel::discrete_step(int rule, double h, const Vector& q0, const Vector& p0, const Vector* u,
-                                       double t0, const NewtonOptions& options, Vector& q1, NewtonStats& stats) const {
+                                       double t0, const NewtonOptions& options, Vector& q1, NewtonStats& stats,
+                                       Vector* p1, Vector* f_minus, Vector* f_plus) const {
   const mechint_newton_settings settings{options.residual_tolerance, options.step_tolerance, options.max_iterations};
   mechint_newton_report report{};
   kernels_.discrete_step(kernels_.context, rule, h, q0.data(), p0.data(), u ? u->data() : nullptr, t0, &settings,
-                         q1.data(), &report);
+                         q1.data(), p1 ? p1->data() : nullptr, f_minus ? f_minus->data() : nullptr,
+                         f_plus ? f_plus->data() : nullptr, &report);
   // Field by field, each read once: the kernel stored them one by one, and a wide load over two of
   // them (which the compiler otherwise makes of adjacent copies) waits for both stores to retire
   // instead of taking their values from the store buffer — a stall that cost a short model's step

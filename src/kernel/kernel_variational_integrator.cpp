@@ -115,7 +115,7 @@ KernelVariationalIntegrator::KernelVariationalIntegrator(const KernelModel& mode
       confirm_newton_(step_newton_of(n_, k_)), legendre_(model) {
   if (!(h > 0.0) || !std::isfinite(h)) throw InvalidInput("step size h must be positive and finite, got " + format_number(h));
   const int n = n_, k = k_, m = model.num_controls(), symmetries = model.num_symmetries();
-  for (Vector* v : {&q_, &q_prev_, &p_, &q_next_, &d1_, &f_minus_, &f_plus_, &q_half_, &q_two_, &p_half_, &xi_,
+  for (Vector* v : {&q_, &q_prev_, &p_, &q_next_, &p_next_, &d1_, &f_minus_, &f_plus_, &q_half_, &q_two_, &p_half_, &xi_,
                     &xi_next_, &step_f_minus_, &step_f_plus_, &energy_gradient_, &mid_, &vel_})
     v->setZero(n);
   for (Vector* v : {&lambda_, &g_k_, &g_next_, &nu_, &lambda_half_}) v->setZero(k);
@@ -221,7 +221,17 @@ void KernelVariationalIntegrator::step_sized() {
   if (k_ > 0 && !model_->constraints(q_, &g_k_, &dg_k_))
     throw NewtonFailure(step_index_ + 1, t_ + h_, std::numeric_limits<double>::quiet_NaN(), 0);
   sized(q_next_) = 2.0 * sized(q_) - sized(q_prev_);
-  solve<N>(std::get<NewtonSolver<N>>(newton_), true, h_, q_, p_, dg_k_, forcing, q_next_, lambda_, stats_);
+  // A model that solves its steps gives their end as well where the momentum follows from the step
+  // itself (momentum form, no periodic wrap in between): p_{k+1} and the step's discrete forces at
+  // q_{k+1}, by the arithmetic below without two more calls through the table.
+  const bool end_by_model = form_ == DelForm::kMomentum && !wrap_ && steps_by_model(options_);
+  if (end_by_model) {
+    factored_h_ = 0.0;
+    rule_.solve_step(h_, q_, p_, forcing.u, forcing.t, options_, q_next_, stats_, &p_next_, &step_f_minus_,
+                     &step_f_plus_);
+  } else {
+    solve<N>(std::get<NewtonSolver<N>>(newton_), true, h_, q_, p_, dg_k_, forcing, q_next_, lambda_, stats_);
+  }
   if (!stats_.converged || !sized(q_next_).allFinite()) {
     // Where Newton's last iterate left the model's own domain (a model file's `domain`, a built-in's
     // collision), that is the reason to give: the step is too large to resolve a singular point.
@@ -229,7 +239,7 @@ void KernelVariationalIntegrator::step_sized() {
     throw NewtonFailure(step_index_ + 1, t_ + h_, stats_.residual_norm, stats_.iterations);
   }
   // The discrete forces of the step, once: the energy balance and the Noether balance use them.
-  if (model_->forced() &&
+  if (model_->forced() && !end_by_model &&
       !rule_.forces<N>(q_, q_next_, *forcing.u, forcing.t, h_, step_f_minus_, step_f_plus_, nullptr))
     step_f_minus_.setConstant(std::numeric_limits<double>::quiet_NaN());
   if (check_.enabled) {
@@ -238,11 +248,13 @@ void KernelVariationalIntegrator::step_sized() {
     if (energy_off > check_.trigger_energy || should_confirm<N>()) confirm_step<N>(forcing);
     if (!(energy_off <= check_.reject_energy)) balance_.reject(step_index_ + 1, t0_ + (step_index_ + 1) * h_, energy_off);
   }
-  if (model_->forced()) accumulate_work();
+  if (model_->forced() && model_->num_symmetries() > 0) accumulate_work();
   sized(q_prev_) = sized(q_);
   sized(q_) = sized(q_next_);
   if (wrap_) wrap_(q_prev_, q_);  // before p: the fixed-size integrator's order
-  if (form_ == DelForm::kMomentum) {
+  if (end_by_model) {
+    sized(p_) = sized(p_next_);  // the model's D2 Ld + f⁺_k (NaN where not defined, as below)
+  } else if (form_ == DelForm::kMomentum) {
     // p_{k+1} = D2 Ld(q_k, q_{k+1}) + f⁺_k, the discrete forces of this step computed above.
     const bool defined = rule_.d2<N>(q_prev_, q_, h_, p_);
     if (model_->forced()) sized(p_) += sized(step_f_plus_);
@@ -266,7 +278,7 @@ void KernelVariationalIntegrator::solve(NewtonSolver<N>& newton, bool step_solve
   // A model that solves its rule's steps itself does it with full Newton at its own size, the same
   // arithmetic with the discrete derivatives inlined (model_kernels.h, discrete_step); simplified
   // Newton keeps its factorization here, across steps, so it stays on this side.
-  if (k_ == 0 && options.variant == NewtonVariant::kFull && rule_.steps_itself()) {
+  if (steps_by_model(options)) {
     if (step_solver) factored_h_ = 0.0;
     rule_.solve_step(h, q_k, p_k, forcing.u, forcing.t, options, q_next, stats);
     return;
@@ -453,19 +465,23 @@ void KernelVariationalIntegrator::confirm_step(Forcing forcing) {
 }
 
 /// Rejects the step q_ → q_next_ when it turns an angle L depends on by more than half a turn
-/// (turns_more_than_half in integrate/step_check.hpp); L's gradient only when one turns so far.
+/// (turns_more_than_half in integrate/step_check.hpp); L's gradient only when one turns so far, out
+/// of line (judge_turn): the test of every step stays in the step's body.
 template <int N>
 void KernelVariationalIntegrator::check_turns() {
   const int n = N == Eigen::Dynamic ? n_ : N;
   for (int i = 0; i < n; ++i) {
     const double change = q_next_[i] - q_[i];
-    if (!turns_more_than_half(check_, i, change)) continue;
-    mid_ = 0.5 * (q_ + q_next_);
-    vel_ = (q_next_ - q_) / h_;
-    double value = 0.0;
-    if (model_->gradient(mid_, vel_, &value, &energy_gradient_, nullptr) && energy_gradient_[i] != 0.0)
-      reject_turn(step_index_ + 1, t0_ + (step_index_ + 1) * h_, i, change);
+    if (turns_more_than_half(check_, i, change)) judge_turn(i, change);
   }
+}
+
+void KernelVariationalIntegrator::judge_turn(int i, double change) {
+  mid_ = 0.5 * (q_ + q_next_);
+  vel_ = (q_next_ - q_) / h_;
+  double value = 0.0;
+  if (model_->gradient(mid_, vel_, &value, &energy_gradient_, nullptr) && energy_gradient_[i] != 0.0)
+    reject_turn(step_index_ + 1, t0_ + (step_index_ + 1) * h_, i, change);
 }
 
 /// The energy balance of the step just solved (q_ to q_next_, its discrete forces) against the

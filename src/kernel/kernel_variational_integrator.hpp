@@ -125,6 +125,12 @@ class KernelVariationalIntegrator {
   [[gnu::noinline]] void solve_here(NewtonSolver<N>& newton, bool step_solver, const NewtonOptions& options, double h,
                                     const Vector& q_k, const Vector& p_k, const RowMatrix& dg_k, Forcing forcing,
                                     Vector& q_next, Vector& lambda, NewtonStats& stats);
+  /// Whether a solve with these options is the model's own (model_kernels.h, discrete_step): full
+  /// Newton on an unconstrained model that solves its rule's steps; simplified Newton keeps its
+  /// factorization here, across steps.
+  bool steps_by_model(const NewtonOptions& options) const {
+    return k_ == 0 && options.variant == NewtonVariant::kFull && rule_.steps_itself();
+  }
   template <int N = Eigen::Dynamic>
   void discrete_momentum(const Vector& q0, const Vector& q1, Forcing forcing, double h, Vector& p) const;
   void reset(const Vector& q0, const Vector& p0, const Vector& q_prev, double t0);
@@ -140,7 +146,8 @@ class KernelVariationalIntegrator {
   template <int N>
   void confirm_step(Forcing forcing);
   template <int N>
-  void check_turns();
+  [[gnu::always_inline]] void check_turns();
+  [[gnu::noinline]] void judge_turn(int i, double change);
   template <int N>
   double update_energy_balance();
   void accumulate_work();
@@ -162,6 +169,7 @@ class KernelVariationalIntegrator {
   double factored_h_ = 0.0;
   // State.
   Vector q_, q_prev_, p_, q_next_, lambda_;
+  Vector p_next_;  ///< p_{k+1} from the model's own step (p_ is p_k until the step check is done)
   double t0_ = 0.0, t_ = 0.0;
   long step_index_ = 0, total_iterations_ = 0, confirmed_steps_ = 0;
   NewtonStats stats_;

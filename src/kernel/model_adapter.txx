@@ -546,9 +546,45 @@ class ModelKernelTable {
     }
   };
 
+  /// The end of a converged step (model_kernels.h, discrete_step): p1 = D2 Ld + f⁺ and the step's f⁻,
+  /// f⁺ at q1, by the arithmetic of `discrete_lagrangian` and `discrete_forces` without their call
+  /// (the kernel integrator's momentum update from them, kernel_variational_integrator.cpp).
+  template <class Rule>
+  static void step_end(const DiscreteOf<Rule>& system, double h, const VecD<n>& q0, const VecD<n>& q1, const double* u,
+                       double t0, double* p1, double* f_minus, double* f_plus) {
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    bool defined = true;
+    VecD<n> momentum;
+    try {
+      momentum = discrete_lagrangian_d2(system, q0, q1, h);
+      defined = momentum.allFinite();
+    } catch (const std::exception&) {  // a model's DomainError: not defined here
+      defined = false;
+    }
+    if constexpr (ForcedModel<M>) {
+      VecD<n> minus, plus;
+      bool forces_defined = true;
+      try {
+        system.template discrete_forces<double>(q0, q1, Eigen::Map<const VecD<m>>(u), t0, h, minus, plus);
+        forces_defined = minus.allFinite() && plus.allFinite();
+      } catch (const std::exception&) {
+        forces_defined = false;
+      }
+      if (!forces_defined) minus.setConstant(nan), plus.setConstant(nan);
+      Eigen::Map<VecD<n>>{f_minus} = minus;
+      Eigen::Map<VecD<n>>{f_plus} = plus;
+      momentum += plus;
+      defined = defined && forces_defined;
+    } else {
+      (void)u, (void)t0, (void)f_minus, (void)f_plus;
+    }
+    if (!defined) momentum.setConstant(nan);
+    Eigen::Map<VecD<n>>{p1} = momentum;
+  }
+
   static int discrete_step(const void* context, int32_t rule, double h, const double* q0, const double* p0,
-                           const double* u, double t0, const mechint_newton_settings* settings, double* q1,
-                           mechint_newton_report* report) {
+                           const double* u, double t0, const mechint_newton_settings* settings, double* q1, double* p1,
+                           double* f_minus, double* f_plus, mechint_newton_report* report) {
     if constexpr (k == 0) {
       return with_rule(rule, [&]<class Rule>(std::type_identity<Rule>) {
         DelStep<Rule> problem{discrete_of<Rule>(context), h, vec(q0), vec(p0), u, t0, *settings, vec(q1), 0.0};
@@ -557,12 +593,15 @@ class ModelKernelTable {
         const NewtonStats stats =
             newton.solve(problem, NewtonPolicy{.variant = NewtonVariant::kFull, .max_iterations = settings->max_iterations});
         Eigen::Map<VecD<n>>{q1} = problem.q1;
+        if (p1 && stats.converged && problem.q1.allFinite())
+          step_end<Rule>(problem.system, h, problem.q0, problem.q1, u, t0, p1, f_minus, f_plus);
         *report = {stats.iterations,          stats.converged ? 1 : 0,   stats.jacobian_evaluations,
                    stats.residual_norm,       stats.first_update_norm, stats.first_contraction};
         return MECHINT_KERNEL_OK;
       });
     } else {
-      (void)context, (void)rule, (void)h, (void)q0, (void)p0, (void)u, (void)t0, (void)settings, (void)q1, (void)report;
+      (void)context, (void)rule, (void)h, (void)q0, (void)p0, (void)u, (void)t0, (void)settings, (void)q1, (void)p1,
+          (void)f_minus, (void)f_plus, (void)report;
       return MECHINT_KERNEL_OUTSIDE_DOMAIN;
     }
   }

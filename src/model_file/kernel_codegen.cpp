@@ -77,7 +77,7 @@ typedef struct mechint_model_kernels {
   int (*energy)(const void* context, const double* q, const double* v, double* energy, double* size);
   int (*discrete_step)(const void* context, int32_t rule, double h, const double* q0, const double* p0,
                        const double* u, double t0, const mechint_newton_settings* settings, double* q1,
-                       mechint_newton_report* report);
+                       double* p1, double* f_minus, double* f_plus, mechint_newton_report* report);
 } mechint_model_kernels;
 #endif
 )";

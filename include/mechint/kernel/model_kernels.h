@@ -150,10 +150,16 @@ typedef struct mechint_model_kernels {
    * iterate where the model is not defined stops it unconverged, as a non-finite residual does. The
    * same arithmetic as the methods' solve of the same equations from `discrete_lagrangian` and
    * `discrete_forces`; a filler supplies it when it solves them for less (the AD backend's Newton at
-   * the model's size, with the discrete derivatives inlined). Optional (NULL: the methods solve). */
+   * the model's size, with the discrete derivatives inlined). Optional (NULL: the methods solve).
+   *
+   * When p1 is not NULL, a solve that converged to a finite q1 also gives the end of the step at that
+   * q1, as the methods would compute it there: p1 = D2 Ld(q0, q1) + f+(q0, q1) (000 eq. 4.6, the
+   * momentum of the next step) and, for a forced model, the step's f- and f+ in f_minus and f_plus
+   * (then not NULL). Where the model is not defined at the end, p1 and f_minus are NaN. With p1
+   * NULL, f_minus and f_plus are not written. */
   int (*discrete_step)(const void* context, int32_t rule, double h, const double* q0, const double* p0,
                        const double* u, double t0, const mechint_newton_settings* settings, double* q1,
-                       mechint_newton_report* report);
+                       double* p1, double* f_minus, double* f_plus, mechint_newton_report* report);
 } mechint_model_kernels;
 
 /* The rules of `discrete_lagrangian`: Ld = h L((q0+q1)/2, (q1-q0)/h), h/2 [L(q0, v) + L(q1, v)] and
