@@ -30,15 +30,18 @@ NewtonOptions full_newton(NewtonOptions options) {
 /// [Dg(q_{k+1}), 0]] with ν = hλ (000 eqs. 4.14–4.18, as solve/del_newton.hpp). An iterate where the
 /// model is not defined gives a NaN residual: Newton stops there (NewtonStop::kNonFinite).
 ///
-/// `N` is the dimension n when it is known at compile time — the fast path of a short unconstrained
-/// model, forced or not (docs/performance.md, "A step sized at compile time"), instantiated for
-/// n ≤ 4 — or Eigen::Dynamic for every model. One body: the position unknowns are seen through maps of size
-/// N, which changes no operation and no order of the arithmetic, only what the compiler knows.
-template <int N>
+/// `N` and `K` are the dimension n and the number of constraints k when they are known at compile
+/// time — the fast path of a short model, forced or not (docs/performance.md, "A step sized at
+/// compile time"), instantiated for n ≤ 4 unconstrained (K = 0) and 2 ≤ n ≤ 4 with one constraint
+/// (K = 1) — or Eigen::Dynamic for every model. One body: the unknowns are seen through maps of sizes
+/// N and K, which changes no operation and no order of the arithmetic, only what the compiler knows.
+template <int N, int K>
 struct KernelVariationalIntegrator::DelSystem {
   using V = Eigen::Matrix<double, N, 1>;
   using ConstMap = Eigen::Map<const V>;
   using RowMajorBlock = Eigen::Matrix<double, N, N, Eigen::RowMajor>;
+  using ConstraintRows = Eigen::Matrix<double, K, N, Eigen::RowMajor>;  // Dg: k × n, row-major
+  using Multipliers = Eigen::Matrix<double, K, 1>;
   KernelVariationalIntegrator& s;
   const NewtonOptions& options;
   double h;
@@ -49,7 +52,7 @@ struct KernelVariationalIntegrator::DelSystem {
   Vector& q_next;
   double residual_scale;  // 1 + ‖h·p_k‖∞
 
-  /// R and J in the solver's storage: runtime-sized, or of size N on the fast path (no constraints).
+  /// R and J in the solver's storage: runtime-sized, or of size N + K on the fast path.
   template <class Residual, class Jacobian>
   void assemble(Residual& r, Jacobian* j) {
     const int n = s.n_, k = s.k_;
@@ -67,16 +70,17 @@ struct KernelVariationalIntegrator::DelSystem {
       return;
     }
     Eigen::Map<V>(r.data(), n) = h * (ConstMap(p_k.data(), n) + ConstMap(s.d1_.data(), n));
-    if constexpr (N == Eigen::Dynamic) {
+    if constexpr (K != 0) {
       if (k > 0) {
-        r.head(n).noalias() += dg_k.transpose() * s.nu_;
-        r.tail(k) = s.g_next_;
+        Eigen::Map<V>(r.data(), n).noalias() +=
+            Eigen::Map<const ConstraintRows>(dg_k.data(), k, n).transpose() * Eigen::Map<const Multipliers>(s.nu_.data(), k);
+        Eigen::Map<Multipliers>(r.data() + n, k) = Eigen::Map<const Multipliers>(s.g_next_.data(), k);
       }
     }
     if (j) {
       Eigen::Map<Eigen::Matrix<double, N, N>, 0, Eigen::OuterStride<>>(j->data(), n, n, Eigen::OuterStride<>(n + k)) =
           h * Eigen::Map<const RowMajorBlock>(s.d12_.data(), n, n);
-      if constexpr (N == Eigen::Dynamic) {
+      if constexpr (K != 0) {
         if (k > 0) {
           j->topRightCorner(n, k) = dg_k.transpose();
           j->bottomLeftCorner(k, n) = s.dg_next_;
@@ -89,8 +93,8 @@ struct KernelVariationalIntegrator::DelSystem {
   double update(const Delta& delta) {
     const ConstMap step(delta.data(), s.n_);
     Eigen::Map<V>(q_next.data(), s.n_) -= step;
-    if constexpr (N == Eigen::Dynamic)
-      if (s.k_ > 0) s.nu_ -= delta.tail(s.k_);
+    if constexpr (K != 0)
+      if (s.k_ > 0) Eigen::Map<Multipliers>(s.nu_.data(), s.k_) -= Eigen::Map<const Multipliers>(delta.data() + s.n_, s.k_);
     return step.template lpNorm<Eigen::Infinity>();
   }
   bool converged_on_residual(const NewtonIterate& state) const {
@@ -102,10 +106,31 @@ struct KernelVariationalIntegrator::DelSystem {
   }
 };
 
-/// The fast path's size: n for an unconstrained model of n ≤ 4 coordinates, else runtime-sized.
+/// The fast path's sizes (N, K): (n, 0) for an unconstrained model of n ≤ 4 coordinates, (n, 1) for
+/// one of 2 ≤ n ≤ 4 coordinates and one constraint; runtime-sized otherwise. `f.template
+/// operator()<N, K>()`.
+template <class F>
+decltype(auto) at_step_size(int n, int k, F&& f) {
+  if (k == 0 && n >= 1 && n <= 4)
+    return at_short_size(n, [&]<int N>() -> decltype(auto) { return f.template operator()<N, 0>(); });
+  if (k == 1) {
+    switch (n) {
+      case 2: return f.template operator()<2, 1>();
+      case 3: return f.template operator()<3, 1>();
+      case 4: return f.template operator()<4, 1>();
+      default: break;
+    }
+  }
+  return f.template operator()<Eigen::Dynamic, Eigen::Dynamic>();
+}
+
 KernelVariationalIntegrator::StepNewton KernelVariationalIntegrator::step_newton_of(int n, int k) {
-  // The fast path holds no constraint rows.
-  return k == 0 ? sized_newton(n) : SizedNewton(NewtonSolver<Eigen::Dynamic>(n + k));
+  return at_step_size(n, k, [&]<int N, int K>() {
+    if constexpr (kStepUnknowns<N, K> == Eigen::Dynamic)
+      return StepNewton(NewtonSolver<Eigen::Dynamic>(n + k));
+    else
+      return StepNewton(NewtonSolver<kStepUnknowns<N, K>>());
+  });
 }
 
 KernelVariationalIntegrator::KernelVariationalIntegrator(const KernelModel& model, Rule rule, double h,
@@ -129,7 +154,7 @@ KernelVariationalIntegrator::KernelVariationalIntegrator(const KernelModel& mode
   for (RowMatrix* a : {&dg_k_, &dg_next_, &dg_half_}) a->setZero(k, n);
   d12_.setZero(n, n);
   df_minus_.setZero(n, n);
-  step_ = std::visit([]<int N>(const NewtonSolver<N>&) { return &KernelVariationalIntegrator::step_sized<N>; }, newton_);
+  step_ = at_step_size(n, k, []<int N, int K>() { return &KernelVariationalIntegrator::step_sized<N, K>; });
 }
 
 // ---- starts ---------------------------------------------------------------------------------------
@@ -208,7 +233,7 @@ void KernelVariationalIntegrator::step() {
   (this->*step_)();
 }
 
-template <int N>
+template <int N, int K>
 void KernelVariationalIntegrator::step_sized() {
   using V = Eigen::Matrix<double, N, 1>;
   const auto sized = [n = n_](Vector& x) { return Eigen::Map<V>(x.data(), n); };
@@ -230,7 +255,8 @@ void KernelVariationalIntegrator::step_sized() {
     rule_.solve_step(h_, q_, p_, forcing.u, forcing.t, options_, q_next_, stats_, &p_next_, &step_f_minus_,
                      &step_f_plus_);
   } else {
-    solve<N>(std::get<NewtonSolver<N>>(newton_), true, h_, q_, p_, dg_k_, forcing, q_next_, lambda_, stats_);
+    solve<N, K>(std::get<NewtonSolver<kStepUnknowns<N, K>>>(newton_), true, h_, q_, p_, dg_k_, forcing, q_next_, lambda_,
+                stats_);
   }
   if (!stats_.converged || !sized(q_next_).allFinite()) {
     // Where Newton's last iterate left the model's own domain (a model file's `domain`, a built-in's
@@ -245,7 +271,7 @@ void KernelVariationalIntegrator::step_sized() {
   if (check_.enabled) {
     check_turns<N>();
     const double energy_off = update_energy_balance<N>();
-    if (energy_off > check_.trigger_energy || should_confirm<N>()) confirm_step<N>(forcing);
+    if (energy_off > check_.trigger_energy || should_confirm<N>()) confirm_step<N, K>(forcing);
     if (!(energy_off <= check_.reject_energy)) balance_.reject(step_index_ + 1, t0_ + (step_index_ + 1) * h_, energy_off);
   }
   if (model_->forced() && model_->num_symmetries() > 0) accumulate_work();
@@ -268,8 +294,8 @@ void KernelVariationalIntegrator::step_sized() {
   check_taken_step(*model_, q_prev_, q_, t_, step_index_);
 }
 
-template <int N>
-void KernelVariationalIntegrator::solve(NewtonSolver<N>& newton, bool step_solver, double h, const Vector& q_k,
+template <int N, int K>
+void KernelVariationalIntegrator::solve(NewtonSolver<kStepUnknowns<N, K>>& newton, bool step_solver, double h, const Vector& q_k,
                                         const Vector& p_k, const RowMatrix& dg_k, Forcing forcing, Vector& q_next,
                                         Vector& lambda, NewtonStats& stats) {
   // The step's solver follows the options (simplified Newton keeps its factorization, which belongs
@@ -283,17 +309,17 @@ void KernelVariationalIntegrator::solve(NewtonSolver<N>& newton, bool step_solve
     rule_.solve_step(h, q_k, p_k, forcing.u, forcing.t, options, q_next, stats);
     return;
   }
-  solve_here<N>(newton, step_solver, options, h, q_k, p_k, dg_k, forcing, q_next, lambda, stats);
+  solve_here<N, K>(newton, step_solver, options, h, q_k, p_k, dg_k, forcing, q_next, lambda, stats);
 }
 
-template <int N>
-void KernelVariationalIntegrator::solve_here(NewtonSolver<N>& newton, bool step_solver, const NewtonOptions& options,
+template <int N, int K>
+void KernelVariationalIntegrator::solve_here(NewtonSolver<kStepUnknowns<N, K>>& newton, bool step_solver, const NewtonOptions& options,
                                              double h, const Vector& q_k, const Vector& p_k, const RowMatrix& dg_k,
                                              Forcing forcing, Vector& q_next, Vector& lambda, NewtonStats& stats) {
   if (step_solver && factored_h_ != h) newton.discard_factorization();
   nu_.setZero();
   const double residual_scale = 1.0 + (h * Eigen::Map<const Eigen::Matrix<double, N, 1>>(p_k.data(), n_)).template lpNorm<Eigen::Infinity>();
-  DelSystem<N> system{*this, options, h, q_k, p_k, dg_k, forcing, q_next, residual_scale};
+  DelSystem<N, K> system{*this, options, h, q_k, p_k, dg_k, forcing, q_next, residual_scale};
   stats = newton.solve(system, NewtonPolicy::from(options));
   if (step_solver) factored_h_ = newton.has_factorization() ? h : 0.0;
   if (k_ > 0) lambda = nu_ / h;
@@ -438,14 +464,14 @@ bool KernelVariationalIntegrator::should_confirm() const {
                                  (q - q_prev).template lpNorm<Eigen::Infinity>());
 }
 
-template <int N>
+template <int N, int K>
 void KernelVariationalIntegrator::confirm_step(Forcing forcing) {
   ++confirmed_steps_;
   const double half = 0.5 * h_;
-  NewtonSolver<N>& newton = std::get<NewtonSolver<N>>(confirm_newton_);
+  NewtonSolver<kStepUnknowns<N, K>>& newton = std::get<NewtonSolver<kStepUnknowns<N, K>>>(confirm_newton_);
   q_half_ = q_ + 0.5 * (q_ - q_prev_);
   NewtonStats first, second;
-  solve<N>(newton, false, half, q_, p_, dg_k_, forcing, q_half_, lambda_half_, first);
+  solve<N, K>(newton, false, half, q_, p_, dg_k_, forcing, q_half_, lambda_half_, first);
   q_two_ = 2.0 * q_half_ - q_;
   bool converged = first.converged && q_half_.allFinite();
   if (converged) {
@@ -454,7 +480,7 @@ void KernelVariationalIntegrator::confirm_step(Forcing forcing) {
     Forcing second_half = forcing;
     second_half.t += half;
     if (converged) {
-      solve<N>(newton, false, half, q_half_, p_half_, dg_half_, second_half, q_two_, lambda_half_, second);
+      solve<N, K>(newton, false, half, q_half_, p_half_, dg_half_, second_half, q_two_, lambda_half_, second);
       converged = second.converged && q_two_.allFinite();
     }
   }

@@ -101,28 +101,35 @@ class KernelVariationalIntegrator {
     const Vector* u = nullptr;
     double t = 0.0;
   };
-  /// The bordered DEL system of one step (solve/del_newton.hpp's, runtime-sized; `N`: the dimension
-  /// when known at compile time, the short models' fast path).
-  template <int N>
+  /// The bordered DEL system of one step (solve/del_newton.hpp's, runtime-sized; `N`, `K`: the
+  /// dimension and the number of constraints when known at compile time, the short models' fast path).
+  template <int N, int K>
   struct DelSystem;
-  /// The step's Newton solver: of the model's size N on the fast path, runtime-sized otherwise.
+  /// The size of the step's Newton solver at sizes (N, K): N on the unconstrained fast path, else
+  /// runtime-sized. A constrained step keeps the runtime-sized solver: its LU (solve/runtime_lu.hpp)
+  /// is bit for bit Eigen's runtime-sized one, which Eigen's fixed-size LU of 4 and 5 unknowns is not
+  /// (it changed the rigid body's and the spherical pendulum's motions in the last bit), and costs
+  /// little at these sizes.
+  template <int N, int K>
+  static constexpr int kStepUnknowns = (N == Eigen::Dynamic || K != 0) ? Eigen::Dynamic : N;
+  /// The step's Newton solver (kStepUnknowns).
   using StepNewton = SizedNewton;
   static StepNewton step_newton_of(int n, int k);
 
-  /// The step at size N (the one body of `step()`, chosen once: `step_`).
-  template <int N>
+  /// The step at sizes (N, K) (the one body of `step()`, chosen once: `step_`).
+  template <int N, int K>
   void step_sized();
   /// Solves one (half) step into q_next, lambda and `stats` — written in place, not returned: a
   /// returned NewtonStats is copied by wide loads over the narrow stores that just wrote it, which the
   /// store buffer cannot forward (a stall of about 10 % of a short model's step; docs/performance.md).
-  template <int N>
-  [[gnu::always_inline]] void solve(NewtonSolver<N>& newton, bool step_solver, double h, const Vector& q_k,
+  template <int N, int K>
+  [[gnu::always_inline]] void solve(NewtonSolver<kStepUnknowns<N, K>>& newton, bool step_solver, double h, const Vector& q_k,
                                     const Vector& p_k, const RowMatrix& dg_k, Forcing forcing, Vector& q_next,
                                     Vector& lambda, NewtonStats& stats);
   /// The solve by the integrator's own Newton (not the model's): out of line, so that the model's
   /// step does not pay its prologue.
-  template <int N>
-  [[gnu::noinline]] void solve_here(NewtonSolver<N>& newton, bool step_solver, const NewtonOptions& options, double h,
+  template <int N, int K>
+  [[gnu::noinline]] void solve_here(NewtonSolver<kStepUnknowns<N, K>>& newton, bool step_solver, const NewtonOptions& options, double h,
                                     const Vector& q_k, const Vector& p_k, const RowMatrix& dg_k, Forcing forcing,
                                     Vector& q_next, Vector& lambda, NewtonStats& stats);
   /// Whether a solve with these options is the model's own (model_kernels.h, discrete_step): full
@@ -143,7 +150,7 @@ class KernelVariationalIntegrator {
   Vector project_to_manifold(Vector x) const;
   template <int N>
   bool should_confirm() const;
-  template <int N>
+  template <int N, int K>
   void confirm_step(Forcing forcing);
   template <int N>
   [[gnu::always_inline]] void check_turns();
