@@ -82,9 +82,24 @@ struct KernelVariationalIntegrator::DelSystem {
           h * Eigen::Map<const RowMajorBlock>(s.d12_.data(), n, n);
       if constexpr (K != 0) {
         if (k > 0) {
-          j->topRightCorner(n, k) = dg_k.transpose();
-          j->bottomLeftCorner(k, n) = s.dg_next_;
-          j->bottomRightCorner(k, k).setZero();
+          if constexpr (K == Eigen::Dynamic) {
+            j->topRightCorner(n, k) = dg_k.transpose();
+            j->bottomLeftCorner(k, n) = s.dg_next_;
+            j->bottomRightCorner(k, k).setZero();
+          } else {
+            // The same blocks of the column-major (n + k) × (n + k) matrix, entry by entry with the
+            // bounds known (a map of the 1 × n block would be a row vector, stored by rows).
+            static_assert(N != Eigen::Dynamic, "the constrained fast path has both sizes");
+            double* const m = j->data();
+            const Eigen::Index ld = N + K;
+            for (int i = 0; i < K; ++i) {
+              for (int c = 0; c < N; ++c) {
+                m[c + (N + i) * ld] = dg_k(i, c);          // right: Dg(q_k)ᵀ
+                m[(N + i) + c * ld] = s.dg_next_(i, c);  // below: Dg(q_{k+1})
+              }
+              for (int c = 0; c < K; ++c) m[(N + i) + (N + c) * ld] = 0.0;
+            }
+          }
         }
       }
     }
