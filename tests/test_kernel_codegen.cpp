@@ -475,6 +475,42 @@ TEST(KernelCodegenDomain, EveryKernelRefusesAPointOutsideTheDomain) {
   EXPECT_EQ(k.symmetry(k.context, -1, points[0].q.data(), xi.data()), MECHINT_KERNEL_OUTSIDE_DOMAIN);
 }
 
+/// The domain kernel gives every inequality's value, inside the domain and out (the step check names
+/// the one left and its value from them): the expression trees' values, and no domain, no kernel.
+TEST(KernelCodegenDomain, TheDomainKernelGivesTheInequalitiesValuesInsideAndOut) {
+  const ModelDescription m = parse_model_text(kEverything, "everything.toml");
+  const CompiledKernels compiled(generate_kernel_source(m));
+  ASSERT_TRUE(compiled.ok());
+  const std::vector<double> p = parameter_values(m);
+  mechint_model_kernels k{};
+  ASSERT_EQ(compiled.fill(MECHINT_KERNEL_ABI_VERSION, p, &k), MECHINT_KERNEL_OK);
+  ASSERT_EQ(k.num_domain, static_cast<int32_t>(m.domain.size()));
+  ASSERT_NE(k.domain, nullptr);
+  const double r0 = p[2];
+  int outside = 0;
+  for (const std::vector<double>& q : std::vector<std::vector<double>>{
+           {1.0, 0.0, 0.2}, {0.5 * r0, 0.1 * r0, -3.0}, {r0, 0.0, 0.2}, {-2.5, 7.0, 1e3}, {0.0, 0.0, 0.0}}) {
+    std::vector<double> values(m.domain.size(), -1.0);
+    EXPECT_EQ(k.domain(k.context, q.data(), values.data()), MECHINT_KERNEL_OK);
+    const SymbolValues<double> symbols{q, {0.0, 0.0, 0.0}, p, {0.0}, 0.0};
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const double expected = evaluate(m.domain[i], symbols);
+      EXPECT_NEAR(values[i], expected, 1e-14 * (1.0 + std::abs(expected))) << q[0] << " " << q[1];
+      outside += values[i] > 0.0 ? 0 : 1;
+    }
+  }
+  EXPECT_EQ(outside, 3);  // the three points on or inside the ring of radius r0
+
+  const ModelDescription plain = parse_model_text(chain_text(2), "chain.toml");
+  ASSERT_TRUE(plain.domain.empty());
+  const CompiledKernels without(generate_kernel_source(plain));
+  ASSERT_TRUE(without.ok());
+  mechint_model_kernels none{};
+  ASSERT_EQ(without.fill(MECHINT_KERNEL_ABI_VERSION, parameter_values(plain), &none), MECHINT_KERNEL_OK);
+  EXPECT_EQ(none.num_domain, 0);
+  EXPECT_EQ(none.domain, nullptr);
+}
+
 TEST(KernelCodegenSource, IsWarningFreeC99WithoutTheFilesText) {
   const ModelDescription m = parse_model_text(kEverything, "everything.toml");
   const std::string source = generate_kernel_source(m);

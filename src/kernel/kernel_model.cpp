@@ -39,6 +39,8 @@ KernelModel::KernelModel(const mechint_model_kernels& kernels, std::shared_ptr<c
   if (kernels.num_nonholonomic > 0 && kernels.nonholonomic == nullptr) refuse("nonholonomic constraints declared, no function");
   if (kernels.num_unilateral < 0) refuse("negative count of walls");
   if (kernels.num_unilateral > 0 && kernels.unilateral == nullptr) refuse("walls declared, no function");
+  if (kernels_.num_domain < 0) refuse("negative count of domain inequalities");
+  if (kernels_.num_domain > 0 && kernels_.domain == nullptr) refuse("a domain declared, no function");
   constexpr uint32_t known_rules =
       (1u << MECHINT_RULE_MIDPOINT) | (1u << MECHINT_RULE_TRAPEZOID) | (1u << MECHINT_RULE_FIRST_ORDER);
   if ((kernels_.discrete_rules & ~known_rules) != 0) refuse("discrete Lagrangians of unknown rules");

@@ -22,7 +22,7 @@ using symbolic::Op;
 
 // The source declares the table itself (below) so that it compiles without mechint's headers.
 // This trips when model_kernels.h grows: append the new members there too.
-static_assert(sizeof(mechint_model_kernels) == 184 && offsetof(mechint_model_kernels, discrete_step) == 176,
+static_assert(sizeof(mechint_model_kernels) == 200 && offsetof(mechint_model_kernels, domain) == 192,
               "kernel_codegen.cpp writes a copy of mechint_model_kernels: update it");
 
 /// model_kernels.h's declarations, under its include guard (a unit that includes both is fine).
@@ -78,6 +78,8 @@ typedef struct mechint_model_kernels {
   int (*discrete_step)(const void* context, int32_t rule, double h, const double* q0, const double* p0,
                        const double* u, double t0, const mechint_newton_settings* settings, double* q1,
                        double* p1, double* f_minus, double* f_plus, mechint_newton_report* report);
+  int32_t num_domain;
+  int (*domain)(const void* context, const double* q, double* values);
 } mechint_model_kernels;
 #endif
 )";
@@ -480,6 +482,18 @@ class KernelModel {
            body + "  return MECHINT_KERNEL_OUTSIDE_DOMAIN;\n}\n";
   }
 
+  /// The domain's values d_i(q), all of them (model_kernels.h, domain): no test, the caller's.
+  std::string domain_function(bool& uses_integer_power) {
+    std::string s = "static int mi_domain(const void* context, const double* q, double* values) {\n"
+                    "  const double* p = (const double*)context;\n  (void)p;\n  (void)q;\n";
+    Writer writer(g_, static_cast<int>(m_.parameters.size()));
+    writer.emit_reachable(domain_, s);
+    for (std::size_t i = 0; i < domain_.size(); ++i)
+      s += "  values[" + std::to_string(i) + "] = " + writer.operand(domain_[i]) + ";\n";
+    uses_integer_power = uses_integer_power || writer.uses_integer_power();
+    return s + "  return MECHINT_KERNEL_OK;\n}\n";
+  }
+
   std::string forces_function(bool& uses_integer_power) {
     Block root;
     Group values{"f", {}}, fq{"", {}}, fv{"", {}};
@@ -684,6 +698,7 @@ std::string generate_kernel_source(const ModelDescription& model, bool with_opti
   if (model.time_scale) functions += "\n" + kernels.time_scale_function(uses_integer_power);
   if (!model.nonholonomic.empty()) functions += "\n" + kernels.nonholonomic_function(uses_integer_power);
   if (!model.unilateral.empty()) functions += "\n" + kernels.unilateral_function(uses_integer_power);
+  if (!model.domain.empty()) functions += "\n" + kernels.domain_function(uses_integer_power);
   const bool optimal_control = with_optimal_control && optimal_control_applies(model);
   if (optimal_control) {
     functions += "\n" + kernels.lagrangian_third_function(uses_integer_power);
@@ -729,6 +744,8 @@ std::string generate_kernel_source(const ModelDescription& model, bool with_opti
   s += "  out->discrete_rules = 0;\n  out->discrete_lagrangian = NULL;\n  out->discrete_forces = NULL;\n";
   s += std::string("  out->lagrangian_third = ") + (optimal_control ? "mi_lagrangian_third" : "NULL") + ";\n";
   s += std::string("  out->forces_second = ") + (optimal_control ? "mi_forces_second" : "NULL") + ";\n";
+  s += "  out->num_domain = " + std::to_string(model.domain.size()) + ";\n";
+  s += std::string("  out->domain = ") + (model.domain.empty() ? "NULL" : "mi_domain") + ";\n";
   s += "  return 0;\n}\n";
   return s;
 }

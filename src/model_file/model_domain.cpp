@@ -37,17 +37,32 @@ void check_start_in_domain(const ModelDescription& d, const std::vector<double>&
 }
 
 kernel::KernelModel::StepCheck domain_step_check(std::shared_ptr<const ModelDescription> d,
-                                                 std::shared_ptr<const std::vector<double>> parameters) {
-  return [d = std::move(d), parameters = std::move(parameters)](const Eigen::VectorXd& q_before,
-                                                                const Eigen::VectorXd& q, double t) {
+                                                 std::shared_ptr<const std::vector<double>> parameters,
+                                                 const mechint_model_kernels* kernels) {
+  using DomainKernel = int (*)(const void*, const double*, double*);
+  const bool compiled = kernels != nullptr && kernels->domain != nullptr &&
+                        kernels->num_domain == static_cast<int32_t>(d->domain.size());
+  const DomainKernel domain = compiled ? kernels->domain : nullptr;
+  const void* const context = compiled ? kernels->context : nullptr;
+  return [d = std::move(d), parameters = std::move(parameters), domain, context](const Eigen::VectorXd& q_before,
+                                                                                const Eigen::VectorXd& q, double t) {
     // A state that is not finite is the run loop's to report (integrate/run_loop.hpp).
     if (!q.allFinite() || !q_before.allFinite()) return;
     thread_local Eigen::VectorXd midpoint;
+    thread_local std::vector<double> values;
+    const auto violated = [&](const Eigen::VectorXd& x, double& value) {
+      if (domain == nullptr) return first_violated(*d, *parameters, x, value);
+      values.resize(d->domain.size());  // sized once per thread
+      domain(context, x.data(), values.data());
+      for (std::size_t i = 0; i < values.size(); ++i)
+        if (!(values[i] > 0.0)) return value = values[i], static_cast<int>(i);
+      return -1;
+    };
     double value = 0.0;
-    int i = first_violated(*d, *parameters, q, value);
+    int i = violated(q, value);
     if (i >= 0) throw DomainError(domain_violation(*d, static_cast<std::size_t>(i), value, "at", t));
     midpoint = 0.5 * (q_before + q);  // sized once per thread
-    i = first_violated(*d, *parameters, midpoint, value);
+    i = violated(midpoint, value);
     if (i >= 0)
       throw DomainError(domain_violation(*d, static_cast<std::size_t>(i), value, "at the midpoint of the step ending at", t));
   };

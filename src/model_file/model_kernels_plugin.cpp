@@ -103,7 +103,8 @@ app::KernelProblem ModelKernelsPlugin::problem(const app::ParameterValues& v, bo
   p.labels = model_file_labels(d);
   if (!d.domain.empty()) {
     check_start_in_domain(d, *parameters, p.q0);
-    model->set_step_check(domain_step_check(std::make_shared<const ModelDescription>(d), parameters));
+    // The compiled domain of the model's own table: the check lives in the model, so the table does.
+    model->set_step_check(domain_step_check(std::make_shared<const ModelDescription>(d), parameters, &model->table()));
   }
   p.model = std::move(model);
   return p;

@@ -160,6 +160,14 @@ typedef struct mechint_model_kernels {
   int (*discrete_step)(const void* context, int32_t rule, double h, const double* q0, const double* p0,
                        const double* u, double t0, const mechint_newton_settings* settings, double* q1,
                        double* p1, double* f_minus, double* f_plus, mechint_newton_report* report);
+
+  /* The model's declared domain (DESIGN §6, a model file's `domain`): the values d_i(q) of its
+   * num_domain inequalities d_i(q) > 0, every one of them, whether q is inside or not, so that a
+   * caller can name the one left and its value (the integrators test it at the end and the midpoint
+   * of every step taken). The other kernels refuse a q outside the domain as before. Optional
+   * (num_domain 0, NULL: none declared or not supplied). */
+  int32_t num_domain;
+  int (*domain)(const void* context, const double* q, double* values);
 } mechint_model_kernels;
 
 /* The rules of `discrete_lagrangian`: Ld = h L((q0+q1)/2, (q1-q0)/h), h/2 [L(q0, v) + L(q1, v)] and
