@@ -28,6 +28,13 @@
 #include <Eigen/Core>
 #include <Eigen/LU>
 
+// GCC's per-function switch; other compilers compile the loops as they choose.
+#if defined(__GNUC__) && !defined(__clang__)
+#define MECHINT_SCALAR_LOOPS [[gnu::optimize("no-tree-vectorize")]]
+#else
+#define MECHINT_SCALAR_LOOPS
+#endif
+
 namespace mechint {
 
 class RuntimeLu {
@@ -87,15 +94,15 @@ class RuntimeLu {
     }
   }
 
-  // The two loops below are kept scalar (no_tree_vectorize): vectorized, they read two entries
-  // with one 16-byte load just after one of them was stored alone (a row swap, a substitution's
-  // update), a load the store buffer cannot forward; it waits for the store to retire, which made
-  // them most of a 5 x 5 solve's time (a rigid body's step: perf, docs/performance.md). The
-  // arithmetic, entry by entry, is the same.
+  // The two loops below are kept scalar (MECHINT_SCALAR_LOOPS): vectorized by GCC, they read two
+  // entries with one 16-byte load just after one of them was stored alone (a row swap, a
+  // substitution's update), a load the store buffer cannot forward; it waits for the store to
+  // retire, which made them most of a 5 x 5 solve's time (a rigid body's step: perf,
+  // docs/performance.md). The arithmetic, entry by entry, is the same.
 
   /// a copied into lu_, then Eigen's unblocked_lu (PartialPivLU.h) on it, written out.
   template <int n>
-  [[gnu::optimize("no-tree-vectorize")]] void small_lu(const Eigen::Ref<const Eigen::MatrixXd>& a) {
+  MECHINT_SCALAR_LOOPS void small_lu(const Eigen::Ref<const Eigen::MatrixXd>& a) {
     static_assert(n <= kSmall);
     double* const m = lu_.data();
     for (Eigen::Index j = 0; j < n; ++j)
@@ -121,7 +128,7 @@ class RuntimeLu {
   /// L y = x (unit diagonal), then U x = y, in place: Eigen's column-major triangular_solve_vector
   /// for one panel.
   template <int n>
-  [[gnu::optimize("no-tree-vectorize")]] void small_substitutions(double* x) const {
+  MECHINT_SCALAR_LOOPS void small_substitutions(double* x) const {
     const double* const m = lu_.data();
     for (Eigen::Index i = 0; i < n; ++i) {
       if (x[i] == 0.0) continue;
