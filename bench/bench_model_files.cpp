@@ -80,6 +80,18 @@ BENCHMARK_CAPTURE(BM_SphericalPendulum, midpoint_model_file, "vi-midpoint", true
 BENCHMARK_CAPTURE(BM_SphericalPendulum, trapezoid_builtin, "vi-trapezoid", false)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_SphericalPendulum, trapezoid_model_file, "vi-trapezoid", true)->Unit(benchmark::kMillisecond);
 
+// The Kepler problem: examples/models/eccentric-orbit.toml (a declared domain, compiled) from the
+// built-in's start (a = 1, e = 0.5, at the pericentre) against the built-in `kepler`, whose AD
+// kernels solve their own steps (model_kernels.h, discrete_step); vi-midpoint, h = 0.01, 100 s.
+void BM_KeplerOrbit(benchmark::State& state, bool from_file) {
+  const Side side = from_file ? Side{example("eccentric-orbit.toml"), {{"x", "0.5"}, {"y_dot", "1.7320508075688772"}},
+                                     "vi-midpoint"}
+                              : Side{"kepler", {}, "vi-midpoint"};
+  run_side(state, side, 0.01, 100.0);
+}
+BENCHMARK_CAPTURE(BM_KeplerOrbit, builtin, false)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_KeplerOrbit, model_file, true)->Unit(benchmark::kMillisecond);
+
 // The pendulum chain written as a model file (absolute angles, definitions: model_file/chain_model_text.hpp)
 // against the built-in chain on its hand-derived kernels, the same motion (first link at π/4, the
 // others hanging down, at rest), vi-midpoint at h = 0.01 for 2 s. Issue "Compile once": the model
