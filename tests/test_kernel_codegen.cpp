@@ -441,6 +441,9 @@ INSTANTIATE_TEST_SUITE_P(Models, KernelCodegen, ::testing::ValuesIn(cases()),
 
 // ---- the domain, the source, the table ----------------------------------------------------------
 
+/// Every kernel refuses a point outside the domain, and the domain kernel gives the inequality's
+/// value there and inside (the step check names the one left and its value from it): the expression
+/// tree's value.
 TEST(KernelCodegenDomain, EveryKernelRefusesAPointOutsideTheDomain) {
   const ModelDescription m = parse_model_text(kEverything, "everything.toml");
   const CompiledKernels compiled(generate_kernel_source(m));
@@ -459,7 +462,20 @@ TEST(KernelCodegenDomain, EveryKernelRefusesAPointOutsideTheDomain) {
                                      {{r0, 0.0, 0.2}, MECHINT_KERNEL_OUTSIDE_DOMAIN},  // d = 0 is outside
                                      {{nan, 0.0, 0.2}, MECHINT_KERNEL_OUTSIDE_DOMAIN}};
   const std::vector<double> v = {0.1, 0.2, 0.3}, u = {0.5};
+  ASSERT_EQ(k.num_domain, static_cast<int32_t>(m.domain.size()));
+  ASSERT_NE(k.domain, nullptr);
   for (const Where& w : points) {
+    std::vector<double> values(m.domain.size(), -1.0);
+    EXPECT_EQ(k.domain(k.context, w.q.data(), values.data()), MECHINT_KERNEL_OK);
+    const SymbolValues<double> symbols{w.q, v, p, u, 0.5};
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const double expected = evaluate(m.domain[i], symbols);
+      if (std::isnan(expected))
+        EXPECT_TRUE(std::isnan(values[i]));
+      else
+        EXPECT_NEAR(values[i], expected, 1e-14 * (1.0 + std::abs(expected))) << w.q[0];
+    }
+    EXPECT_EQ(values[0] > 0.0, w.expected == MECHINT_KERNEL_OK) << w.q[0];
     std::vector<double> out(9);
     EXPECT_EQ(k.lagrangian(k.context, w.q.data(), v.data(), out.data(), nullptr, nullptr, nullptr, nullptr, nullptr),
               w.expected);
@@ -475,32 +491,8 @@ TEST(KernelCodegenDomain, EveryKernelRefusesAPointOutsideTheDomain) {
   EXPECT_EQ(k.symmetry(k.context, -1, points[0].q.data(), xi.data()), MECHINT_KERNEL_OUTSIDE_DOMAIN);
 }
 
-/// The domain kernel gives every inequality's value, inside the domain and out (the step check names
-/// the one left and its value from them): the expression trees' values, and no domain, no kernel.
-TEST(KernelCodegenDomain, TheDomainKernelGivesTheInequalitiesValuesInsideAndOut) {
-  const ModelDescription m = parse_model_text(kEverything, "everything.toml");
-  const CompiledKernels compiled(generate_kernel_source(m));
-  ASSERT_TRUE(compiled.ok());
-  const std::vector<double> p = parameter_values(m);
-  mechint_model_kernels k{};
-  ASSERT_EQ(compiled.fill(MECHINT_KERNEL_ABI_VERSION, p, &k), MECHINT_KERNEL_OK);
-  ASSERT_EQ(k.num_domain, static_cast<int32_t>(m.domain.size()));
-  ASSERT_NE(k.domain, nullptr);
-  const double r0 = p[2];
-  int outside = 0;
-  for (const std::vector<double>& q : std::vector<std::vector<double>>{
-           {1.0, 0.0, 0.2}, {0.5 * r0, 0.1 * r0, -3.0}, {r0, 0.0, 0.2}, {-2.5, 7.0, 1e3}, {0.0, 0.0, 0.0}}) {
-    std::vector<double> values(m.domain.size(), -1.0);
-    EXPECT_EQ(k.domain(k.context, q.data(), values.data()), MECHINT_KERNEL_OK);
-    const SymbolValues<double> symbols{q, {0.0, 0.0, 0.0}, p, {0.0}, 0.0};
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      const double expected = evaluate(m.domain[i], symbols);
-      EXPECT_NEAR(values[i], expected, 1e-14 * (1.0 + std::abs(expected))) << q[0] << " " << q[1];
-      outside += values[i] > 0.0 ? 0 : 1;
-    }
-  }
-  EXPECT_EQ(outside, 3);  // the three points on or inside the ring of radius r0
-
+/// A model without a domain has no domain kernel (model_kernels.h: num_domain 0, NULL).
+TEST(KernelCodegenDomain, AModelWithoutADomainHasNoDomainKernel) {
   const ModelDescription plain = parse_model_text(chain_text(2), "chain.toml");
   ASSERT_TRUE(plain.domain.empty());
   const CompiledKernels without(generate_kernel_source(plain));

@@ -1,5 +1,8 @@
 #include "model_file/model_domain.hpp"
 
+#include <algorithm>
+#include <limits>
+
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 #include "model_file/evaluate.hpp"
@@ -53,7 +56,9 @@ kernel::KernelModel::StepCheck domain_step_check(std::shared_ptr<const ModelDesc
     const auto violated = [&](const Eigen::VectorXd& x, double& value) {
       if (domain == nullptr) return first_violated(*d, *parameters, x, value);
       values.resize(d->domain.size());  // sized once per thread
-      domain(context, x.data(), values.data());
+      // A kernel that does not give the values: the point counts as outside, as a NaN value does.
+      if (domain(context, x.data(), values.data()) != MECHINT_KERNEL_OK)
+        std::fill(values.begin(), values.end(), std::numeric_limits<double>::quiet_NaN());
       for (std::size_t i = 0; i < values.size(); ++i)
         if (!(values[i] > 0.0)) return value = values[i], static_cast<int>(i);
       return -1;

@@ -163,9 +163,10 @@ typedef struct mechint_model_kernels {
 
   /* The model's declared domain (DESIGN §6, a model file's `domain`): the values d_i(q) of its
    * num_domain inequalities d_i(q) > 0, every one of them, whether q is inside or not, so that a
-   * caller can name the one left and its value (the integrators test it at the end and the midpoint
-   * of every step taken). The other kernels refuse a q outside the domain as before. Optional
-   * (num_domain 0, NULL: none declared or not supplied). */
+   * caller can name the one left and its value (a model file's step check tests them at the end and
+   * the midpoint of every step taken). Returns MECHINT_KERNEL_OK with every value written; anything
+   * else gives no values, and the caller counts q as outside. The other kernels refuse a q outside
+   * the domain as before. Optional (num_domain 0, NULL: none declared or not supplied). */
   int32_t num_domain;
   int (*domain)(const void* context, const double* q, double* values);
 } mechint_model_kernels;
