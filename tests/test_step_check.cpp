@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <random>
 #include <string>
 
 #include "cli_harness.hpp"
 #include "mechint/integrate/energy_momentum.hpp"
 #include "mechint/integrate/odeint_baselines.hpp"
 #include "mechint/integrate/run_loop.hpp"
+#include "mechint/core/segment_clearance.hpp"
 #include "mechint/mechint.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
 #include "mechint/systems/kepler.hpp"
@@ -71,6 +74,48 @@ TEST(StepCheck, SegmentDistance) {
   EXPECT_THROW(model.validate_step(VecD<2>(-model.mu - 0.1, 1e-9), VecD<2>(-model.mu + 0.1, -1e-9), 1.0), DomainError);
   EXPECT_THROW(model.validate_step(VecD<2>(-model.mu - 0.1, 0.01), VecD<2>(-model.mu + 0.1, 0.01), 1.0), DomainError);
   EXPECT_NO_THROW(model.validate_step(VecD<2>(-model.mu - 0.01, 0.1), VecD<2>(-model.mu + 0.01, 0.1), 1.0));
+}
+
+/// The guards' common case (core/segment_clearance.hpp, no square root or division) against the
+/// closest point's distance computed directly: on random segments, wherever it clears a step the
+/// exact distance is above the bound (to round-off), and wherever the exact distance is above the
+/// bound by a margin it clears it; ends, degenerate segments and NaN included.
+TEST(StepCheck, SegmentClearanceAgreesWithTheClosestPointsDistance) {
+  std::mt19937_64 random(20261129);
+  std::uniform_real_distribution<double> coordinate(-2.0, 2.0), fraction(0.0, 0.5), clearance(0.0, 0.3);
+  int cleared = 0, refused = 0;
+  for (int trial = 0; trial < 200000; ++trial) {
+    const VecD<2> a(coordinate(random), coordinate(random));
+    const VecD<2> b = trial % 97 == 0 ? a : VecD<2>(coordinate(random), coordinate(random));
+    const VecD<2> c(coordinate(random), coordinate(random));
+    const double f = fraction(random), r = trial % 2 ? clearance(random) : 0.0;
+    const double bound = std::max(r, f * (b - a).norm());
+    const double distance = ThreeBody::segment_distance(a, b, c);
+    const bool clear = segment_clearly_passes(a, b, c, r, f);
+    if (clear) {
+      ++cleared;
+      EXPECT_GT(distance, bound * (1 - 1e-12)) << trial;
+    } else {
+      ++refused;
+      EXPECT_LE(distance, bound * (1 + 1e-9) + 1e-300) << trial;
+    }
+  }
+  EXPECT_GT(cleared, 1000);
+  EXPECT_GT(refused, 1000);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(segment_clearly_passes(VecD<2>(nan, 0), VecD<2>(1, 1), VecD<2>(0, 0), 0.0, 0.25));
+  EXPECT_FALSE(segment_clearly_passes(VecD<2>(1, 0), VecD<2>(1, 1), VecD<2>(0, 0), nan, 0.25));
+  // Through the centre; an end on it; a step that does not move, away from it and on it.
+  EXPECT_FALSE(segment_clearly_passes(VecD<2>(-1, 0), VecD<2>(1, 0), VecD<2>(0, 0), 0.0, 0.25));
+  EXPECT_FALSE(segment_clearly_passes(VecD<2>(0, 0), VecD<2>(1, 0), VecD<2>(0, 0), 0.0, 0.25));
+  EXPECT_TRUE(segment_clearly_passes(VecD<2>(1, 0), VecD<2>(1, 0), VecD<2>(0, 0), 0.0, 0.25));
+  EXPECT_FALSE(segment_clearly_passes(VecD<2>(0, 0), VecD<2>(0, 0), VecD<2>(0, 0), 0.0, 0.25));
+  // Kepler's guard, whose exact test is the same closest point: a fall through the centre and a
+  // step beside it at a tenth of its length are refused, one at twice its length passes.
+  const Kepler kepler;
+  EXPECT_THROW(kepler.validate_step(VecD<2>(-0.1, 1e-12), VecD<2>(0.1, 0.0), 1.0), DomainError);
+  EXPECT_THROW(kepler.validate_step(VecD<2>(-0.1, 0.02), VecD<2>(0.1, 0.02), 1.0), DomainError);
+  EXPECT_NO_THROW(kepler.validate_step(VecD<2>(-0.1, 0.4), VecD<2>(0.1, 0.4), 1.0));
 }
 
 /// Confirmation only observes: the trajectory with the check on is the one with it off, bit for

@@ -24,6 +24,8 @@ std::optional<SeparableKinetics> separable_kinetics(const KernelModel& model, co
   SeparableKinetics kinetics;
   kinetics.mass = start.vv;
   kinetics.mass_inverse = lu.inverse();
+  kinetics.diagonal = start.vv.isDiagonal(0.0) && kinetics.mass_inverse.isDiagonal(0.0);
+  kinetics.inverse_diagonal = kinetics.mass_inverse.diagonal();
   kinetics.linear.setZero(n);
   if (!model.gradient(q0, Vector::Zero(n), nullptr, nullptr, &kinetics.linear)) return std::nullopt;
   return kinetics;

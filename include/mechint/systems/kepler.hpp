@@ -11,6 +11,7 @@
 #include "mechint/core/autodiff.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
+#include "mechint/core/segment_clearance.hpp"
 #include "mechint/solve/newton.hpp"
 
 namespace mechint::systems {
@@ -63,6 +64,13 @@ struct Kepler {
   /// q_before to q) passes the centre closer than a quarter of its own length, an encounter the step
   /// does not resolve (a radial fall into the centre, or a pericentre passage at too large a step).
   void validate_step(const VecD<2>& q_before, const VecD<2>& q, double t) const {
+    if (!segment_clearly_passes(q_before, q, VecD<2>::Zero(), 0.0, 0.25)) validate_step_exactly(q_before, q, t);
+  }
+
+  /// validate_step's exact test, for the steps segment_clearly_passes does not clear: the closest
+  /// point itself; throws DomainError with its distance. Out of line, so that the common case does
+  /// not set up the frame of its message.
+  [[gnu::noinline]] static void validate_step_exactly(const VecD<2>& q_before, const VecD<2>& q, double t) {
     const VecD<2> ab = q - q_before;
     const double len2 = ab.squaredNorm();
     const double s = len2 > 0.0 ? std::clamp(-q_before.dot(ab) / len2, 0.0, 1.0) : 0.0;

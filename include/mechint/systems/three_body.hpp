@@ -17,6 +17,7 @@
 #include "mechint/core/autodiff.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
+#include "mechint/core/segment_clearance.hpp"
 
 namespace mechint::systems {
 
@@ -82,6 +83,17 @@ struct ThreeBody {
   /// (the force varies by orders of magnitude within the step; RK4 once went through the Earth this
   /// way with exit 0).
   void validate_step(const VecD<2>& q_before, const VecD<2>& q, double t) const {
+    const VecD<2> first(-mu, 0.0), second(1.0 - mu, 0.0);
+    if (segment_clearly_passes(q_before, q, first, collision_radius, kUnresolvedEncounter) &&
+        segment_clearly_passes(q_before, q, second, collision_radius, kUnresolvedEncounter))
+      return;
+    validate_step_exactly(q_before, q, t);
+  }
+
+  /// validate_step's exact test (the closest point's distance itself) for the steps
+  /// segment_clearly_passes does not clear; throws DomainError with the distance. Out of line, so
+  /// that the common case does not set up the frame of its message.
+  [[gnu::noinline]] void validate_step_exactly(const VecD<2>& q_before, const VecD<2>& q, double t) const {
     const double length = (q - q_before).norm();
     const double d = std::min(segment_distance(q_before, q, VecD<2>(-mu, 0.0)),
                               segment_distance(q_before, q, VecD<2>(1.0 - mu, 0.0)));
