@@ -14,6 +14,8 @@
 //                                  vi-trapezoid steps one after the other in this process, timed by
 //                                  the thread's CPU clock; the counter ratio_median is the median over
 //                                  the rounds of (vi-trapezoid time)/(leapfrog time) (docs/performance.md).
+//   BM_KeplerKernelTrapezoidOverLeapfrog  the same ratio for the kernel boundary's explicit step (what
+//                                  `mechint run kepler --method vi-trapezoid` takes).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -147,25 +149,43 @@ double seconds_for(Stepper& stepper, long steps) {
   return thread_seconds() - t0;
 }
 
-void BM_KeplerTrapezoidOverLeapfrog(benchmark::State& state) {
+/// The paired ratio of the header comment for `stepper`, started at the leapfrog's start.
+template <class Stepper>
+void over_leapfrog(benchmark::State& state, Stepper& stepper) {
   constexpr long kSteps = 20000;
   Leapfrog lf = leapfrog();
-  Trapezoid vi(DiscreteSystem<Kepler, TrapezoidRule>(Kepler{kMu}), kStep);
-  start(vi, true);
   std::vector<double> ratios;
   for (auto _ : state) {
     const double t_leapfrog = seconds_for(lf, kSteps);
-    const double t_trapezoid = seconds_for(vi, kSteps);
-    ratios.push_back(t_trapezoid / t_leapfrog);
-    state.SetIterationTime(t_leapfrog + t_trapezoid);
+    const double t_stepper = seconds_for(stepper, kSteps);
+    ratios.push_back(t_stepper / t_leapfrog);
+    state.SetIterationTime(t_leapfrog + t_stepper);
   }
   benchmark::DoNotOptimize(lf.x);
-  benchmark::DoNotOptimize(vi.q().data());
+  benchmark::DoNotOptimize(stepper.q().data());
   std::sort(ratios.begin(), ratios.end());
   state.counters["ratio_median"] = ratios[ratios.size() / 2];
   state.counters["ratio_min"] = ratios.front();
   state.counters["ratio_max"] = ratios.back();
 }
+
+void BM_KeplerTrapezoidOverLeapfrog(benchmark::State& state) {
+  Trapezoid vi(DiscreteSystem<Kepler, TrapezoidRule>(Kepler{kMu}), kStep);
+  start(vi, true);
+  over_leapfrog(state, vi);
+}
 BENCHMARK(BM_KeplerTrapezoidOverLeapfrog)->UseManualTime()->Iterations(41);
+
+/// The same for the kernel boundary's explicit step, what `mechint run kepler --method vi-trapezoid` takes.
+void BM_KeplerKernelTrapezoidOverLeapfrog(benchmark::State& state) {
+  const auto model = kernel::ModelAdapter<Kepler>::kernels(Kepler{kMu});
+  kernel::KernelGalerkinIntegrator vi(*model, kernel::lobatto_tableau(2), kStep, kernel::composition_named("none"));
+  VecD<2> q0, v0;
+  Kepler::pericentre_start(kMu, 1.0, 0.5, q0, v0);
+  vi.start_from_velocity(q0, v0);
+  if (!vi.explicit_steps()) state.SkipWithError("the explicit path is not taken");
+  over_leapfrog(state, vi);
+}
+BENCHMARK(BM_KeplerKernelTrapezoidOverLeapfrog)->UseManualTime()->Iterations(41);
 
 }  // namespace
