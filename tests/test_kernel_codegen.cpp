@@ -538,6 +538,20 @@ TEST(KernelCodegenSource, HessianOperationsAreComputedOnlyWhenAHessianIsAsked) {
   EXPECT_GT(after, before) << "the Hessian blocks of a chain hold most of the work";
 }
 
+TEST(KernelCodegenSource, ADenominatorCostsOneDivisionWhateverDerivativesShareIt) {
+  // Kepler's μ/√(x² + y²): its gradient and Hessian divide by √(x² + y²) (the quotient's and the
+  // root's derivatives) again and again; multiplied by one reciprocal, the Lagrangian kernel divides
+  // twice, μ/√ and 1/√ (it took 11 divisions when each derivative divided). Its values against dual
+  // numbers on the trees are KernelCodegen.MatchesDualNumbersOnTheExpressionTrees (eccentric-orbit).
+  const std::string source =
+      generate_kernel_source(read_model_file(MECHINT_SOURCE_DIR "/examples/models/eccentric-orbit.toml"));
+  const std::size_t begin = source.find("static int mi_lagrangian("), end = source.find("\n}\n", begin);
+  ASSERT_NE(begin, std::string::npos);
+  std::size_t divisions = 0;
+  for (std::size_t at = source.find(" / ", begin); at < end; at = source.find(" / ", at + 1)) ++divisions;
+  EXPECT_EQ(divisions, 2u) << source.substr(begin, end - begin);
+}
+
 TEST(KernelCodegenSource, AChainsKernelsGrowAsTheSquareOfItsLinks) {
   // A chain written with definitions has O(n) nodes; its gradient by reverse accumulation has O(n)
   // and its Hessian O(n²) (one suffix sum per mass, differentiated once per variable). Forward

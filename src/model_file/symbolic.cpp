@@ -287,8 +287,8 @@ NodeId Graph::derivative_rule(NodeId e, Variable x) {
     case Op::kSubtract: return subtract(da, db);
     case Op::kMultiply: return add(multiply(da, b), multiply(a, db));
     case Op::kDivide:
-      // d(a/b) = (da − (a/b)·db)/b, reusing the quotient itself.
-      return divide(subtract(da, multiply(e, db)), b);
+      // d(a/b) = (da − (a/b)·db)·(1/b), reusing the quotient itself and b's reciprocal.
+      return multiply(subtract(da, multiply(e, db)), reciprocal(b));
     case Op::kConstantPower:
       // d(x^c) = c·x^(c−1)·dx (c constant).
       return multiply(multiply(b, power(a, subtract(b, one_))), da);
@@ -299,18 +299,19 @@ NodeId Graph::derivative_rule(NodeId e, Variable x) {
     case Function::kSin: return multiply(call(Function::kCos, a), da);
     case Function::kCos: return negate(multiply(call(Function::kSin, a), da));
     case Function::kTan: return multiply(add(one_, square(e)), da);
-    case Function::kAsin: return divide(da, call(Function::kSqrt, subtract(one_, square(a))));
-    case Function::kAcos: return negate(divide(da, call(Function::kSqrt, subtract(one_, square(a)))));
-    case Function::kAtan: return divide(da, add(one_, square(a)));
+    case Function::kAsin: return multiply(da, reciprocal(call(Function::kSqrt, subtract(one_, square(a)))));
+    case Function::kAcos: return negate(multiply(da, reciprocal(call(Function::kSqrt, subtract(one_, square(a))))));
+    case Function::kAtan: return multiply(da, reciprocal(add(one_, square(a))));
     case Function::kAtan2:
-      // atan2(y, x): (x·dy − y·dx)/(x² + y²).
-      return divide(subtract(multiply(b, da), multiply(a, db)), add(square(b), square(a)));
+      // atan2(y, x): (x·dy − y·dx)·1/(x² + y²).
+      return multiply(subtract(multiply(b, da), multiply(a, db)), reciprocal(add(square(b), square(a))));
     case Function::kSinh: return multiply(call(Function::kCosh, a), da);
     case Function::kCosh: return multiply(call(Function::kSinh, a), da);
     case Function::kTanh: return multiply(subtract(one_, square(e)), da);
     case Function::kExp: return multiply(e, da);
-    case Function::kLog: return divide(da, a);
-    case Function::kSqrt: return divide(da, multiply(number(2.0), e));
+    case Function::kLog: return multiply(da, reciprocal(a));
+    // d√x = dx·½·(1/√x): the reciprocal of √x is the one a quotient by √x needs too (μ/√(q·q)).
+    case Function::kSqrt: return multiply(da, multiply(number(0.5), reciprocal(e)));
     case Function::kAbs:
       // The sign on the branch taken: x < 0 ? −1 : 1, i.e. 1 − 2·step(−x).
       return multiply(da, subtract(one_, multiply(number(2.0), step(negate(a)))));
@@ -341,8 +342,8 @@ NodeId Graph::local_partial(NodeId e, int i) {
     case Op::kAdd: return one_;
     case Op::kSubtract: return i == 0 ? one_ : number(-1.0);
     case Op::kMultiply: return i == 0 ? b : a;
-    // a/b: 1/b and −(a/b)/b, reusing the quotient itself.
-    case Op::kDivide: return i == 0 ? divide(one_, b) : negate(divide(e, b));
+    // a/b: 1/b and −(a/b)·(1/b), reusing the quotient itself and b's reciprocal.
+    case Op::kDivide: return i == 0 ? reciprocal(b) : negate(multiply(e, reciprocal(b)));
     // x^c: c·x^(c−1) (c constant: no partial in c).
     case Op::kConstantPower: return i == 0 ? multiply(b, power(a, subtract(b, one_))) : zero_;
     case Op::kCall:
@@ -352,17 +353,17 @@ NodeId Graph::local_partial(NodeId e, int i) {
     case Function::kSin: return call(Function::kCos, a);
     case Function::kCos: return negate(call(Function::kSin, a));
     case Function::kTan: return add(one_, square(e));
-    case Function::kAsin: return divide(one_, call(Function::kSqrt, subtract(one_, square(a))));
-    case Function::kAcos: return negate(divide(one_, call(Function::kSqrt, subtract(one_, square(a)))));
-    case Function::kAtan: return divide(one_, add(one_, square(a)));
-    // atan2(y, x): x/(x² + y²) and −y/(x² + y²).
-    case Function::kAtan2: return divide(i == 0 ? b : negate(a), add(square(b), square(a)));
+    case Function::kAsin: return reciprocal(call(Function::kSqrt, subtract(one_, square(a))));
+    case Function::kAcos: return negate(reciprocal(call(Function::kSqrt, subtract(one_, square(a)))));
+    case Function::kAtan: return reciprocal(add(one_, square(a)));
+    // atan2(y, x): x·1/(x² + y²) and −y·1/(x² + y²).
+    case Function::kAtan2: return multiply(i == 0 ? b : negate(a), reciprocal(add(square(b), square(a))));
     case Function::kSinh: return call(Function::kCosh, a);
     case Function::kCosh: return call(Function::kSinh, a);
     case Function::kTanh: return subtract(one_, square(e));
     case Function::kExp: return e;
-    case Function::kLog: return divide(one_, a);
-    case Function::kSqrt: return divide(one_, multiply(number(2.0), e));
+    case Function::kLog: return reciprocal(a);
+    case Function::kSqrt: return multiply(number(0.5), reciprocal(e));
     // The branch taken, as derivative_rule: x < 0 ? −1 : 1; min: b < a ? b : a; max: a < b ? b : a.
     case Function::kAbs: return subtract(one_, multiply(number(2.0), step(negate(a))));
     case Function::kMin: return i == 0 ? subtract(one_, step(subtract(a, b))) : step(subtract(a, b));

@@ -89,6 +89,10 @@ class Graph {
   NodeId subtract(NodeId a, NodeId b);
   NodeId multiply(NodeId a, NodeId b);
   NodeId divide(NodeId a, NodeId b);
+  /// 1/b, one node per b: the derivative rules multiply by it instead of dividing by b again, so a
+  /// denominator costs one division however many derivatives share it (a division is several
+  /// multiplications' time, and the divider is not pipelined: Kepler's Hessian took 11, now 2).
+  NodeId reciprocal(NodeId b) { return divide(one_, b); }
   /// base^exponent as the evaluator computes it: a constant power when the exponent is free of
   /// q, v, u and t, else exp(exponent·log base).
   NodeId power(NodeId base, NodeId exponent);
