@@ -287,7 +287,9 @@ NodeId Graph::derivative_rule(NodeId e, Variable x) {
     case Op::kSubtract: return subtract(da, db);
     case Op::kMultiply: return add(multiply(da, b), multiply(a, db));
     case Op::kDivide:
-      // d(a/b) = (da − (a/b)·db)·(1/b), reusing the quotient itself and b's reciprocal.
+      // d(a/b) = (da − (a/b)·db)·(1/b), reusing the quotient itself and b's reciprocal; by a number
+      // (y³/3), divided as the model text divides: its reciprocal would be rounded.
+      if (nodes_[b].op == Op::kNumber) return divide(subtract(da, multiply(e, db)), b);
       return multiply(subtract(da, multiply(e, db)), reciprocal(b));
     case Op::kConstantPower:
       // d(x^c) = c·x^(c−1)·dx (c constant).
