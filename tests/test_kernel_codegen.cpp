@@ -538,18 +538,48 @@ TEST(KernelCodegenSource, HessianOperationsAreComputedOnlyWhenAHessianIsAsked) {
   EXPECT_GT(after, before) << "the Hessian blocks of a chain hold most of the work";
 }
 
+/// How many times `token` occurs in the source of the Lagrangian kernel.
+std::size_t count_in_lagrangian_kernel(const std::string& source, const std::string& token) {
+  const std::size_t begin = source.find("static int mi_lagrangian("), end = source.find("\n}\n", begin);
+  std::size_t count = 0;
+  for (std::size_t at = source.find(token, begin); at < end; at = source.find(token, at + 1)) ++count;
+  return count;
+}
+
 TEST(KernelCodegenSource, ADenominatorCostsOneDivisionWhateverDerivativesShareIt) {
   // Kepler's μ/√(x² + y²): its gradient and Hessian divide by √(x² + y²) (the quotient's and the
   // root's derivatives) again and again; multiplied by one reciprocal, the Lagrangian kernel divides
-  // twice, μ/√ and 1/√ (it took 11 divisions when each derivative divided). Its values against dual
-  // numbers on the trees are KernelCodegen.MatchesDualNumbersOnTheExpressionTrees (eccentric-orbit).
-  const std::string source =
-      generate_kernel_source(read_model_file(MECHINT_SOURCE_DIR "/examples/models/eccentric-orbit.toml"));
-  const std::size_t begin = source.find("static int mi_lagrangian("), end = source.find("\n}\n", begin);
-  ASSERT_NE(begin, std::string::npos);
-  std::size_t divisions = 0;
-  for (std::size_t at = source.find(" / ", begin); at < end; at = source.find(" / ", at + 1)) ++divisions;
-  EXPECT_EQ(divisions, 2u) << source.substr(begin, end - begin);
+  // twice, μ/√ and 1/√ (it took 11 divisions when each derivative divided). Written as a negative
+  // power, μ(x² + y²)^(−1/2), its derivatives multiply by 1/(x² + y²) instead of taking the powers
+  // −3/2 and −5/2: two divisions and one root (it took 3 and 3). The two forms' L, gradient and
+  // Hessian agree to round-off; each against dual numbers on the trees is
+  // KernelCodegen.MatchesDualNumbersOnTheExpressionTrees (eccentric-orbit, and a^-2 in all-functions).
+  std::ostringstream file_text;
+  file_text << std::ifstream(MECHINT_SOURCE_DIR "/examples/models/eccentric-orbit.toml").rdbuf();
+  const std::string text = file_text.str();
+  const std::string quotient = "mu/sqrt(x^2 + y^2)";
+  ASSERT_NE(text.find(quotient), std::string::npos);
+  std::string power_text = text;
+  power_text.replace(power_text.find(quotient), quotient.size(), "mu*(x^2 + y^2)^(-0.5)");
+  const ModelDescription by_quotient = parse_model_text(text, "quotient.toml");
+  const ModelDescription by_power = parse_model_text(power_text, "power.toml");
+  const std::string quotient_source = generate_kernel_source(by_quotient), power_source = generate_kernel_source(by_power);
+  EXPECT_EQ(count_in_lagrangian_kernel(quotient_source, " / "), 2u);
+  EXPECT_EQ(count_in_lagrangian_kernel(power_source, " / "), 2u);
+  EXPECT_EQ(count_in_lagrangian_kernel(power_source, "sqrt("), 1u);
+
+  const CompiledKernels a(quotient_source), b(power_source);
+  ASSERT_TRUE(a.ok() && b.ok());
+  const std::vector<double> p = parameter_values(by_quotient);
+  mechint_model_kernels ka{}, kb{};
+  ASSERT_EQ(a.fill(MECHINT_KERNEL_ABI_VERSION, p, &ka), MECHINT_KERNEL_OK);
+  ASSERT_EQ(b.fill(MECHINT_KERNEL_ABI_VERSION, p, &kb), MECHINT_KERNEL_OK);
+  for (const Point& x : random_points(by_quotient, 20)) {
+    const KernelValues va = call_kernels(ka, by_quotient, x), vb = call_kernels(kb, by_power, x);
+    expect_close({vb.value}, {va.value}, "L");
+    expect_close(vb.l_q, va.l_q, "L_q");
+    expect_close(vb.l_qq, va.l_qq, "L_qq");
+  }
 }
 
 TEST(KernelCodegenSource, AChainsKernelsGrowAsTheSquareOfItsLinks) {

@@ -186,6 +186,7 @@ NodeId Graph::power(NodeId base, NodeId exponent) {
   if (!is_constant(exponent)) return call(Function::kExp, multiply(exponent, call(Function::kLog, base)));
   if (is_number(exponent, 1.0)) return base;
   if (is_number(exponent, 0.0)) return one_;  // x^0 = 1 for every x, as integer_power computes it
+  if (is_number(exponent, -1.0)) return reciprocal(base);  // 1/x, as integer_power computes it: one node
   const Node x = nodes_[base], c = nodes_[exponent];
   if (x.op == Op::kNumber && c.op == Op::kNumber && std::isfinite(std::pow(x.number, c.number)))
     return number(std::pow(x.number, c.number));
@@ -292,7 +293,10 @@ NodeId Graph::derivative_rule(NodeId e, Variable x) {
       if (nodes_[b].op == Op::kNumber) return divide(subtract(da, multiply(e, db)), b);
       return multiply(subtract(da, multiply(e, db)), reciprocal(b));
     case Op::kConstantPower:
-      // d(x^c) = c·x^(c−1)·dx (c constant).
+      // d(x^c) = c·x^(c−1)·dx (c constant); for c < 0, c·x^c·(1/x)·dx: x^(c−1) would be one more
+      // division (and root), and every further derivative another, where x^c and 1/x are shared.
+      // (Not for c > 0: at x = 0 the product would be 0·∞.)
+      if (negative_number(b)) return multiply(multiply(b, multiply(e, reciprocal(a))), da);
       return multiply(multiply(b, power(a, subtract(b, one_))), da);
     case Op::kCall:
       break;
@@ -346,8 +350,11 @@ NodeId Graph::local_partial(NodeId e, int i) {
     case Op::kMultiply: return i == 0 ? b : a;
     // a/b: 1/b and −(a/b)·(1/b), reusing the quotient itself and b's reciprocal.
     case Op::kDivide: return i == 0 ? reciprocal(b) : negate(multiply(e, reciprocal(b)));
-    // x^c: c·x^(c−1) (c constant: no partial in c).
-    case Op::kConstantPower: return i == 0 ? multiply(b, power(a, subtract(b, one_))) : zero_;
+    // x^c: c·x^(c−1) (c constant: no partial in c); c·x^c·(1/x) for c < 0, as derivative_rule.
+    case Op::kConstantPower:
+      if (i != 0) return zero_;
+      if (negative_number(b)) return multiply(b, multiply(e, reciprocal(a)));
+      return multiply(b, power(a, subtract(b, one_)));
     case Op::kCall:
       break;
   }

@@ -93,6 +93,8 @@ class Graph {
   /// denominator costs one division however many derivatives share it (a division is several
   /// multiplications' time, and the divider is not pipelined: Kepler's Hessian took 11, now 2).
   NodeId reciprocal(NodeId b) { return divide(one_, b); }
+  /// Whether node b is a number below zero (a negative constant exponent).
+  bool negative_number(NodeId b) const { return nodes_[b].op == Op::kNumber && nodes_[b].number < 0.0; }
   /// base^exponent as the evaluator computes it: a constant power when the exponent is free of
   /// q, v, u and t, else exp(exponent·log base).
   NodeId power(NodeId base, NodeId exponent);
