@@ -28,6 +28,7 @@ std::optional<SeparableKinetics> separable_kinetics(const KernelModel& model, co
   kinetics.inverse_diagonal = kinetics.mass_inverse.diagonal();
   kinetics.linear.setZero(n);
   if (!model.gradient(q0, Vector::Zero(n), nullptr, nullptr, &kinetics.linear)) return std::nullopt;
+  kinetics.unit = kinetics.diagonal && (kinetics.inverse_diagonal.array() == 1.0).all() && (kinetics.linear.array() == 0.0).all();
   return kinetics;
 }
 

@@ -21,6 +21,9 @@ struct SeparableKinetics {
   Vector linear;
   bool diagonal = false;
   Vector inverse_diagonal;
+  /// M = I and b = 0 (Kepler, N bodies of unit mass): v = p + h/2 f, two operations fewer on the
+  /// step's chain, and the same numbers (x − 0 and 1·x are x exactly).
+  bool unit = false;
 };
 
 /// M⁻¹ and b when the model is found separable around (q0, v0); nothing otherwise, and for a model
@@ -54,6 +57,11 @@ void separable_drift(const SeparableKinetics& k, const Vector& q0, const Vector&
     else
       velocity.noalias() = MassInverse(k.mass_inverse.data(), n, n) * mv;
     Eigen::Map<V>(q1.data(), n) = Eigen::Map<const V>(q0.data(), n) + h * velocity;
+  } else if (k.unit) {
+    const V mv = Eigen::Map<const V>(p0.data(), n) + (0.5 * h) * Eigen::Map<const V>(force0.data(), n);
+    Eigen::Map<V>(mass_velocity.data(), n) = mv;
+    Eigen::Map<V>(v.data(), n) = mv;
+    Eigen::Map<V>(q1.data(), n) = Eigen::Map<const V>(q0.data(), n) + h * mv;
   } else {
     const V mv = momentum;
     V velocity;
