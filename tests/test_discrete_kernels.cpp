@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <string>
 #include <random>
 
 #include "kernel/discrete_rules.hpp"
@@ -540,6 +542,53 @@ TEST(DiscreteKernels, AModelsOwnStepStopsWhereItsModelIsNotDefined) {
   }
   EXPECT_FALSE(messages[0].empty());
   EXPECT_EQ(messages[0], messages[1]);
+}
+
+/// The step a model solves itself, made to report its end as not defined (p1 NaN, as model_kernels.h
+/// says a model does when it is not defined at the converged q1) from the third call on.
+int (*g_model_step)(const void*, int32_t, double, const double*, const double*, const double*, double,
+                    const mechint_newton_settings*, double*, double*, double*, double*, mechint_newton_report*) = nullptr;
+int g_defined_steps = 0;
+int step_with_an_undefined_end(const void* context, int32_t rule, double h, const double* q0, const double* p0,
+                               const double* u, double t0, const mechint_newton_settings* settings, double* q1,
+                               double* p1, double* f_minus, double* f_plus, mechint_newton_report* report) {
+  const int status = g_model_step(context, rule, h, q0, p0, u, t0, settings, q1, p1, f_minus, f_plus, report);
+  if (p1 != nullptr && g_defined_steps-- <= 0) p1[0] = p1[1] = std::numeric_limits<double>::quiet_NaN();
+  return status;
+}
+
+TEST(DiscreteKernels, AStepWhoseEndTheModelCannotGiveLeavesNoMomentumAndTheNextStepFails) {
+  // The step is taken (q_{k+1} is the converged one) but its momentum is NaN, as on the integrator's
+  // own path where D2 Ld is not defined there; the next step's Newton fails on it, at that step, and
+  // leaves the state of the last step.
+  const auto own = kernel::ModelAdapter<systems::Kepler>::kernels_with_discrete_rules(systems::Kepler{1.0});
+  mechint_model_kernels table = own->table();
+  g_model_step = table.discrete_step;
+  table.discrete_step = step_with_an_undefined_end;
+  const KernelModel patched(table, nullptr);  // the context stays `own`'s
+  KernelVariationalIntegrator vi(patched, Rule::kMidpoint, 0.05), reference(*own, Rule::kMidpoint, 0.05);
+  const Eigen::Vector2d q0(1.0, 0.1), v0(-0.2, 1.3);
+  g_defined_steps = 2;
+  vi.start_from_velocity(q0, v0);
+  reference.start_from_velocity(q0, v0);
+  for (int i = 0; i < 2; ++i) {
+    vi.step();
+    reference.step();
+  }
+  EXPECT_TRUE(vi.p() == reference.p());  // the model's own ends, as long as it gives them
+  vi.step();
+  reference.step();
+  EXPECT_TRUE(vi.q() == reference.q());
+  EXPECT_TRUE(vi.p().array().isNaN().all()) << vi.p().transpose();
+  const Vector q_before = vi.q();
+  try {
+    vi.step();
+    ADD_FAILURE() << "a step from a NaN momentum was taken";
+  } catch (const NewtonFailure& e) {
+    EXPECT_EQ(e.step_index(), 4) << e.what();
+  }
+  EXPECT_TRUE(vi.q() == q_before);
+  EXPECT_EQ(vi.step_index(), 3);
 }
 
 TEST(DiscreteKernels, TheTableRefusesInconsistentDeclarations) {
