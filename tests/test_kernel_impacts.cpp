@@ -11,9 +11,11 @@
 // replaced operator delete below and warns about; the replacement pair is consistent (malloc/free).
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 
 #include "counting_allocator.hpp"
 #include "kernel/kernel_hamiltonian.hpp"
@@ -312,6 +314,45 @@ TEST(KernelImpacts, ASeparableModelStepsExplicitlyWhereNewtonLands) {
     EXPECT_LE((with_kinetics.hqq() - by_newton.hqq()).norm(), 1e-13);
     EXPECT_LE(relative(with_kinetics.hq(), by_newton.hq()), 1e-14);
     EXPECT_LE(relative(with_kinetics.v(), by_newton.v()), 1e-14);
+  }
+}
+
+/// The drift's short forms (kernel/separable.hpp): M⁻¹ applied as its diagonal, and with M = I and
+/// b = 0 as v = p + h/2 f, give the matrix product's numbers bit for bit, at the fixed size and above
+/// it; separable_kinetics marks a full M as neither.
+TEST(KernelImpacts, TheDriftsShortFormsAreTheMatrixProductBitForBit) {
+  const auto full = kernel::ModelAdapter<SkewSeparableFloor>::kernels(SkewSeparableFloor{}, /*with_walls=*/true);
+  const auto kinetics = kernel::separable_kinetics(*full, Vector(VecD<2>(0.4, 0.7)), Vector(VecD<2>(-0.3, 0.5)));
+  ASSERT_TRUE(kinetics.has_value());
+  EXPECT_FALSE(kinetics->diagonal);
+  EXPECT_FALSE(kinetics->unit);
+  const auto drift = [](const kernel::SeparableKinetics& k, auto size, const Vector& q0, const Vector& p0,
+                        const Vector& f0, double h) {
+    Vector mv(2), v(2), q1(2);
+    kernel::separable_drift<decltype(size)::value>(k, q0, p0, f0, h, mv, v, q1);
+    return std::array<Vector, 3>{mv, v, q1};
+  };
+  using Fixed = std::integral_constant<int, 2>;
+  using Dynamic = std::integral_constant<int, Eigen::Dynamic>;
+  for (const Eigen::Vector2d& masses : {Eigen::Vector2d(1.0, 1.0), Eigen::Vector2d(3.0, 0.7)}) {
+    kernel::SeparableKinetics as_matrix;
+    as_matrix.mass = masses.asDiagonal();
+    as_matrix.mass_inverse = masses.cwiseInverse().asDiagonal();
+    as_matrix.linear = Vector::Zero(2);
+    as_matrix.inverse_diagonal = masses.cwiseInverse();
+    kernel::SeparableKinetics short_form = as_matrix;
+    short_form.diagonal = true;
+    short_form.unit = masses == Eigen::Vector2d(1.0, 1.0);
+    const Vector q0 = Vector(VecD<2>(0.3, -1.7)), p0 = Vector(VecD<2>(-0.61, 2.3)), f0 = Vector(VecD<2>(1.9, -0.37));
+    for (double h : {0.1, 0.0123}) {
+      const auto want = drift(as_matrix, Fixed{}, q0, p0, f0, h);
+      for (const auto& got : {drift(short_form, Fixed{}, q0, p0, f0, h), drift(short_form, Dynamic{}, q0, p0, f0, h),
+                              drift(as_matrix, Dynamic{}, q0, p0, f0, h)})
+        for (int i = 0; i < 3; ++i) EXPECT_TRUE(got[i] == want[i]) << masses.transpose() << " h = " << h << " output " << i;
+      // And the drift itself: v = M⁻¹(p + h/2 f), q1 = q0 + h v.
+      EXPECT_LE(relative(want[1], masses.cwiseInverse().cwiseProduct(p0 + 0.5 * h * f0)), 1e-15);
+      EXPECT_LE(relative(want[2], q0 + h * want[1]), 1e-15);
+    }
   }
 }
 
