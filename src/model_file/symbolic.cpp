@@ -289,7 +289,8 @@ NodeId Graph::derivative_rule(NodeId e, Variable x) {
     case Op::kMultiply: return add(multiply(da, b), multiply(a, db));
     case Op::kDivide:
       // d(a/b) = (da − (a/b)·db)·(1/b), reusing the quotient itself and b's reciprocal; by a number
-      // (y³/3), divided as the model text divides: its reciprocal would be rounded.
+      // (y³/3), divided as before, since its reciprocal would be rounded (the reverse partial below
+      // has always been the rounded 1/b: a number's reciprocal folds to a literal).
       if (nodes_[b].op == Op::kNumber) return divide(subtract(da, multiply(e, db)), b);
       return multiply(subtract(da, multiply(e, db)), reciprocal(b));
     case Op::kConstantPower:
