@@ -8,8 +8,9 @@
 //   BM_KeplerViTrapezoid           mechint's step, explicit (the default on this model)
 //   BM_KeplerViTrapezoidNewton     mechint's step with the explicit path refused (the Newton DEL solve,
 //                                  what vi-trapezoid did before)
-//   BM_KeplerViTrapezoidKernels    the step of the kernel boundary (a model file's path, 2-stage Lobatto),
-//                                  composed or not, explicit or by Newton
+//   BM_KeplerViTrapezoidKernels    the step of the kernel boundary (2-stage Lobatto), composed or not,
+//                                  explicit (the model's own step or the methods' drift and kick) or
+//                                  by Newton
 //   BM_KeplerTrapezoidOverLeapfrog the ratio, paired: 41 rounds of 20 000 leapfrog steps and 20 000
 //                                  vi-trapezoid steps one after the other in this process, timed by
 //                                  the thread's CPU clock; the counter ratio_median is the median over
@@ -109,7 +110,9 @@ void BM_KeplerViTrapezoidNewton(benchmark::State& state) { trapezoid_steps(state
 BENCHMARK(BM_KeplerViTrapezoidNewton);
 
 /// The kernel boundary's vi-trapezoid (2-stage Lobatto) composed with the scheme of argument 0
-/// (0 none, 1 yoshida4, 2 kahan-li6, 3 kahan-li8), explicit (argument 1 = 1) or by Newton (0).
+/// (0 none, 1 yoshida4, 2 kahan-li6, 3 kahan-li8), explicit on the model's side (argument 1 = 2,
+/// model_kernels.h's separable_step, what the command line takes), explicit on the methods' side
+/// (1: their drift and kick around the model's L_q) or by Newton (0).
 void BM_KeplerViTrapezoidKernels(benchmark::State& state) {
   static const char* const kSchemes[] = {"none", "yoshida4", "kahan-li6", "kahan-li8"};
   const auto model = kernel::ModelAdapter<Kepler>::kernels(Kepler{kMu});
@@ -118,8 +121,10 @@ void BM_KeplerViTrapezoidKernels(benchmark::State& state) {
   VecD<2> q0, v0;
   Kepler::pericentre_start(kMu, 1.0, 0.5, q0, v0);
   vi.allow_explicit_steps(state.range(1) != 0);
+  vi.allow_model_explicit_steps(state.range(1) == 2);
   vi.start_from_velocity(q0, v0);
-  if (vi.explicit_steps() != (state.range(1) != 0)) state.SkipWithError("the explicit path is not where it should be");
+  if (vi.explicit_steps() != (state.range(1) != 0) || vi.model_takes_explicit_steps() != (state.range(1) == 2))
+    state.SkipWithError("the explicit path is not where it should be");
   long steps = 0;
   for (auto _ : state) {
     vi.step();
@@ -128,7 +133,7 @@ void BM_KeplerViTrapezoidKernels(benchmark::State& state) {
   }
   per_step(state, steps);
 }
-BENCHMARK(BM_KeplerViTrapezoidKernels)->ArgNames({"compose", "explicit"})->ArgsProduct({{0, 1, 2, 3}, {1, 0}});
+BENCHMARK(BM_KeplerViTrapezoidKernels)->ArgNames({"compose", "explicit"})->ArgsProduct({{0, 1, 2, 3}, {2, 1, 0}});
 
 /// This thread's CPU time in seconds: the machine is shared, and wall time counts the other
 /// processes' turns on the core.
@@ -176,16 +181,20 @@ void BM_KeplerTrapezoidOverLeapfrog(benchmark::State& state) {
 }
 BENCHMARK(BM_KeplerTrapezoidOverLeapfrog)->UseManualTime()->Iterations(41);
 
-/// The same for the kernel boundary's explicit step, what `mechint run kepler --method vi-trapezoid` takes.
+/// The same for the kernel boundary's explicit step, what `mechint run kepler --method vi-trapezoid`
+/// takes: the model's own step (model_step = 1, model_kernels.h's separable_step) or the methods'
+/// drift and kick around the model's L_q (0).
 void BM_KeplerKernelTrapezoidOverLeapfrog(benchmark::State& state) {
   const auto model = kernel::ModelAdapter<Kepler>::kernels(Kepler{kMu});
   kernel::KernelGalerkinIntegrator vi(*model, kernel::lobatto_tableau(2), kStep, kernel::composition_named("none"));
   VecD<2> q0, v0;
   Kepler::pericentre_start(kMu, 1.0, 0.5, q0, v0);
+  vi.allow_model_explicit_steps(state.range(0) != 0);
   vi.start_from_velocity(q0, v0);
-  if (!vi.explicit_steps()) state.SkipWithError("the explicit path is not taken");
+  if (!vi.explicit_steps() || vi.model_takes_explicit_steps() != (state.range(0) != 0))
+    state.SkipWithError("the explicit path is not where it should be");
   over_leapfrog(state, vi);
 }
-BENCHMARK(BM_KeplerKernelTrapezoidOverLeapfrog)->UseManualTime()->Iterations(41);
+BENCHMARK(BM_KeplerKernelTrapezoidOverLeapfrog)->ArgName("model_step")->Arg(1)->Arg(0)->UseManualTime()->Iterations(41);
 
 }  // namespace

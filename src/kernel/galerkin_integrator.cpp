@@ -207,6 +207,7 @@ void KernelGalerkinIntegrator::start_from_velocity(const Vector& q0, const Vecto
   force_now_valid_ = false;
   if (allow_explicit_ && tableau_.quadrature == Quadrature::kLobatto && s_ == 2)
     explicit_ = separable_kinetics(*model_, q0, qdot0);
+  model_steps_itself_ = explicit_ && allow_model_step_ && supplies_separable_step(*model_);
 }
 
 void KernelGalerkinIntegrator::start_from_momentum(const Vector& q0, const Vector& p0, double t0) {
@@ -373,6 +374,15 @@ void KernelGalerkinIntegrator::explicit_substep(double h, double t_start) {
   // vector operations, whose runtime-sized overhead was most of its cost on Kepler.
   const bool defined = at_short_size(n, [&]<int N>() {
     using V = Eigen::Matrix<double, N, 1>;
+    if (model_steps_itself_) {  // the model's own step: q0 kept as the first node, q and p updated in place
+      Eigen::Map<V>(q_stages_.data(), n) = Eigen::Map<const V>(q_.data(), n);
+      if (!model_separable_step(*model_, *explicit_, h, q_, p_, force_now_, q_, explicit_v_, force_next_, p_))
+        return false;
+      Eigen::Map<V>(q_stages_.data() + n, n) = Eigen::Map<const V>(q_.data(), n);
+      Eigen::Map<V>(stages_.data(), n) = Eigen::Map<const V>(explicit_v_.data(), n);
+      Eigen::Map<V>(stages_.data() + n, n) = Eigen::Map<const V>(explicit_v_.data(), n);
+      return true;
+    }
     separable_drift<N>(*explicit_, q_, p_, force_now_, h, explicit_rhs_, explicit_v_, predicted_);  // V_1 = V_2
     if (!model_->gradient(predicted_, explicit_v_, nullptr, &force_next_, nullptr) ||
         !Eigen::Map<const V>(force_next_.data(), n).allFinite())

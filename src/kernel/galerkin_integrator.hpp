@@ -116,6 +116,12 @@ class KernelGalerkinIntegrator {
   bool explicit_steps() const { return explicit_.has_value(); }
   /// false: the next starts keep the Newton path even where the explicit one applies (a comparison).
   void allow_explicit_steps(bool allow) { allow_explicit_ = allow; }
+  /// Whether the explicit steps are the model's own (model_kernels.h, separable_step: the same
+  /// numbers, the step's values kept in registers), decided at the start.
+  bool model_takes_explicit_steps() const { return model_steps_itself_; }
+  /// false: the next starts take the explicit steps here even where the model supplies its own (a
+  /// comparison).
+  void allow_model_explicit_steps(bool allow) { allow_model_step_ = allow; }
 
   Vector velocity() const;
   double energy() const;
@@ -190,6 +196,8 @@ class KernelGalerkinIntegrator {
   // The explicit path: M⁻¹ and b when the model is separable, L_q at the current q (reused).
   bool allow_explicit_ = true;
   std::optional<SeparableKinetics> explicit_;
+  bool allow_model_step_ = true;
+  bool model_steps_itself_ = false;
   Vector force_now_, force_next_, explicit_rhs_, explicit_v_;
   bool force_now_valid_ = false;
   // The tangent map of the last sub-step (factor_linearisation) and the tracked deviation.

@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "kernel/model_adapter.hpp"
+#include "kernel/separable_arithmetic.hpp"
 #include "mechint/discrete/del_derivatives.hpp"
 #include "mechint/discrete/discrete_forces.hpp"
 #include "mechint/discrete/discrete_lagrangians.hpp"
@@ -66,6 +67,7 @@ class ModelKernelTable {
     if constexpr (M::kNumSymmetries > 0) t.symmetry = &symmetry;
     if constexpr (ForcedModel<M>) t.forces = &forces;
     if constexpr (kHasTimeScale) t.time_scale = &time_scale;
+    if constexpr (k == 0 && !ForcedModel<M>) t.separable_step = &separable_step;
     if constexpr (HasUnilateralConstraints<M>)
       if (with_walls) t.num_unilateral = M::kNumUnilateral, t.unilateral = &unilateral;
     // Optimal control's kernels, for the models it applies to (controls, no holonomic constraints):
@@ -192,13 +194,19 @@ class ModelKernelTable {
         copy(gq, l_q), copy(gv, l_v);
         return finite && gq.allFinite() && gv.allFinite();
       }
+      if (l_q && !l_v) {
+        VecD<n> g;
+        const bool gradient_finite = position_gradient(model, qv, vv, g);
+        copy(g, l_q);
+        return finite && gradient_finite;
+      }
       // One block of the gradient: a jet over its n variables only, the others constant (the
       // energy of the step check and of every output row asks for L_v alone).
-      if (l_q || l_v) {
+      if (l_v) {
         Vec<Jet<n>, n> qj, vj;
-        for (int i = 0; i < n; ++i) qj[i] = l_q ? Jet<n>(qv[i], i) : Jet<n>(qv[i]), vj[i] = l_v ? Jet<n>(vv[i], i) : Jet<n>(vv[i]);
+        for (int i = 0; i < n; ++i) qj[i] = Jet<n>(qv[i]), vj[i] = Jet<n>(vv[i], i);
         const VecD<n> g = model.template lagrangian<Jet<n>>(qj, vj).v;
-        copy(g, l_q ? l_q : l_v);
+        copy(g, l_v);
         return finite && g.allFinite();
       }
       return finite;
@@ -234,11 +242,9 @@ class ModelKernelTable {
       copy(force, l_q), copy_matrix(stiffness, l_qq);
       finite = finite && force.allFinite() && stiffness.allFinite();
     } else if (l_q) {
-      Vec<Jet<n>, n> qj;
-      for (int i = 0; i < n; ++i) qj[i] = Jet<n>(q[i], i);
-      const VecD<n> force = -model.template potential<Jet<n>>(qj).v;
+      VecD<n> force;
+      finite = position_gradient(model, q, v, force) && finite;
       copy(force, l_q);
-      finite = finite && force.allFinite();
     }
     if (l_v) {
       const VecD<n> momentum = mass * v;
@@ -246,6 +252,44 @@ class ModelKernelTable {
       finite = finite && momentum.allFinite();
     }
     return finite;
+  }
+
+  /// L_q alone into `out`, finite or not (the return value says): −∇V from a jet over q of V for a
+  /// model of constant mass, else a jet over q of L with v held constant.
+  static bool position_gradient(const M& model, const VecD<n>& q, const VecD<n>& v, VecD<n>& out) {
+    Vec<Jet<n>, n> qj;
+    for (int i = 0; i < n; ++i) qj[i] = Jet<n>(q[i], i);
+    if constexpr (kConstantMass) {
+      (void)v;
+      out = -model.template potential<Jet<n>>(qj).v;
+      return model.mass_matrix().allFinite() && out.allFinite();
+    } else {
+      Vec<Jet<n>, n> vj;
+      for (int i = 0; i < n; ++i) vj[i] = Jet<n>(v[i]);
+      out = model.template lagrangian<Jet<n>>(qj, vj).v;
+      return out.allFinite();
+    }
+  }
+
+  /// One explicit Störmer–Verlet step on the model's side (model_kernels.h, separable_step): the
+  /// values stay in registers from q0 to p1 and are stored once, at the end, and only when f1 is
+  /// finite; the arithmetic of the methods' drift and kick (kernel/separable_arithmetic.hpp) around
+  /// `lagrangian`'s L_q.
+  static int separable_step(const void* context, int32_t mass_form, const double* inverse_mass, const double* linear,
+                            double h, const double* q0, const double* p0, const double* f0, double* q1, double* v,
+                            double* f1, double* p1) {
+    return guarded([&] {
+      const VecD<n> force0 = vec(f0);
+      VecD<n> mv, velocity, force1;
+      separable_velocity<n>(SeparableForm{mass_form, inverse_mass, linear}, vec(p0), force0, h, mv, velocity);
+      const VecD<n> q = vec(q0) + h * velocity;
+      if (!position_gradient(model_of(context), q, velocity, force1)) return false;
+      VecD<n> p = vec(p0);
+      add_half_kicks(p, force0, force1, h);
+      Eigen::Map<VecD<n>>{q1} = q, Eigen::Map<VecD<n>>{v} = velocity, Eigen::Map<VecD<n>>{f1} = force1;
+      Eigen::Map<VecD<n>>{p1} = p;
+      return true;
+    });
   }
 
   /// L_v and L_vv alone, from a second-order jet over v with q held constant (n variables instead of

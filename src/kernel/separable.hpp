@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "kernel/kernel_model.hpp"
+#include "kernel/separable_arithmetic.hpp"
 
 namespace mechint::kernel {
 
@@ -24,6 +25,13 @@ struct SeparableKinetics {
   /// M = I and b = 0 (Kepler, N bodies of unit mass): v = p + h/2 f, two operations fewer on the
   /// step's chain, and the same numbers (x − 0 and 1·x are x exactly).
   bool unit = false;
+
+  /// The form the step applies M⁻¹ and b in (kernel/separable_arithmetic.hpp).
+  SeparableForm form() const {
+    if (unit) return {MECHINT_MASS_UNIT, nullptr, nullptr};
+    if (diagonal) return {MECHINT_MASS_DIAGONAL, inverse_diagonal.data(), linear.data()};
+    return {MECHINT_MASS_FULL, mass_inverse.data(), linear.data()};
+  }
 };
 
 /// M⁻¹ and b when the model is found separable around (q0, v0); nothing otherwise, and for a model
@@ -38,37 +46,19 @@ std::optional<SeparableKinetics> separable_kinetics(const KernelModel& model, co
 
 /// M v into `mass_velocity`, v into `v`, q1 into `q1`. At a fixed size the values are formed in
 /// registers and stored once: stored entry by entry and loaded again as a pair for q1, v cost a
-/// store-forwarding stall on the step's chain of dependent operations (docs/performance.md). With M
-/// diagonal, v_i = (M⁻¹)_ii mv_i, which M⁻¹ mv's sum gives too (its other terms are zeros added), so
-/// both paths agree bit for bit.
+/// store-forwarding stall on the step's chain of dependent operations (docs/performance.md).
 template <int N>
 void separable_drift(const SeparableKinetics& k, const Vector& q0, const Vector& p0, const Vector& force0, double h,
                      Vector& mass_velocity, Vector& v, Vector& q1) {
-  using V = Eigen::Matrix<double, N, 1>;
-  using MassInverse = Eigen::Map<const Eigen::Matrix<double, N, N, Eigen::RowMajor>>;
-  const int n = static_cast<int>(q0.size());
-  const auto momentum = Eigen::Map<const V>(p0.data(), n) + (0.5 * h) * Eigen::Map<const V>(force0.data(), n) -
-                        Eigen::Map<const V>(k.linear.data(), n);
   if constexpr (N == Eigen::Dynamic) {  // above the fixed sizes: in the buffers, allocating nothing
-    Eigen::Map<V> mv(mass_velocity.data(), n), velocity(v.data(), n);
-    mv = momentum;
-    if (k.diagonal)
-      velocity = Eigen::Map<const V>(k.inverse_diagonal.data(), n).cwiseProduct(mv);
-    else
-      velocity.noalias() = MassInverse(k.mass_inverse.data(), n, n) * mv;
-    Eigen::Map<V>(q1.data(), n) = Eigen::Map<const V>(q0.data(), n) + h * velocity;
-  } else if (k.unit) {
-    const V mv = Eigen::Map<const V>(p0.data(), n) + (0.5 * h) * Eigen::Map<const V>(force0.data(), n);
-    Eigen::Map<V>(mass_velocity.data(), n) = mv;
-    Eigen::Map<V>(v.data(), n) = mv;
-    Eigen::Map<V>(q1.data(), n) = Eigen::Map<const V>(q0.data(), n) + h * mv;
+    separable_velocity<N>(k.form(), p0, force0, h, mass_velocity, v);
+    q1 = q0 + h * v;
   } else {
-    const V mv = momentum;
-    V velocity;
-    if (k.diagonal)
-      velocity = Eigen::Map<const V>(k.inverse_diagonal.data(), n).cwiseProduct(mv);
-    else
-      velocity.noalias() = MassInverse(k.mass_inverse.data(), n, n) * mv;
+    using V = Eigen::Matrix<double, N, 1>;
+    const int n = static_cast<int>(q0.size());
+    V mv, velocity;
+    separable_velocity<N>(k.form(), V(Eigen::Map<const V>(p0.data(), n)), V(Eigen::Map<const V>(force0.data(), n)), h,
+                          mv, velocity);
     Eigen::Map<V>(mass_velocity.data(), n) = mv;
     Eigen::Map<V>(v.data(), n) = velocity;
     Eigen::Map<V>(q1.data(), n) = Eigen::Map<const V>(q0.data(), n) + h * velocity;
@@ -82,8 +72,21 @@ void separable_kick(const Vector& p0, const Vector& force0, const Vector& force1
   const int n = static_cast<int>(p0.size());
   Eigen::Map<V> p(p1.data(), n);
   if (&p1 != &p0) p = Eigen::Map<const V>(p0.data(), n);
-  p += (0.5 * h) * Eigen::Map<const V>(force0.data(), n);
-  p += (0.5 * h) * Eigen::Map<const V>(force1.data(), n);
+  add_half_kicks(p, Eigen::Map<const V>(force0.data(), n), Eigen::Map<const V>(force1.data(), n), h);
+}
+
+/// Whether the model takes the whole explicit step itself (model_kernels.h, separable_step).
+inline bool supplies_separable_step(const KernelModel& model) { return model.table().separable_step != nullptr; }
+
+/// The model's own explicit step (only when supplies_separable_step): q1, v, f1, p1 from q0, p0 and
+/// f0 = L_q(q0), written only when the model is defined at q1 (false otherwise, nothing written). q1
+/// may be q0 and p1 may be p0.
+inline bool model_separable_step(const KernelModel& model, const SeparableKinetics& k, double h, const Vector& q0,
+                                 const Vector& p0, const Vector& f0, Vector& q1, Vector& v, Vector& f1, Vector& p1) {
+  const mechint_model_kernels& t = model.table();
+  const SeparableForm form = k.form();
+  return t.separable_step(t.context, form.mass_form, form.inverse_mass, form.linear, h, q0.data(), p0.data(),
+                          f0.data(), q1.data(), v.data(), f1.data(), p1.data()) == MECHINT_KERNEL_OK;
 }
 
 }  // namespace mechint::kernel

@@ -22,7 +22,7 @@ using symbolic::Op;
 
 // The source declares the table itself (below) so that it compiles without mechint's headers.
 // This trips when model_kernels.h grows: append the new members there too.
-static_assert(sizeof(mechint_model_kernels) == 200 && offsetof(mechint_model_kernels, domain) == 192,
+static_assert(sizeof(mechint_model_kernels) == 208 && offsetof(mechint_model_kernels, separable_step) == 200,
               "kernel_codegen.cpp writes a copy of mechint_model_kernels: update it");
 
 /// model_kernels.h's declarations, under its include guard (a unit that includes both is fine).
@@ -80,6 +80,9 @@ typedef struct mechint_model_kernels {
                        double* p1, double* f_minus, double* f_plus, mechint_newton_report* report);
   int32_t num_domain;
   int (*domain)(const void* context, const double* q, double* values);
+  int (*separable_step)(const void* context, int32_t mass_form, const double* inverse_mass, const double* linear,
+                        double h, const double* q0, const double* p0, const double* f0, double* q1, double* v,
+                        double* f1, double* p1);
 } mechint_model_kernels;
 #endif
 )";
@@ -746,6 +749,7 @@ std::string generate_kernel_source(const ModelDescription& model, bool with_opti
   s += std::string("  out->forces_second = ") + (optimal_control ? "mi_forces_second" : "NULL") + ";\n";
   s += "  out->num_domain = " + std::to_string(model.domain.size()) + ";\n";
   s += std::string("  out->domain = ") + (model.domain.empty() ? "NULL" : "mi_domain") + ";\n";
+  s += "  out->separable_step = NULL;\n";  // the methods take the explicit steps (kernel/separable.hpp)
   s += "  return 0;\n}\n";
   return s;
 }

@@ -169,7 +169,27 @@ typedef struct mechint_model_kernels {
    * the domain as before. Optional (num_domain 0, NULL: none declared or not supplied). */
   int32_t num_domain;
   int (*domain)(const void* context, const double* q, double* values);
+
+  /* One explicit Stormer-Verlet step: the trapezoid rule's DEL equations in closed form for a separable
+   * L = 1/2 v^T M v + b.v - V(q), M and b constant (004 eq. 16 with L_qv = 0 and L_vv = M), which the
+   * caller has found L to be and passes M^-1 and b of, in the form `mass_form` (MECHINT_MASS_* below).
+   * With f(q) = L_q(q, .) and f0 = f(q0) given:
+   *     v = M^-1 (p0 + h/2 f0 - b),   q1 = q0 + h v,   f1 = f(q1),   p1 = p0 + h/2 f0 + h/2 f1.
+   * Taken on the model's side so that the step's chain of dependent operations stays in registers from
+   * q0 to p1 (between two kernel calls each value would go through memory: docs/performance.md). Writes
+   * q1, v, f1 and p1 (n each; q1 may be q0 and p1 may be p0) only when the model is defined at q1 and
+   * f1 is finite; otherwise writes nothing and returns MECHINT_KERNEL_OUTSIDE_DOMAIN. The same
+   * arithmetic, operation for operation, as the methods' own step from `lagrangian`
+   * (src/kernel/separable_arithmetic.hpp). Optional (NULL: the methods take the step). */
+  int (*separable_step)(const void* context, int32_t mass_form, const double* inverse_mass, const double* linear,
+                        double h, const double* q0, const double* p0, const double* f0, double* q1, double* v,
+                        double* f1, double* p1);
 } mechint_model_kernels;
+
+/* How `separable_step` is given M^-1 and b: */
+#define MECHINT_MASS_FULL 0     /* inverse_mass: M^-1 (n x n); linear: b (n) */
+#define MECHINT_MASS_DIAGONAL 1 /* M diagonal; inverse_mass: the diagonal of M^-1 (n); linear: b (n) */
+#define MECHINT_MASS_UNIT 2     /* M = I and b = 0; inverse_mass and linear are not read (may be NULL) */
 
 /* The rules of `discrete_lagrangian`: Ld = h L((q0+q1)/2, (q1-q0)/h), h/2 [L(q0, v) + L(q1, v)] and
  * h L(q1, (q1-q0)/h) with v = (q1-q0)/h; bit (1u << rule) of `discrete_rules`. */
