@@ -41,10 +41,20 @@ struct KernelGalerkinIntegrator::StageSystem {
     s.last_assembled_jacobian_ = jac;
     const GalerkinTableau& tab = s.tableau_;
     const KernelModel& m = *s.model_;
+    // Entry by entry below, in the order of the sums as written (the numbers of adding the terms as
+    // vectors and n x n blocks, without the runtime-sized expressions' overhead, which was most of a
+    // Gauss step at n = 2: docs/performance.md, "The Galerkin stage system, entry by entry").
+    // Each entry is summed in a register and stored once (stored, then loaded again as a pair by a
+    // vectorised loop, it would wait on a store-forwarding stall).
+    double* const w = s.stage_weights_.data();
     for (int i = 0; i < st; ++i) {
-      auto qi = s.q_stages_.segment(i * n, n);
-      qi = s.q_;
-      for (int j = 0; j < st; ++j) qi.noalias() += (h * tab.a(i, j)) * v.segment(j * n, n);
+      for (int j = 0; j < st; ++j) w[j] = h * tab.a(i, j);
+      double* qi = s.q_stages_.data() + i * n;
+      for (int a = 0; a < n; ++a) {
+        double x = s.q_[a];
+        for (int j = 0; j < st; ++j) x += w[j] * v[j * n + a];
+        qi[a] = x;
+      }
     }
     bool defined = true;
     for (int i = 0; i < st && defined; ++i) {
@@ -71,9 +81,14 @@ struct KernelGalerkinIntegrator::StageSystem {
       return;
     }
     for (int i = 0; i < st; ++i) {
-      auto ri = r.segment(i * n, n);
-      ri = s.values_[i].v - s.p_;
-      for (int j = 0; j < st; ++j) ri.noalias() -= (h * tab.a_bar(i, j)) * s.slopes_.segment(j * n, n);
+      for (int j = 0; j < st; ++j) w[j] = h * tab.a_bar(i, j);
+      double* ri = r.data() + i * n;
+      const double* l_v = s.values_[i].v.data();
+      for (int a = 0; a < n; ++a) {
+        double x = l_v[a] - s.p_[a];
+        for (int j = 0; j < st; ++j) x -= w[j] * s.slopes_[j * n + a];
+        ri[a] = x;
+      }
     }
     // g(Q_i) = 0 at the nodes after the first (Q_1 = q0 is on the manifold).
     for (int i = 1; i < st && nk > 0; ++i) r.segment(n * st + (i - 1) * nk, nk) = s.g_stage_[i];
@@ -102,27 +117,64 @@ struct KernelGalerkinIntegrator::StageSystem {
         for (int j = 0; j < st; ++j)
           if (tab.a(i, j) != 0.0) jac->block(n * st + (i - 1) * nk, j * n, nk, n) = (h * tab.a(i, j)) * s.dg_stage_[i];
     }
+    // Block (i, k): −h² Σ_j ā_ij a_jk (L_qq,j + f_q,j − K_j) + δ_ik L_vv,i + h a_ik L_qv,iᵀ
+    // − h ā_ik (L_qv,k + f_v,k), each entry summed in that order. Up to kScalarBlocks coordinates
+    // entry by entry in a register (the runtime-sized block expressions cost more than their
+    // arithmetic there); above, as n x n block expressions, which vectorise. The same numbers both ways.
+    const bool forced = m.forced(), curved = s.curvature_known_;
     for (int i = 0; i < st; ++i) {
       for (int k = 0; k < st; ++k) {
-        auto block = jac->block(i * n, k * n, n, n);
-        // −h² Σ_j ā_ij a_jk (L_qq,j + f_q,j)
-        block.setZero();
-        for (int j = 0; j < st; ++j) {
-          const double w = -h * h * tab.a_bar(i, j) * tab.a(j, k);
-          if (w == 0.0) continue;
-          block.noalias() += w * s.values_[j].qq;
-          if (m.forced()) block.noalias() += w * s.force_q_[j];
-          if (s.curvature_known_ && j < st - 1) block.noalias() -= w * s.curvature_[j];
+        for (int j = 0; j < st; ++j) w[j] = -h * h * tab.a_bar(i, j) * tab.a(j, k);
+        const double h_a = h * tab.a(i, k), h_a_bar = h * tab.a_bar(i, k);
+        const bool diagonal = i == k, with_a = tab.a(i, k) != 0.0, with_a_bar = tab.a_bar(i, k) != 0.0;
+        if (n > kScalarBlocks) {
+          auto block = jac->block(i * n, k * n, n, n);
+          block.setZero();
+          for (int j = 0; j < st; ++j) {
+            if (w[j] == 0.0) continue;
+            block.noalias() += w[j] * s.values_[j].qq;
+            if (forced) block.noalias() += w[j] * s.force_q_[j];
+            if (curved && j < st - 1) block.noalias() -= w[j] * s.curvature_[j];
+          }
+          if (diagonal) block += s.values_[i].vv;
+          if (with_a) block.noalias() += h_a * s.values_[i].qv.transpose();
+          if (with_a_bar) {
+            block.noalias() -= h_a_bar * s.values_[k].qv;
+            if (forced) block.noalias() -= h_a_bar * s.force_v_[k];
+          }
+          continue;
         }
-        if (i == k) block += s.values_[i].vv;
-        if (tab.a(i, k) != 0.0) block.noalias() += (h * tab.a(i, k)) * s.values_[i].qv.transpose();
-        if (tab.a_bar(i, k) != 0.0) {
-          block.noalias() -= (h * tab.a_bar(i, k)) * s.values_[k].qv;
-          if (m.forced()) block.noalias() -= (h * tab.a_bar(i, k)) * s.force_v_[k];
+        const double* vv = s.values_[i].vv.data();
+        const double* qv_i = s.values_[i].qv.data();
+        const double* qv_k = s.values_[k].qv.data();
+        const double* fv_k = forced ? s.force_v_[k].data() : nullptr;
+        const Eigen::Index rows = jac->rows();
+        double* const block = jac->data() + static_cast<Eigen::Index>(k) * n * rows + i * n;  // column-major
+        for (int a = 0; a < n; ++a) {
+          for (int b = 0; b < n; ++b) {
+            const int ab = a * n + b;  // the kernels' matrices are row-major
+            double sum = 0.0;
+            for (int j = 0; j < st; ++j) {
+              if (w[j] == 0.0) continue;
+              sum += w[j] * s.values_[j].qq.data()[ab];
+              if (forced) sum += w[j] * s.force_q_[j].data()[ab];
+              if (curved && j < st - 1) sum -= w[j] * s.curvature_[j].data()[ab];
+            }
+            if (diagonal) sum += vv[ab];
+            if (with_a) sum += h_a * qv_i[b * n + a];  // (L_qv,iᵀ)_ab
+            if (with_a_bar) {
+              sum -= h_a_bar * qv_k[ab];
+              if (forced) sum -= h_a_bar * fv_k[ab];
+            }
+            block[b * rows + a] = sum;
+          }
         }
       }
     }
   }
+  /// Up to this many coordinates the Jacobian's blocks are summed entry by entry (assemble).
+  static constexpr int kScalarBlocks = 8;
+
   double update(const Eigen::VectorXd& delta) {
     const int nv = s.n_ * s.s_;
     v -= delta.head(nv);
@@ -151,7 +203,7 @@ KernelGalerkinIntegrator::KernelGalerkinIntegrator(const KernelModel& model, Gal
   if (k_ > 0 && composition_.gammas.size() > 1) throw InvalidInput("compose applies to unconstrained models only");
   const int n = n_, m = model.num_controls();
   q_.setZero(n), q_before_.setZero(n), p_.setZero(n), predicted_.setZero(n), xi_.setZero(n);
-  stages_.setZero(n * s_), q_stages_.setZero(n * s_), slopes_.setZero(n * s_);
+  stages_.setZero(n * s_), q_stages_.setZero(n * s_), slopes_.setZero(n * s_), stage_weights_.setZero(s_);
   u_.setZero(m), u_previous_.setZero(m), u_step_.setZero(m);
   work_.setZero(model.num_symmetries());
   values_.assign(s_, LagrangianValues(n));

@@ -213,6 +213,7 @@ class KernelGalerkinIntegrator {
   // (StageSystem::assemble); the linearised momentum projection (factor_projection_linearisation).
   bool curvature_known_ = false;
   std::vector<RowMatrix> curvature_;
+  Vector stage_weights_;  // −h² ā_ij a_jk over j, for one block of the stage Jacobian
   RowMatrix end_curvature_, end_velocity_jacobian_;
   Vector unit_, stage_lambda_, projection_rhs_, projection_solution_, lin_dp_hat_, lin_dq1_;
   Eigen::MatrixXd projection_matrix_;
