@@ -17,15 +17,19 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "app/child_process.hpp"
+#include "kernel/galerkin_integrator.hpp"
+#include "kernel/kernel_model.hpp"
 #include "mechint/kernel/model_kernels.h"
 #include "model_file/chain_model_text.hpp"
 #include "model_file/evaluate.hpp"
@@ -791,5 +795,80 @@ INSTANTIATE_TEST_SUITE_P(Models, KernelCodegenOptimalControl,
                                                 std::string(MECHINT_SOURCE_DIR) + "/tests/model_files/good/controlled-all-functions.toml", ""},
                                            Case{"controlled_mixed", "", kControlledMixed}),
                          [](const ::testing::TestParamInfo<Case>& info) { return info.param.label; });
+
+// ---- vi-trapezoid's explicit step, generated for separable models ---------------------------------
+
+/// Separable with every term of the full form: M = [[m, 0.3], [0.3, 0.5]] (not diagonal), b ≠ 0.
+constexpr const char* kFullMassSeparable = R"(name = "full-mass"
+coordinates = ["x", "y"]
+parameters = { m = 2.0, k = 1.5 }
+lagrangian = "0.5*(m*x_dot^2 + 0.5*y_dot^2) + 0.3*x_dot*y_dot + 0.1*x_dot - 0.2*y_dot - 0.5*k*(x^2 + y^2) - 0.25*x^4"
+h = 0.02
+
+[initial]
+x = 0.4
+y_dot = 0.3
+)";
+
+/// Separable with a diagonal M ≠ I and no linear term.
+constexpr const char* kDiagonalMassSeparable = R"(name = "diagonal-mass"
+coordinates = ["x", "y", "z"]
+parameters = { m = 3.0 }
+lagrangian = "0.5*(m*x_dot^2 + 0.25*y_dot^2 + z_dot^2) - 0.5*(x^2 + 4*y^2 + z^2) - x^2*y + 0.1*z^3"
+h = 0.02
+
+[initial]
+x = 0.3
+z = -0.2
+y_dot = 0.2
+)";
+
+TEST(KernelCodegenSeparableStep, GeneratedExactlyWhereTheMethodsStepExplicitlyAndGivesTheirBits) {
+  std::vector<std::pair<std::string, ModelDescription>> models;
+  for (const auto& entry : fs::directory_iterator(fs::path(MECHINT_SOURCE_DIR) / "examples" / "models"))
+    models.emplace_back(entry.path().filename().string(), read_model_file(entry.path().string()));
+  models.emplace_back("full-mass", parse_model_text(kFullMassSeparable, "full-mass"));
+  models.emplace_back("diagonal-mass", parse_model_text(kDiagonalMassSeparable, "diagonal-mass"));
+  int generated = 0;
+  for (const auto& [label, m] : models) {
+    SCOPED_TRACE(label);
+    CompiledKernels k(generate_kernel_source(m));
+    ASSERT_TRUE(k.ok());
+    auto parameters = std::make_shared<std::vector<double>>(parameter_values(m));
+    mechint_model_kernels table{};
+    ASSERT_EQ(k.fill(MECHINT_KERNEL_ABI_VERSION, *parameters, &table), 0);
+    const bool steps_itself = table.separable_step != nullptr;
+    // The methods' explicit path covers unconstrained, unforced models without velocity constraints.
+    if (!m.constraints.empty() || !m.forces.empty() || !m.nonholonomic.empty()) {
+      EXPECT_FALSE(steps_itself);
+      continue;
+    }
+    const auto model = std::make_shared<mechint::kernel::KernelModel>(table, parameters);
+    const Eigen::Map<const Eigen::VectorXd> q0(m.initial_q.data(), static_cast<Eigen::Index>(m.initial_q.size()));
+    const Eigen::Map<const Eigen::VectorXd> v0(m.initial_v.data(), static_cast<Eigen::Index>(m.initial_v.size()));
+    const double h = m.h.value_or(0.01);
+    const auto trapezoid = [&](bool model_step) {
+      auto vi = std::make_unique<mechint::kernel::KernelGalerkinIntegrator>(
+          *model, mechint::kernel::lobatto_tableau(2), h, mechint::kernel::composition_named("kahan-li6"));
+      vi->allow_model_explicit_steps(model_step);
+      vi->start_from_velocity(q0, v0);
+      return vi;
+    };
+    auto own = trapezoid(true), methods = trapezoid(false);
+    // The symbolic test (L_vv and L_qv constant) and the methods' numerical one at the start agree.
+    EXPECT_EQ(steps_itself, methods->explicit_steps());
+    EXPECT_EQ(own->model_takes_explicit_steps(), steps_itself);
+    if (!steps_itself) continue;
+    ++generated;
+    for (int i = 0; i < 300; ++i) {
+      own->step(), methods->step();
+      ASSERT_EQ(std::memcmp(own->q().data(), methods->q().data(), sizeof(double) * own->q().size()), 0) << "step " << i;
+      ASSERT_EQ(std::memcmp(own->p().data(), methods->p().data(), sizeof(double) * own->p().size()), 0) << "step " << i;
+    }
+    EXPECT_GT((own->q() - q0).norm(), 1e-3);
+  }
+  // eccentric-orbit, henon-heiles and figure-eight among the examples, and the two above.
+  EXPECT_GE(generated, 5);
+}
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "kernel/galerkin_integrator.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -426,13 +427,17 @@ void KernelGalerkinIntegrator::explicit_substep(double h, double t_start) {
   // vector operations, whose runtime-sized overhead was most of its cost on Kepler.
   const bool defined = at_short_size(n, [&]<int N>() {
     using V = Eigen::Matrix<double, N, 1>;
-    if (model_steps_itself_) {  // the model's own step: q0 kept as the first node, q and p updated in place
-      Eigen::Map<V>(q_stages_.data(), n) = Eigen::Map<const V>(q_.data(), n);
+    if (model_steps_itself_) {  // the model's own step, q and p updated in place
       if (!model_separable_step(*model_, *explicit_, h, q_, p_, force_now_, q_, explicit_v_, force_next_, p_))
         return false;
-      Eigen::Map<V>(q_stages_.data() + n, n) = Eigen::Map<const V>(q_.data(), n);
-      Eigen::Map<V>(stages_.data(), n) = Eigen::Map<const V>(explicit_v_.data(), n);
-      Eigen::Map<V>(stages_.data() + n, n) = Eigen::Map<const V>(explicit_v_.data(), n);
+      // V_1 = V_2 = v, read one entry at a time: a plugin's C writes its outputs entry by entry, and
+      // two of them loaded as a pair right after would wait on a failed store forward (the fence
+      // keeps the compiler from pairing the loads). The stage positions are not kept: nothing reads
+      // them after an explicit step (a Newton sub-step forms its own).
+      for (int a = 0; a < n; ++a) {
+        stages_[a] = stages_[n + a] = explicit_v_[a];
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+      }
       return true;
     }
     separable_drift<N>(*explicit_, q_, p_, force_now_, h, explicit_rhs_, explicit_v_, predicted_);  // V_1 = V_2

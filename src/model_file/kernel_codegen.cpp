@@ -30,6 +30,9 @@ constexpr const char* kTableDeclaration = R"(#ifndef MECHINT_KERNEL_MODEL_KERNEL
 #define MECHINT_KERNEL_MODEL_KERNELS_H
 #define MECHINT_KERNEL_OK 0
 #define MECHINT_KERNEL_OUTSIDE_DOMAIN 1
+#define MECHINT_MASS_FULL 0
+#define MECHINT_MASS_DIAGONAL 1
+#define MECHINT_MASS_UNIT 2
 typedef struct mechint_newton_settings {
   double residual_tolerance;
   double step_tolerance;
@@ -380,6 +383,63 @@ class KernelModel {
                     {"q", "v"}, root, uses_integer_power);
   }
 
+  /// vi-trapezoid's explicit step on the model's side (model_kernels.h, separable_step), for a model
+  /// whose L_vv and L_qv are constant (they depend on parameters at most) and that has no constraints,
+  /// forces or velocity constraints; "" for any other (the methods test separability at a start and
+  /// take the steps themselves). The drift and kick are kernel/separable_arithmetic.hpp's, operation
+  /// for operation, around L_q's nodes of `lagrangian_function`: the same numbers as the methods'
+  /// step, without L_q's trip through a call's memory.
+  std::string separable_step_function(bool& uses_integer_power) {
+    if (!m_.constraints.empty() || !m_.forces.empty() || !m_.nonholonomic.empty()) return "";
+    const NodeId L = g_.import(m_.lagrangian);
+    std::vector<symbolic::Variable> variables;
+    for (int i = 0; i < n_; ++i) variables.push_back(q(i));
+    for (int i = 0; i < n_; ++i) variables.push_back(v(i));
+    const std::vector<NodeId> gradient_of_l = g_.gradient(L, variables);
+    const std::vector<NodeId> lq(gradient_of_l.begin(), gradient_of_l.begin() + n_);
+    for (int i = 0; i < n_; ++i)
+      for (int j = 0; j < n_; ++j)
+        if (!g_.is_constant(g_.derivative(gradient_of_l[n_ + j], q(i))) ||
+            !g_.is_constant(g_.derivative(gradient_of_l[n_ + j], v(i))))
+          return "";
+    // Straight-line code with constant indices, so that the plugin's -O1 keeps q, v and L_q in
+    // registers (scalar replacement of the arrays); loops over them went through memory.
+    const std::string n = std::to_string(n_);
+    const auto at = [](const char* array, int i) { return std::string(array) + "[" + std::to_string(i) + "]"; };
+    const auto half_kick = [&](int i) { return at("p0", i) + " + (0.5 * h) * " + at("f0", i); };
+    std::string prologue = "  double q[" + n + "], v[" + n + "], l_q[" + n + "];\n  if (mass_form == MECHINT_MASS_UNIT) {\n";
+    for (int i = 0; i < n_; ++i) prologue += "    " + at("v", i) + " = " + half_kick(i) + ";\n";
+    prologue += "  } else if (mass_form == MECHINT_MASS_DIAGONAL) {\n";
+    for (int i = 0; i < n_; ++i)
+      prologue += "    " + at("v", i) + " = " + at("inverse_mass", i) + " * (" + half_kick(i) + " - " + at("linear", i) + ");\n";
+    prologue += "  } else {\n    double mv[" + n + "];\n";
+    for (int i = 0; i < n_; ++i) prologue += "    " + at("mv", i) + " = " + half_kick(i) + " - " + at("linear", i) + ";\n";
+    for (int i = 0; i < n_; ++i) {  // summed in the order of j, as separable_arithmetic.hpp does
+      prologue += "    " + at("v", i) + " = ";
+      for (int j = 0; j < n_; ++j)
+        prologue += std::string(j ? " + " : "") + at("inverse_mass", i * n_ + j) + " * " + at("mv", j);
+      prologue += ";\n";
+    }
+    prologue += "  }\n";
+    for (int i = 0; i < n_; ++i) prologue += "  " + at("q", i) + " = " + at("q0", i) + " + h * " + at("v", i) + ";\n";
+    std::string finite;
+    for (int i = 0; i < n_; ++i) finite += std::string(i ? " || " : "") + "!isfinite(" + at("l_q", i) + ")";
+    std::string epilogue = "  if (" + finite + ") return MECHINT_KERNEL_OUTSIDE_DOMAIN;\n";
+    for (int i = 0; i < n_; ++i) {  // p1 may be p0 and q1 q0: each entry read before it is written
+      epilogue += "  " + at("p1", i) + " = " + half_kick(i) + " + (0.5 * h) * " + at("l_q", i) + ";\n";
+      epilogue += "  " + at("q1", i) + " = " + at("q", i) + ";\n  " + at("v_out", i) + " = " + at("v", i) + ";\n  " +
+                  at("f1", i) + " = " + at("l_q", i) + ";\n";
+    }
+    Block root;
+    Group gradient = vector("l_q", lq);
+    gradient.guard = "";  // a local array here, always wanted
+    root.groups.push_back(std::move(gradient));
+    return function("static int mi_separable_step(const void* context, int32_t mass_form, const double* inverse_mass,\n"
+                    "                             const double* linear, double h, const double* q0, const double* p0,\n"
+                    "                             const double* f0, double* q1, double* v_out, double* f1, double* p1)",
+                    {}, root, uses_integer_power, prologue, epilogue);
+  }
+
   std::string constraints_function(bool& uses_integer_power) {
     Block root;
     Group values{"g", {}}, jacobian{"", {}};
@@ -644,7 +704,7 @@ class KernelModel {
 
   /// A kernel: the domain's nodes and test first, then the blocks.
   std::string function(const std::string& signature, const std::vector<std::string>& arguments, const Block& root,
-                       bool& uses_integer_power, const std::string& prologue = "") {
+                       bool& uses_integer_power, const std::string& prologue = "", const std::string& epilogue = "") {
     std::string s = signature + " {\n  const double* p = (const double*)context;\n  (void)p;\n";
     for (const auto& a : arguments) s += "  (void)" + a + ";\n";
     s += prologue;
@@ -653,7 +713,7 @@ class KernelModel {
     s += domain_test();
     writer.emit_block(root, s);
     uses_integer_power = uses_integer_power || writer.uses_integer_power();
-    return s + "  return MECHINT_KERNEL_OK;\n}\n";
+    return s + epilogue + "  return MECHINT_KERNEL_OK;\n}\n";
   }
 
   const ModelDescription& m_;
@@ -702,6 +762,8 @@ std::string generate_kernel_source(const ModelDescription& model, bool with_opti
   if (!model.nonholonomic.empty()) functions += "\n" + kernels.nonholonomic_function(uses_integer_power);
   if (!model.unilateral.empty()) functions += "\n" + kernels.unilateral_function(uses_integer_power);
   if (!model.domain.empty()) functions += "\n" + kernels.domain_function(uses_integer_power);
+  const std::string separable_step = kernels.separable_step_function(uses_integer_power);
+  if (!separable_step.empty()) functions += "\n" + separable_step;
   const bool optimal_control = with_optimal_control && optimal_control_applies(model);
   if (optimal_control) {
     functions += "\n" + kernels.lagrangian_third_function(uses_integer_power);
@@ -749,7 +811,7 @@ std::string generate_kernel_source(const ModelDescription& model, bool with_opti
   s += std::string("  out->forces_second = ") + (optimal_control ? "mi_forces_second" : "NULL") + ";\n";
   s += "  out->num_domain = " + std::to_string(model.domain.size()) + ";\n";
   s += std::string("  out->domain = ") + (model.domain.empty() ? "NULL" : "mi_domain") + ";\n";
-  s += "  out->separable_step = NULL;\n";  // the methods take the explicit steps (kernel/separable.hpp)
+  s += std::string("  out->separable_step = ") + (separable_step.empty() ? "NULL" : "mi_separable_step") + ";\n";
   s += "  return 0;\n}\n";
   return s;
 }
