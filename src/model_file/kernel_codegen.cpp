@@ -344,14 +344,23 @@ class KernelModel {
     for (const auto& d : m.domain) domain_.push_back(g_.import(d));
   }
 
+  /// L and its gradient over (q, v), q's entries first: by reverse accumulation, once for every
+  /// kernel that uses them (symbolic::Graph::gradient: O(n²) nodes for a chain written with
+  /// definitions, not O(n³)).
+  std::pair<NodeId, const std::vector<NodeId>&> lagrangian_and_gradient() {
+    if (lagrangian_gradient_.empty()) {
+      lagrangian_ = g_.import(m_.lagrangian);
+      std::vector<symbolic::Variable> variables;
+      for (int i = 0; i < n_; ++i) variables.push_back(q(i));
+      for (int i = 0; i < n_; ++i) variables.push_back(v(i));
+      lagrangian_gradient_ = g_.gradient(lagrangian_, variables);
+    }
+    return {lagrangian_, lagrangian_gradient_};
+  }
+
   std::string lagrangian_function(bool& uses_integer_power) {
-    const NodeId L = g_.import(m_.lagrangian);
-    // The gradient by reverse accumulation, the Hessian by forward derivatives of it
-    // (symbolic::Graph::gradient: O(n²) nodes for a chain written with definitions, not O(n³)).
-    std::vector<symbolic::Variable> variables;
-    for (int i = 0; i < n_; ++i) variables.push_back(q(i));
-    for (int i = 0; i < n_; ++i) variables.push_back(v(i));
-    const std::vector<NodeId> gradient_of_l = g_.gradient(L, variables);
+    // The Hessian by forward derivatives of the gradient.
+    const auto [L, gradient_of_l] = lagrangian_and_gradient();
     const std::vector<NodeId> lq(gradient_of_l.begin(), gradient_of_l.begin() + n_);
     const std::vector<NodeId> lv(gradient_of_l.begin() + n_, gradient_of_l.end());
     Block root;
@@ -391,11 +400,7 @@ class KernelModel {
   /// step, without L_q's trip through a call's memory.
   std::string separable_step_function(bool& uses_integer_power) {
     if (!m_.constraints.empty() || !m_.forces.empty() || !m_.nonholonomic.empty()) return "";
-    const NodeId L = g_.import(m_.lagrangian);
-    std::vector<symbolic::Variable> variables;
-    for (int i = 0; i < n_; ++i) variables.push_back(q(i));
-    for (int i = 0; i < n_; ++i) variables.push_back(v(i));
-    const std::vector<NodeId> gradient_of_l = g_.gradient(L, variables);
+    const std::vector<NodeId>& gradient_of_l = lagrangian_and_gradient().second;
     const std::vector<NodeId> lq(gradient_of_l.begin(), gradient_of_l.begin() + n_);
     for (int i = 0; i < n_; ++i)
       for (int j = 0; j < n_; ++j)
@@ -720,6 +725,8 @@ class KernelModel {
   int n_;
   Graph g_;
   std::vector<NodeId> domain_;
+  NodeId lagrangian_ = 0;
+  std::vector<NodeId> lagrangian_gradient_;  ///< empty until lagrangian_and_gradient()
 };
 
 constexpr const char* kIntegerPower = R"(/* x^n for an integer n by repeated squaring, as model_file/math.hpp's integer_power. */
