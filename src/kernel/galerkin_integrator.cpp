@@ -414,6 +414,41 @@ double KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::Matrix
   return duration;
 }
 
+/// The model's own explicit step (model_kernels.h, separable_step), q and p updated in place; false,
+/// and nothing changed, where the model is not defined at q1.
+bool KernelGalerkinIntegrator::model_substep(double h) {
+  const int n = n_;
+  if (!model_separable_step(*model_, *explicit_, h, q_, p_, force_now_, q_, explicit_v_, force_next_, p_)) return false;
+  // V_1 = V_2 = v, read one entry at a time: a plugin's C writes its outputs entry by entry, and two
+  // of them loaded as a pair right after would wait on a failed store forward (the fence keeps the
+  // compiler from pairing the loads). The stage positions are not kept: nothing reads them after an
+  // explicit step (a Newton sub-step forms its own).
+  for (int a = 0; a < n; ++a) {
+    stages_[a] = stages_[n + a] = explicit_v_[a];
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  }
+  return true;
+}
+
+/// The same step by the methods' drift and kick around the model's L_q(q1). At fixed size for 1–4
+/// coordinates (kernel/sized_newton.hpp's cut): the step is a handful of vector operations, whose
+/// runtime-sized overhead was most of its cost on Kepler.
+bool KernelGalerkinIntegrator::methods_substep(double h) {
+  const int n = n_;
+  return at_short_size(n, [&]<int N>() {
+    using V = Eigen::Matrix<double, N, 1>;
+    separable_drift<N>(*explicit_, q_, p_, force_now_, h, explicit_rhs_, explicit_v_, predicted_);  // V_1 = V_2
+    if (!model_->gradient(predicted_, explicit_v_, nullptr, &force_next_, nullptr) ||
+        !Eigen::Map<const V>(force_next_.data(), n).allFinite())
+      return false;
+    Eigen::Map<V>(stages_.data(), n) = Eigen::Map<const V>(explicit_v_.data(), n);
+    Eigen::Map<V>(stages_.data() + n, n) = Eigen::Map<const V>(explicit_v_.data(), n);
+    Eigen::Map<V>(q_.data(), n) = Eigen::Map<const V>(predicted_.data(), n);
+    separable_kick<N>(p_, force_now_, force_next_, h, p_);
+    return true;
+  });
+}
+
 /// The Störmer–Verlet sub-step of the class comment. The state changes only once L_q(q1) is known, so
 /// a q1 outside the model's domain leaves the last good step.
 void KernelGalerkinIntegrator::explicit_substep(double h, double t_start) {
@@ -423,35 +458,7 @@ void KernelGalerkinIntegrator::explicit_substep(double h, double t_start) {
       throw NewtonFailure(step_index_ + 1, t_start, std::numeric_limits<double>::quiet_NaN(), 0);
     force_now_valid_ = true;
   }
-  // At fixed size for 1–4 coordinates (kernel/sized_newton.hpp's cut): the step is a handful of
-  // vector operations, whose runtime-sized overhead was most of its cost on Kepler.
-  const bool defined = at_short_size(n, [&]<int N>() {
-    using V = Eigen::Matrix<double, N, 1>;
-    if (model_steps_itself_) {  // the model's own step, q and p updated in place
-      if (!model_separable_step(*model_, *explicit_, h, q_, p_, force_now_, q_, explicit_v_, force_next_, p_))
-        return false;
-      // V_1 = V_2 = v, read one entry at a time: a plugin's C writes its outputs entry by entry, and
-      // two of them loaded as a pair right after would wait on a failed store forward (the fence
-      // keeps the compiler from pairing the loads). The stage positions are not kept: nothing reads
-      // them after an explicit step (a Newton sub-step forms its own).
-      for (int a = 0; a < n; ++a) {
-        stages_[a] = stages_[n + a] = explicit_v_[a];
-        std::atomic_signal_fence(std::memory_order_seq_cst);
-      }
-      return true;
-    }
-    separable_drift<N>(*explicit_, q_, p_, force_now_, h, explicit_rhs_, explicit_v_, predicted_);  // V_1 = V_2
-    if (!model_->gradient(predicted_, explicit_v_, nullptr, &force_next_, nullptr) ||
-        !Eigen::Map<const V>(force_next_.data(), n).allFinite())
-      return false;
-    Eigen::Map<V>(q_stages_.data(), n) = Eigen::Map<const V>(q_.data(), n);
-    Eigen::Map<V>(q_stages_.data() + n, n) = Eigen::Map<const V>(predicted_.data(), n);  // Q_2 = q1 (c_2 = 1)
-    Eigen::Map<V>(stages_.data(), n) = Eigen::Map<const V>(explicit_v_.data(), n);
-    Eigen::Map<V>(stages_.data() + n, n) = Eigen::Map<const V>(explicit_v_.data(), n);
-    Eigen::Map<V>(q_.data(), n) = Eigen::Map<const V>(predicted_.data(), n);
-    separable_kick<N>(p_, force_now_, force_next_, h, p_);
-    return true;
-  });
+  const bool defined = model_steps_itself_ ? model_substep(h) : methods_substep(h);
   if (!defined)
     throw NewtonFailure(step_index_ + 1, t_start + h, std::numeric_limits<double>::quiet_NaN(), 0);
   force_now_.swap(force_next_);

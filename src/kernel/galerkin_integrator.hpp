@@ -152,6 +152,8 @@ class KernelGalerkinIntegrator {
   /// Returns the sub-step's physical duration (h, or its time-scaled duration).
   double substep(double h, double t_start, Eigen::MatrixXd* jacobian);
   void explicit_substep(double h, double t_start);
+  bool model_substep(double h);
+  bool methods_substep(double h);
   double scaled_duration(double h, double t_start);
   void factor_linearisation(double h, double t_start);
   void factor_projection_linearisation(double t_end);
