@@ -823,12 +823,26 @@ z = -0.2
 y_dot = 0.2
 )";
 
+/// Not separable: a constant gyroscopic term ω(x ẏ − y ẋ) makes L_qv constant but not zero, and L_q
+/// depends on the velocity.
+constexpr const char* kGyroscopic = R"toml(name = "gyroscopic"
+coordinates = ["x", "y"]
+parameters = { w = 0.7 }
+lagrangian = "0.5*(x_dot^2 + y_dot^2) + w*(x*y_dot - y*x_dot) - 0.5*(x^2 + y^2)"
+h = 0.02
+
+[initial]
+x = 0.4
+y_dot = 0.3
+)toml";
+
 TEST(KernelCodegenSeparableStep, GeneratedExactlyWhereTheMethodsStepExplicitlyAndGivesTheirBits) {
   std::vector<std::pair<std::string, ModelDescription>> models;
   for (const auto& entry : fs::directory_iterator(fs::path(MECHINT_SOURCE_DIR) / "examples" / "models"))
     models.emplace_back(entry.path().filename().string(), read_model_file(entry.path().string()));
   models.emplace_back("full-mass", parse_model_text(kFullMassSeparable, "full-mass"));
   models.emplace_back("diagonal-mass", parse_model_text(kDiagonalMassSeparable, "diagonal-mass"));
+  models.emplace_back("gyroscopic", parse_model_text(kGyroscopic, "gyroscopic"));
   int generated = 0;
   for (const auto& [label, m] : models) {
     SCOPED_TRACE(label);
@@ -867,8 +881,35 @@ TEST(KernelCodegenSeparableStep, GeneratedExactlyWhereTheMethodsStepExplicitlyAn
     }
     EXPECT_GT((own->q() - q0).norm(), 1e-3);
   }
-  // eccentric-orbit, henon-heiles and figure-eight among the examples, and the two above.
+  // eccentric-orbit, henon-heiles and figure-eight among the examples, and the two separable ones above.
   EXPECT_GE(generated, 5);
+}
+
+TEST(KernelCodegenSeparableStep, AnEndOutsideTheDomainWritesNothing) {
+  // eccentric-orbit.toml declares x² + y² > 0. With h = 1/2, q0 = (1/2, 0), p0 = (−1, 0) and f0 = 0
+  // the drift lands on the centre exactly: q1 = q0 + h p0 = 0.
+  const ModelDescription m = read_model_file(MECHINT_SOURCE_DIR "/examples/models/eccentric-orbit.toml");
+  ASSERT_FALSE(m.domain.empty());
+  CompiledKernels k(generate_kernel_source(m));
+  ASSERT_TRUE(k.ok());
+  const std::vector<double> parameters = parameter_values(m);
+  mechint_model_kernels t{};
+  ASSERT_EQ(k.fill(MECHINT_KERNEL_ABI_VERSION, parameters, &t), 0);
+  ASSERT_NE(t.separable_step, nullptr);
+  const double h = 0.5, q0[2] = {0.5, 0.0}, p0[2] = {-1.0, 0.0}, f0[2] = {0.0, 0.0};
+  const double sentinel = 12345.0;
+  double q1[2] = {sentinel, sentinel}, v[2] = {sentinel, sentinel}, f1[2] = {sentinel, sentinel},
+         p1[2] = {sentinel, sentinel};
+  EXPECT_EQ(t.separable_step(t.context, MECHINT_MASS_UNIT, nullptr, nullptr, h, q0, p0, f0, q1, v, f1, p1),
+            MECHINT_KERNEL_OUTSIDE_DOMAIN);
+  for (const double* out : {q1, v, f1, p1}) EXPECT_TRUE(out[0] == sentinel && out[1] == sentinel);
+  // A step that stays inside writes all four: the drift's q1 = q0 + h (p0 + h/2 f0) exactly.
+  const double p_in[2] = {0.0, 1.0};
+  ASSERT_EQ(t.separable_step(t.context, MECHINT_MASS_UNIT, nullptr, nullptr, h, q0, p_in, f0, q1, v, f1, p1),
+            MECHINT_KERNEL_OK);
+  EXPECT_EQ(q1[0], 0.5);
+  EXPECT_EQ(q1[1], 0.5);
+  EXPECT_EQ(v[1], 1.0);
 }
 
 }  // namespace

@@ -393,9 +393,9 @@ class KernelModel {
   }
 
   /// vi-trapezoid's explicit step on the model's side (model_kernels.h, separable_step), for a model
-  /// whose L_vv and L_qv are constant (they depend on parameters at most) and that has no constraints,
-  /// forces or velocity constraints; "" for any other (the methods test separability at a start and
-  /// take the steps themselves). The drift and kick are kernel/separable_arithmetic.hpp's, operation
+  /// whose L_qv is zero and L_vv constant (it depends on parameters at most) in the graph — the
+  /// separability the methods test numerically at a start (kernel/separable.cpp) — and that has no
+  /// constraints, forces or velocity constraints; "" for any other (the methods take the steps). The drift and kick are kernel/separable_arithmetic.hpp's, operation
   /// for operation, around L_q's nodes of `lagrangian_function`: the same numbers as the methods'
   /// step, without L_q's trip through a call's memory.
   std::string separable_step_function(bool& uses_integer_power) {
@@ -404,7 +404,7 @@ class KernelModel {
     const std::vector<NodeId> lq(gradient_of_l.begin(), gradient_of_l.begin() + n_);
     for (int i = 0; i < n_; ++i)
       for (int j = 0; j < n_; ++j)
-        if (!g_.is_constant(g_.derivative(gradient_of_l[n_ + j], q(i))) ||
+        if (!g_.is_number(g_.derivative(gradient_of_l[n_ + j], q(i)), 0.0) ||
             !g_.is_constant(g_.derivative(gradient_of_l[n_ + j], v(i))))
           return "";
     // Straight-line code with constant indices, so that the plugin's -O1 keeps q, v and L_q in
