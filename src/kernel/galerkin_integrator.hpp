@@ -35,7 +35,9 @@
 ///
 /// one gradient of L per (sub-)step, L_q(q1) reused as the next sub-step's L_q(q0). It solves the
 /// same equations as the Newton path, whose root it is up to round-off, so compositions of it are
-/// the explicit symplectic methods of order 4–8. There is no root to choose between, so the step
+/// the explicit symplectic methods of order 4–8. A model that supplies the whole step
+/// (model_kernels.h, separable_step: the AD backend, a separable model file's C) takes it on its
+/// side of the table with the same arithmetic and numbers. There is no root to choose between, so the step
 /// check (which rejects a Newton root that is not the continuation of the motion) has nothing to
 /// reject and is not run. The Newton path stays for tracked deviations, step Jacobians and time
 /// scales (their linearisations need the Hessians of the stages).
@@ -215,7 +217,7 @@ class KernelGalerkinIntegrator {
   // (StageSystem::assemble); the linearised momentum projection (factor_projection_linearisation).
   bool curvature_known_ = false;
   std::vector<RowMatrix> curvature_;
-  Vector stage_weights_;  // −h² ā_ij a_jk over j, for one block of the stage Jacobian
+  Vector stage_weights_;  // the weights over j of one stage sum (h a_ij, h ā_ij, −h² ā_ij a_jk)
   RowMatrix end_curvature_, end_velocity_jacobian_;
   Vector unit_, stage_lambda_, projection_rhs_, projection_solution_, lin_dp_hat_, lin_dq1_;
   Eigen::MatrixXd projection_matrix_;

@@ -4,7 +4,8 @@
 /// L = ½ vᵀM v + b·v − V(q), M and b constant. The trapezoid rule (Lobatto IIIA–IIIB with two stages)
 /// in momentum form is then the explicit Störmer–Verlet method: the Galerkin integrator's explicit
 /// sub-step (galerkin_integrator.hpp) and the impact driver's flows (kernel_flows.hpp) both take it
-/// through separable_drift and separable_kick below.
+/// through separable_drift and separable_kick below, or, where the model supplies it, as the model's
+/// own step (model_separable_step).
 
 #include <optional>
 

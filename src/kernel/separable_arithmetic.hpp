@@ -1,9 +1,9 @@
 #pragma once
 /// \file
 /// The arithmetic of one explicit Störmer–Verlet step of a separable L = ½ vᵀM v + b·v − V(q) (the
-/// trapezoid rule's DEL equations in closed form, 004 eq. 16 with L_qv = 0, L_vv = M), on values of a
-/// size fixed at compile time. Both sides of the kernel boundary take the step with it: the methods
-/// (kernel/separable.hpp, between a drift and a kick they ask the model for f(q1) in between) and a
+/// trapezoid rule's DEL equations in closed form, 004 eq. 16 with L_qv = 0, L_vv = M), at a size fixed
+/// at compile time or at a runtime one. Both sides of the kernel boundary take the step with it: the methods
+/// (kernel/separable.hpp: between their drift and kick they ask the model for f(q1)) and a
 /// model that takes the whole step itself (model_kernels.h, separable_step; kernel/model_adapter.txx),
 /// so the two give the same numbers bit for bit.
 
