@@ -337,6 +337,36 @@ TEST(GalerkinEnergy, BoundedOverALongRunWithoutDrift) {
 
 
 
+// ---- the separable model's Jacobian ----------------------------------------------------------------
+
+TEST(GalerkinSeparableJacobian, TheSameStepsAsWithEveryHessianBlock) {
+  // On a separable model the Newton Jacobian takes L_qq alone from the model (L_qv = 0 and L_vv = M
+  // kept from the start): the same numbers, so the same steps bit for bit as asking the model for every
+  // block, with the tangent map too; a model with a gyroscopic term (three-body) keeps every block.
+  const HarmonicOscillator heavy{2.5, 4.0};  // M = 2.5, not the identity
+  const Case heavy_case{kernel::ModelAdapter<HarmonicOscillator>::kernels(heavy), Vector::Constant(1, 1.0),
+                        Vector::Constant(1, 0.5), 0.0};
+  struct Run {
+    Case c;
+    bool separable;
+  };
+  for (const Run& run : {Run{kepler_case(), true}, Run{heavy_case, true}, Run{three_body_case(), false}}) {
+    for (const Method& m : methods()) {
+      KernelGalerkinIntegrator fast(*run.c.model, m.tableau, 0.05, m.composition);
+      KernelGalerkinIntegrator every_block(*run.c.model, m.tableau, 0.05, m.composition);
+      every_block.allow_separable_jacobian(false);
+      fast.start_from_velocity(run.c.q0, run.c.v0);
+      every_block.start_from_velocity(run.c.q0, run.c.v0);
+      EXPECT_EQ(fast.separable_jacobian(), run.separable) << m.name;
+      EXPECT_FALSE(every_block.separable_jacobian());
+      for (int i = 0; i < 300; ++i) fast.step(), every_block.step();
+      EXPECT_EQ(fast.q(), every_block.q()) << m.name;
+      EXPECT_EQ(fast.p(), every_block.p()) << m.name;
+      EXPECT_EQ(fast.step_with_jacobian(), every_block.step_with_jacobian()) << m.name;
+    }
+  }
+}
+
 TEST(GalerkinEnergy, SimplifiedNewtonSolvesToRoundOffAsFullNewtonDoes) {
   // Kepler, e = 0.5, h = 0.05 (126 steps per period), 4·10⁴ steps: the same rule with a kept
   // factorization ends where full Newton ends, energy to 1e-12 and position to 1e-9, and keeps the

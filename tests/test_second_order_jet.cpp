@@ -41,7 +41,7 @@ T every_operation(const T& x, const T& y, const T& z) {
   r -= pow(1.0 + z * z, 1.7) + 2.0 / (3.0 + x * y) + abs(y - 2.0) * 0.5;
   r += pow(1.5 + x * x, 0.5 + 0.1 * y) + 1.0 - x / 4.0 + (3.0 - y) * (z - 1.0);
   // ceres has neither hypot nor pow(double, jet) for a jet of jets: the same functions written out.
-  if constexpr (std::is_same_v<T, S>) r += hypot(x, y + 1.0) - pow(2.0, 0.3 * z);
+  if constexpr (!std::is_same_v<T, J>) r += hypot(x, y + 1.0) - pow(2.0, 0.3 * z);
   else r += sqrt(x * x + (y + 1.0) * (y + 1.0)) - exp(0.3 * z * std::log(2.0));
   return r;
 }
@@ -126,6 +126,50 @@ void expect_same_derivatives(const M& model, const char* name) {
     EXPECT_EQ(a.qq, a.qq.transpose()) << name;
     EXPECT_EQ(a.vv, a.vv.transpose()) << name;
   }
+}
+
+// The Hessian over the first H variables only: the entries it keeps are the full jet's, bit for bit.
+TEST(SecondOrderJet, PartialHessianKeepsTheFullJetsNumbersExactly) {
+  using P = SecondOrderJet<kN, 2>;
+  for (const auto& point : {Eigen::Vector3d(0.3, -0.7, 0.4), Eigen::Vector3d(-1.1, 0.2, 1.3)}) {
+    const S full = every_operation(S(point[0], 0), S(point[1], 1), S(point[2], 2));
+    const P part = every_operation(P(point[0], 0), P(point[1], 1), P(point[2], 2));
+    EXPECT_EQ(part.a, full.a);
+    for (int a = 0; a < kN; ++a) EXPECT_EQ(part.g[a], full.g[a]) << a;
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < 2; ++b) EXPECT_EQ(part.hessian(a, b), full.hessian(a, b)) << a << ", " << b;
+  }
+}
+
+template <class M>
+void expect_position_hessian_exact(const M& model, const char* name) {
+  constexpr int n = M::kDim, w = 2 * n;
+  VecD<w> x;
+  for (int i = 0; i < n; ++i) x[i] = 0.3 + 0.17 * i, x[n + i] = -0.4 + 0.23 * i;
+  const auto lagrangian = [&](const auto& y) {
+    using T = typename std::decay_t<decltype(y)>::Scalar;
+    const Vec<T, n> q = y.template head<n>(), v = y.template tail<n>();
+    return model.template lagrangian<T>(q, v);
+  };
+  const auto full = second_order_expansion<w>(lagrangian, x);
+  const auto part = second_order_expansion<w, n>(lagrangian, x);
+  EXPECT_EQ(gradient_of(part), gradient_of(full)) << name;
+  const Mat<n, n> position_block = hessian_of(full).template topLeftCorner<n, n>();
+  EXPECT_EQ(hessian_of(part), position_block) << name;
+}
+
+TEST(SecondOrderJet, PositionHessianOfEveryBuiltInModelIsTheFullJetsBlock) {
+  expect_position_hessian_exact(systems::HarmonicOscillator{}, "harmonic-oscillator");
+  expect_position_hessian_exact(systems::Kepler{}, "kepler");
+  expect_position_hessian_exact(systems::ThreeBody{}, "three-body");
+  expect_position_hessian_exact(systems::DoublePendulum{}, "double-pendulum");
+  expect_position_hessian_exact(systems::SphericalPendulum{}, "spherical-pendulum");
+  expect_position_hessian_exact(systems::DoubleSphericalPendulum{}, "double-spherical-pendulum");
+  expect_position_hessian_exact(systems::RigidBody{}, "rigid-body");
+  expect_position_hessian_exact(systems::Acrobot{}, "acrobot");
+  expect_position_hessian_exact(systems::CartPole{}, "cart-pole");
+  expect_position_hessian_exact(systems::LowThrustSpacecraft{}, "low-thrust-spacecraft");
+  expect_position_hessian_exact(systems::PointMassWall{}, "point-mass-wall");
 }
 
 TEST(SecondOrderJet, LagrangianDerivativesOfEveryBuiltInModelMatchAJetOfJets) {

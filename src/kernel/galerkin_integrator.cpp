@@ -62,7 +62,9 @@ struct KernelGalerkinIntegrator::StageSystem {
       LagrangianValues& l = s.values_[i];
       s.predicted_ = s.q_stages_.segment(i * n, n);   // Q_i
       s.xi_ = v.segment(i * n, n);                     // V_i
-      defined = jac ? m.lagrangian(s.predicted_, s.xi_, l) : m.gradient(s.predicted_, s.xi_, nullptr, &l.q, &l.v);
+      if (!jac) defined = m.gradient(s.predicted_, s.xi_, nullptr, &l.q, &l.v);
+      else if (s.separable_jacobian_) defined = m.position_hessian(s.predicted_, s.xi_, l);  // qv, vv kept
+      else defined = m.lagrangian(s.predicted_, s.xi_, l);
       auto slope = s.slopes_.segment(i * n, n);
       slope = l.q;
       if (defined && m.forced()) {
@@ -258,8 +260,15 @@ void KernelGalerkinIntegrator::start_from_velocity(const Vector& q0, const Vecto
   indicators_.restart(t0);
   explicit_.reset();
   force_now_valid_ = false;
-  if (allow_explicit_ && tableau_.quadrature == Quadrature::kLobatto && s_ == 2)
-    explicit_ = separable_kinetics(*model_, q0, qdot0);
+  // A separable model (kernel/separable.hpp): the trapezoid rule is explicit, and every rule's Newton
+  // Jacobian takes L_qq alone from the model, L_qv = 0 and L_vv = M being constants (assemble).
+  const bool explicit_rule = tableau_.quadrature == Quadrature::kLobatto && s_ == 2;
+  std::optional<SeparableKinetics> kinetics;
+  if ((allow_explicit_ && explicit_rule) || allow_separable_jacobian_) kinetics = separable_kinetics(*model_, q0, qdot0);
+  separable_jacobian_ = kinetics && allow_separable_jacobian_;
+  if (separable_jacobian_)
+    for (LagrangianValues& l : values_) l.qv.setZero(), l.vv = kinetics->mass;
+  if (allow_explicit_ && explicit_rule) explicit_ = std::move(kinetics);
   model_steps_itself_ = explicit_ && allow_model_step_ && supplies_separable_step(*model_);
 }
 

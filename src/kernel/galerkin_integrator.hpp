@@ -124,6 +124,11 @@ class KernelGalerkinIntegrator {
   /// false: the next starts take the explicit steps here even where the model supplies its own (a
   /// comparison).
   void allow_model_explicit_steps(bool allow) { allow_model_step_ = allow; }
+  /// Whether the Newton Jacobian takes L_qq alone from the model (a separable model: L_qv = 0 and
+  /// L_vv = M kept from the start; the same numbers, less of the model's arithmetic), decided at the start.
+  bool separable_jacobian() const { return separable_jacobian_; }
+  /// false: the next starts ask the model for every Hessian block (a comparison).
+  void allow_separable_jacobian(bool allow) { allow_separable_jacobian_ = allow; }
 
   Vector velocity() const;
   double energy() const;
@@ -201,6 +206,8 @@ class KernelGalerkinIntegrator {
   bool allow_explicit_ = true;
   std::optional<SeparableKinetics> explicit_;
   bool allow_model_step_ = true;
+  bool allow_separable_jacobian_ = true;
+  bool separable_jacobian_ = false;
   bool model_steps_itself_ = false;
   Vector force_now_, force_next_, explicit_rhs_, explicit_v_;
   bool force_now_valid_ = false;

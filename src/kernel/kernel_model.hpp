@@ -57,6 +57,10 @@ class KernelModel {
   /// ∂L/∂q, ∂L/∂v and the three Hessian blocks, and L itself when `with_value` (a Newton iteration
   /// needs only the derivatives; a kernel skips what it is not asked for).
   bool lagrangian(const Vector& q, const Vector& v, LagrangianValues& out, bool with_value = false) const;
+  /// ∂L/∂q, ∂L/∂v and ∂²L/∂q² without the Hessian blocks with a velocity (`out.qv` and `out.vv` are
+  /// left as they are): what the Newton Jacobian of a separable model takes, whose L_qv = 0 and
+  /// L_vv = M the method keeps (kernel/galerkin_integrator.cpp).
+  bool position_hessian(const Vector& q, const Vector& v, LagrangianValues& out) const;
   /// L, ∂L/∂q and ∂L/∂v only (any of the pointers may be null).
   bool gradient(const Vector& q, const Vector& v, double* value, Vector* l_q, Vector* l_v) const;
   /// E = L_v·v − L at (q, v) and the size of its terms, |L_v·v| + |L| (the step check's energy
@@ -175,6 +179,11 @@ class KernelModel {
 inline bool KernelModel::lagrangian(const Vector& q, const Vector& v, LagrangianValues& out, bool with_value) const {
   return kernels_.lagrangian(kernels_.context, q.data(), v.data(), with_value ? &out.value : nullptr, out.q.data(),
                              out.v.data(), out.qq.data(), out.qv.data(), out.vv.data()) == MECHINT_KERNEL_OK;
+}
+
+inline bool KernelModel::position_hessian(const Vector& q, const Vector& v, LagrangianValues& out) const {
+  return kernels_.lagrangian(kernels_.context, q.data(), v.data(), nullptr, out.q.data(), out.v.data(), out.qq.data(),
+                             nullptr, nullptr) == MECHINT_KERNEL_OK;
 }
 
 inline bool KernelModel::gradient(const Vector& q, const Vector& v, double* value, Vector* l_q, Vector* l_v) const {

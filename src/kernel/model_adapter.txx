@@ -179,6 +179,7 @@ class ModelKernelTable {
           copy(gradient, l_q), copy_matrix(mixed, l_qv), copy_matrix(velocity, l_vv);
           return finite && gradient.allFinite() && mixed.allFinite() && velocity.allFinite();
         }
+        if (l_qq && !l_qv && !l_vv) return position_hessian(model, qv, vv, l_q, l_v, l_qq) && finite;
       }
       if (l_qq || l_qv || l_vv) {
         const LagrangianDerivatives<n> d = lagrangian_second_derivatives(model, qv, vv);
@@ -252,6 +253,30 @@ class ModelKernelTable {
       finite = finite && momentum.allFinite();
     }
     return finite;
+  }
+
+  /// L_q, L_v and L_qq without the Hessian blocks with a velocity (what the Newton Jacobian of a
+  /// separable model asks for: its L_qv = 0 and L_vv = M are kept by the method,
+  /// kernel/galerkin_integrator.cpp): one evaluation on a jet over (q, v) that keeps the Hessian
+  /// over q only (core/second_order_jet.hpp) — the numbers of the full jet, for 1 + 2n + n(n+1)/2
+  /// entries instead of 1 + 2n + n(2n+1).
+  static bool position_hessian(const M& model, const VecD<n>& q, const VecD<n>& v, double* l_q, double* l_v,
+                               double* l_qq) {
+    constexpr int w = 2 * n;
+    using S = SecondOrderJet<w, n>;
+    VecD<w> x;
+    x << q, v;
+    const S l = second_order_expansion<w, n>(
+        [&](const Vec<S, w>& y) {
+          const Vec<S, n> qs = y.template head<n>(), vs = y.template tail<n>();
+          return model.template lagrangian<S>(qs, vs);
+        },
+        x);
+    const VecD<w> gradient = gradient_of(l);
+    const Mat<n, n> hessian = hessian_of(l);
+    const VecD<n> gq = gradient.template head<n>(), gv = gradient.template tail<n>();
+    copy(gq, l_q), copy(gv, l_v), copy_matrix(hessian, l_qq);
+    return gradient.allFinite() && hessian.allFinite();
   }
 
   /// L_q alone into `out`, finite or not (the return value says): −∇V from a jet over q of V for a

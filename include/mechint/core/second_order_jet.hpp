@@ -8,6 +8,12 @@
 /// `lagrangian_second_derivatives` evaluates L on (N = 2n over (q, q̇)): the Hessian blocks of the
 /// kernels of a built-in model (kernel/model_adapter.hpp). bench/bench_autodiff.cpp measures both.
 ///
+/// `SecondOrderJet<N, H>` keeps the Hessian over the first H variables only (the gradient over all
+/// N): L_q, L_v and L_qq in one evaluation over (q, q̇), without the velocity blocks a separable
+/// model's Newton Jacobian does not ask for. Every entry is formed from the same entries of the
+/// operands by the same operations whatever H is, so the entries it keeps are the numbers the full
+/// jet gives, bit for bit.
+///
 /// Second-order chain rule, for c = f(a):           c' = f'(a) a',  c'' = f'(a) a'' + f''(a) a' a'ᵀ;
 /// for c = f(a, b): c'' = f_a a'' + f_b b'' + f_aa a'a'ᵀ + f_bb b'b'ᵀ + f_ab (a'b'ᵀ + b'a'ᵀ).
 /// The functions a model may call are those of every scalar type of the library (autodiff.hpp's file
@@ -22,14 +28,15 @@
 
 namespace mechint {
 
-template <int N>
+template <int N, int H = N>
 struct SecondOrderJet {
-  static constexpr int kPacked = N * (N + 1) / 2;
+  static_assert(1 <= H && H <= N);
+  static constexpr int kPacked = H * (H + 1) / 2;
   using Scalar = double;
 
   double a;
   double g[N];  ///< ∂/∂x_i
-  double h[kPacked];  ///< ∂²/∂x_i∂x_j for i ≤ j, row by row: (0,0), (0,1), …, (0,N−1), (1,1), …
+  double h[kPacked];  ///< ∂²/∂x_i∂x_j for i ≤ j < H, row by row: (0,0), (0,1), …, (0,H−1), (1,1), …
 
   SecondOrderJet() : SecondOrderJet(0.0) {}
   SecondOrderJet(double value) : a(value) {  // NOLINT: a constant converts implicitly, as for ceres::Jet
@@ -40,7 +47,7 @@ struct SecondOrderJet {
   SecondOrderJet(double value, int i) : SecondOrderJet(value) { g[i] = 1.0; }
 
   /// Index of (i, j), i ≤ j, in `h`.
-  static constexpr int packed_index(int i, int j) { return i * N - i * (i - 1) / 2 + (j - i); }
+  static constexpr int packed_index(int i, int j) { return i * H - i * (i - 1) / 2 + (j - i); }
   double hessian(int i, int j) const { return i <= j ? h[packed_index(i, j)] : h[packed_index(j, i)]; }
 
   SecondOrderJet& operator+=(const SecondOrderJet& b) { return *this = *this + b; }
@@ -68,8 +75,8 @@ struct SecondOrderJet {
     SecondOrderJet c(kUninitialized);
     c.a = x.a * y.a;
     for (int i = 0; i < N; ++i) c.g[i] = x.a * y.g[i] + y.a * x.g[i];
-    for (int i = 0, k = 0; i < N; ++i)
-      for (int j = i; j < N; ++j, ++k) c.h[k] = x.a * y.h[k] + y.a * x.h[k] + (x.g[i] * y.g[j] + y.g[i] * x.g[j]);
+    for (int i = 0, k = 0; i < H; ++i)
+      for (int j = i; j < H; ++j, ++k) c.h[k] = x.a * y.h[k] + y.a * x.h[k] + (x.g[i] * y.g[j] + y.g[i] * x.g[j]);
     return c;
   }
   friend SecondOrderJet operator/(const SecondOrderJet& x, const SecondOrderJet& y) {
@@ -78,8 +85,8 @@ struct SecondOrderJet {
     SecondOrderJet c(kUninitialized);
     c.a = x.a * r;
     for (int i = 0; i < N; ++i) c.g[i] = (x.g[i] - c.a * y.g[i]) * r;
-    for (int i = 0, k = 0; i < N; ++i)
-      for (int j = i; j < N; ++j, ++k) c.h[k] = (x.h[k] - c.a * y.h[k] - (c.g[i] * y.g[j] + y.g[i] * c.g[j])) * r;
+    for (int i = 0, k = 0; i < H; ++i)
+      for (int j = i; j < H; ++j, ++k) c.h[k] = (x.h[k] - c.a * y.h[k] - (c.g[i] * y.g[j] + y.g[i] * c.g[j])) * r;
     return c;
   }
 
@@ -111,8 +118,8 @@ struct SecondOrderJet {
     SecondOrderJet c(kUninitialized);
     c.a = f;
     for (int i = 0; i < N; ++i) c.g[i] = df * x.g[i];
-    for (int i = 0, k = 0; i < N; ++i)
-      for (int j = i; j < N; ++j, ++k) c.h[k] = df * x.h[k] + ddf * x.g[i] * x.g[j];
+    for (int i = 0, k = 0; i < H; ++i)
+      for (int j = i; j < H; ++j, ++k) c.h[k] = df * x.h[k] + ddf * x.g[i] * x.g[j];
     return c;
   }
   /// f(x, y) from f and its first and second partial derivatives at (x.a, y.a).
@@ -121,8 +128,8 @@ struct SecondOrderJet {
     SecondOrderJet c(kUninitialized);
     c.a = f;
     for (int i = 0; i < N; ++i) c.g[i] = fx * x.g[i] + fy * y.g[i];
-    for (int i = 0, k = 0; i < N; ++i)
-      for (int j = i; j < N; ++j, ++k)
+    for (int i = 0, k = 0; i < H; ++i)
+      for (int j = i; j < H; ++j, ++k)
         c.h[k] = fx * x.h[k] + fy * y.h[k] + fxx * x.g[i] * x.g[j] + fyy * y.g[i] * y.g[j] + fxy * (x.g[i] * y.g[j] + y.g[i] * x.g[j]);
     return c;
   }
@@ -226,33 +233,34 @@ struct SecondOrderJet {
 };
 
 /// Value part of a SecondOrderJet.
-template <int N>
-double scalar_value(const SecondOrderJet<N>& x) {
+template <int N, int H>
+double scalar_value(const SecondOrderJet<N, H>& x) {
   return x.a;
 }
 
 /// f(x) with its gradient and Hessian: one evaluation of f on the variables x_i seeded as
-/// SecondOrderJet<N>. The one way the library takes a Hessian by AD of a scalar function (L over
-/// (q, q̇), a potential, λ·g(q), a time scale).
-template <int N, class F>
-SecondOrderJet<N> second_order_expansion(const F& f, const VecD<N>& x) {
-  Vec<SecondOrderJet<N>, N> seeded;
-  for (int i = 0; i < N; ++i) seeded[i] = SecondOrderJet<N>(x[i], i);
+/// SecondOrderJet<N, H>. The one way the library takes a Hessian by AD of a scalar function (L over
+/// (q, q̇), a potential, λ·g(q), a time scale). With H < N, the gradient over all N variables and the
+/// Hessian over the first H only, in the numbers the full expansion gives for those entries.
+template <int N, int H = N, class F>
+SecondOrderJet<N, H> second_order_expansion(const F& f, const VecD<N>& x) {
+  Vec<SecondOrderJet<N, H>, N> seeded;
+  for (int i = 0; i < N; ++i) seeded[i] = SecondOrderJet<N, H>(x[i], i);
   return f(seeded);
 }
 
 /// The gradient of an expansion.
-template <int N>
-VecD<N> gradient_of(const SecondOrderJet<N>& e) {
+template <int N, int H>
+VecD<N> gradient_of(const SecondOrderJet<N, H>& e) {
   return Eigen::Map<const VecD<N>>(e.g);
 }
 
 /// The Hessian of an expansion, both triangles filled (symmetric exactly).
-template <int N>
-Mat<N, N> hessian_of(const SecondOrderJet<N>& e) {
-  Mat<N, N> h;
-  for (int i = 0, k = 0; i < N; ++i)
-    for (int j = i; j < N; ++j, ++k) h(i, j) = h(j, i) = e.h[k];
+template <int N, int H>
+Mat<H, H> hessian_of(const SecondOrderJet<N, H>& e) {
+  Mat<H, H> h;
+  for (int i = 0, k = 0; i < H; ++i)
+    for (int j = i; j < H; ++j, ++k) h(i, j) = h(j, i) = e.h[k];
   return h;
 }
 
@@ -260,20 +268,20 @@ Mat<N, N> hessian_of(const SecondOrderJet<N>& e) {
 
 namespace Eigen {
 
-template <int N>
-struct NumTraits<mechint::SecondOrderJet<N>> : NumTraits<double> {
-  using Real = mechint::SecondOrderJet<N>;
-  using NonInteger = mechint::SecondOrderJet<N>;
-  using Nested = mechint::SecondOrderJet<N>;
-  using Literal = mechint::SecondOrderJet<N>;
+template <int N, int H>
+struct NumTraits<mechint::SecondOrderJet<N, H>> : NumTraits<double> {
+  using Real = mechint::SecondOrderJet<N, H>;
+  using NonInteger = mechint::SecondOrderJet<N, H>;
+  using Nested = mechint::SecondOrderJet<N, H>;
+  using Literal = mechint::SecondOrderJet<N, H>;
   enum {
     IsComplex = 0,
     IsInteger = 0,
     IsSigned = 1,
     RequireInitialization = 1,
-    ReadCost = 1 + N + N * (N + 1) / 2,
-    AddCost = 1 + N + N * (N + 1) / 2,
-    MulCost = 3 * (1 + N + N * (N + 1) / 2),
+    ReadCost = 1 + N + H * (H + 1) / 2,
+    AddCost = 1 + N + H * (H + 1) / 2,
+    MulCost = 3 * (1 + N + H * (H + 1) / 2),
   };
   static inline Real epsilon() { return Real(NumTraits<double>::epsilon()); }
   static inline Real dummy_precision() { return Real(NumTraits<double>::dummy_precision()); }
@@ -282,13 +290,13 @@ struct NumTraits<mechint::SecondOrderJet<N>> : NumTraits<double> {
   static inline int digits10() { return NumTraits<double>::digits10(); }
 };
 
-template <int N, typename BinaryOp>
-struct ScalarBinaryOpTraits<mechint::SecondOrderJet<N>, double, BinaryOp> {
-  using ReturnType = mechint::SecondOrderJet<N>;
+template <int N, int H, typename BinaryOp>
+struct ScalarBinaryOpTraits<mechint::SecondOrderJet<N, H>, double, BinaryOp> {
+  using ReturnType = mechint::SecondOrderJet<N, H>;
 };
-template <int N, typename BinaryOp>
-struct ScalarBinaryOpTraits<double, mechint::SecondOrderJet<N>, BinaryOp> {
-  using ReturnType = mechint::SecondOrderJet<N>;
+template <int N, int H, typename BinaryOp>
+struct ScalarBinaryOpTraits<double, mechint::SecondOrderJet<N, H>, BinaryOp> {
+  using ReturnType = mechint::SecondOrderJet<N, H>;
 };
 
 }  // namespace Eigen
