@@ -19,11 +19,14 @@ void check_finite(const Vector& x, const char* what) {
   if (!x.allFinite()) throw InvalidStart(std::string(what) + " contains NaN or infinity");
 }
 
-/// ℓ_j(τ) over the nodes c.
-double lagrange_basis(const Vector& c, int j, double tau) {
+/// The m-th node of the predictor: c_m, and 1 (the sub-step's end) after them.
+double predictor_node(const Vector& c, Eigen::Index m) { return m < c.size() ? c[m] : 1.0; }
+
+/// ℓ_j(τ) over the first `count` predictor nodes.
+double lagrange_basis(const Vector& c, Eigen::Index count, Eigen::Index j, double tau) {
   double l = 1.0;
-  for (Eigen::Index m = 0; m < c.size(); ++m)
-    if (m != j) l *= (tau - c[m]) / (c[j] - c[m]);
+  for (Eigen::Index m = 0; m < count; ++m)
+    if (m != j) l *= (tau - predictor_node(c, m)) / (predictor_node(c, j) - predictor_node(c, m));
   return l;
 }
 
@@ -125,6 +128,12 @@ struct KernelGalerkinIntegrator::StageSystem {
     // entry by entry in a register (the runtime-sized block expressions cost more than their
     // arithmetic there); above, as n x n block expressions, which vectorise. The same numbers both ways.
     const bool forced = m.forced(), curved = s.curvature_known_;
+    if (!forced && !curved && n <= 4) {
+      at_short_size(n, [&]<int N>() {
+        if constexpr (N != Eigen::Dynamic) jacobian_blocks<N>(*jac);
+      });
+      return;
+    }
     for (int i = 0; i < st; ++i) {
       for (int k = 0; k < st; ++k) {
         for (int j = 0; j < st; ++j) w[j] = -h * h * tab.a_bar(i, j) * tab.a(j, k);
@@ -178,6 +187,44 @@ struct KernelGalerkinIntegrator::StageSystem {
   /// Up to this many coordinates the Jacobian's blocks are summed entry by entry (assemble).
   static constexpr int kScalarBlocks = 8;
 
+  /// The blocks of an unforced, unconstrained model of N ≤ 4 coordinates, each block's N² entries
+  /// summed at once (independent sums in registers, where one entry's sum after another waited on
+  /// its additions' latency), each entry in the order of assemble's sums: the same numbers.
+  template <int N>
+  void jacobian_blocks(Eigen::MatrixXd& jac) const {
+    const int st = s.s_;
+    const GalerkinTableau& tab = s.tableau_;
+    const Eigen::Index rows = jac.rows();
+    for (int i = 0; i < st; ++i) {
+      const double* vv = s.values_[i].vv.data();
+      const double* qv_i = s.values_[i].qv.data();
+      for (int k = 0; k < st; ++k) {
+        const double* qv_k = s.values_[k].qv.data();
+        const double h_a = h * tab.a(i, k), h_a_bar = h * tab.a_bar(i, k);
+        double acc[N * N];  // column-major: (a, b) at b·N + a
+        for (double& x : acc) x = 0.0;
+        for (int j = 0; j < st; ++j) {
+          const double w = -h * h * tab.a_bar(i, j) * tab.a(j, k);
+          if (w == 0.0) continue;
+          const double* qq = s.values_[j].qq.data();  // the kernels' matrices are row-major
+          for (int b = 0; b < N; ++b)
+            for (int a = 0; a < N; ++a) acc[b * N + a] += w * qq[a * N + b];
+        }
+        if (i == k)
+          for (int b = 0; b < N; ++b)
+            for (int a = 0; a < N; ++a) acc[b * N + a] += vv[a * N + b];
+        if (tab.a(i, k) != 0.0)
+          for (int e = 0; e < N * N; ++e) acc[e] += h_a * qv_i[e];  // (L_qv,iᵀ)_ab = qv_i[b·N + a]
+        if (tab.a_bar(i, k) != 0.0)
+          for (int b = 0; b < N; ++b)
+            for (int a = 0; a < N; ++a) acc[b * N + a] -= h_a_bar * qv_k[a * N + b];
+        double* const block = jac.data() + static_cast<Eigen::Index>(k) * N * rows + i * N;
+        for (int b = 0; b < N; ++b)
+          for (int a = 0; a < N; ++a) block[b * rows + a] = acc[b * N + a];
+      }
+    }
+  }
+
   double update(const Eigen::VectorXd& delta) {
     const int nv = s.n_ * s.s_;
     v -= delta.head(nv);
@@ -210,6 +257,7 @@ KernelGalerkinIntegrator::KernelGalerkinIntegrator(const KernelModel& model, Gal
   u_.setZero(m), u_previous_.setZero(m), u_step_.setZero(m);
   work_.setZero(model.num_symmetries());
   values_.assign(s_, LagrangianValues(n));
+  predictor_weights_.setZero(s_, s_ + 1);
   stage_lagrangian_.assign(s_, 0.0);
   multipliers_.setZero(k_ * s_), lambda_.setZero(k_), g_end_.setZero(k_), mu_.setZero(k_);
   g_stage_.assign(s_, Vector::Zero(k_));
@@ -263,11 +311,13 @@ void KernelGalerkinIntegrator::start_from_velocity(const Vector& q0, const Vecto
   // A separable model (kernel/separable.hpp): the trapezoid rule is explicit, and every rule's Newton
   // Jacobian takes L_qq alone from the model, L_qv = 0 and L_vv = M being constants (assemble).
   const bool explicit_rule = tableau_.quadrature == Quadrature::kLobatto && s_ == 2;
-  std::optional<SeparableKinetics> kinetics;
-  if ((allow_explicit_ && explicit_rule) || allow_separable_jacobian_) kinetics = separable_kinetics(*model_, q0, qdot0);
+  std::optional<SeparableKinetics> kinetics = separable_kinetics(*model_, q0, qdot0);
   separable_jacobian_ = kinetics && allow_separable_jacobian_;
   if (separable_jacobian_)
     for (LagrangianValues& l : values_) l.qv.setZero(), l.vv = kinetics->mass;
+  // Gauss nodes are inside the sub-step: its end velocity M⁻¹(p1 − b) is a node more for the predictor.
+  end_velocity_predictor_.reset();
+  if (kinetics && tableau_.quadrature == Quadrature::kGauss) end_velocity_predictor_ = kinetics;
   if (allow_explicit_ && explicit_rule) explicit_ = std::move(kinetics);
   model_steps_itself_ = explicit_ && allow_model_step_ && supplies_separable_step(*model_);
 }
@@ -345,16 +395,32 @@ void KernelGalerkinIntegrator::take_step(Eigen::MatrixXd* jacobian) {
 }
 
 /// The first iterate: the previous sub-step's interpolating polynomial extended to this sub-step's
-/// nodes (order s), or the start velocity at every stage before the first step.
+/// nodes (order s), or the start velocity at every stage before the first step. On a separable model
+/// with Gauss nodes the polynomial also passes through the end velocity v1 = M⁻¹(p1 − b), exact
+/// there (order s + 1).
 void KernelGalerkinIntegrator::predict(double h) {
   if (last_h_ == 0.0) return;  // stages_ hold the start velocity
   const double ratio = h / last_h_;
   q_stages_ = stages_;  // the previous stages, kept while stages_ is overwritten
+  const bool with_end = end_velocity_predictor_.has_value();
+  if (with_end) {
+    predicted_ = p_ - end_velocity_predictor_->linear;
+    xi_.noalias() = end_velocity_predictor_->mass_inverse * predicted_;  // v1
+  }
+  const Eigen::Index nodes = with_end ? s_ + 1 : s_;
+  // The weights ℓ_j(1 + c_i·ratio), formed again only when the ratio changes (never at a fixed step;
+  // at every sub-step of a composition): s²(s + 1) divisions, a few per cent of a Gauss step on Kepler.
+  if (ratio != predictor_ratio_ || nodes != predictor_nodes_) {
+    for (int i = 0; i < s_; ++i)
+      for (Eigen::Index j = 0; j < nodes; ++j)
+        predictor_weights_(i, j) = lagrange_basis(tableau_.c, nodes, j, 1.0 + tableau_.c[i] * ratio);
+    predictor_ratio_ = ratio, predictor_nodes_ = nodes;
+  }
   for (int i = 0; i < s_; ++i) {
     auto vi = stages_.segment(i * n_, n_);
     vi.setZero();
-    const double tau = 1.0 + tableau_.c[i] * ratio;
-    for (int j = 0; j < s_; ++j) vi.noalias() += lagrange_basis(tableau_.c, j, tau) * q_stages_.segment(j * n_, n_);
+    for (int j = 0; j < s_; ++j) vi.noalias() += predictor_weights_(i, j) * q_stages_.segment(j * n_, n_);
+    if (with_end) vi.noalias() += predictor_weights_(i, s_) * xi_;
   }
 }
 

@@ -207,6 +207,10 @@ class KernelGalerkinIntegrator {
   std::optional<SeparableKinetics> explicit_;
   bool allow_model_step_ = true;
   bool allow_separable_jacobian_ = true;
+  std::optional<SeparableKinetics> end_velocity_predictor_;  ///< M⁻¹ and b for predict (Gauss nodes)
+  Eigen::MatrixXd predictor_weights_;  ///< ℓ_j(1 + c_i·ratio), s x (s + 1), for the two below (predict)
+  double predictor_ratio_ = 0.0;
+  Eigen::Index predictor_nodes_ = 0;
   bool separable_jacobian_ = false;
   bool model_steps_itself_ = false;
   Vector force_now_, force_next_, explicit_rhs_, explicit_v_;
