@@ -124,74 +124,63 @@ struct KernelGalerkinIntegrator::StageSystem {
           if (tab.a(i, j) != 0.0) jac->block(n * st + (i - 1) * nk, j * n, nk, n) = (h * tab.a(i, j)) * s.dg_stage_[i];
     }
     // Block (i, k): −h² Σ_j ā_ij a_jk (L_qq,j + f_q,j − K_j) + δ_ik L_vv,i + h a_ik L_qv,iᵀ
-    // − h ā_ik (L_qv,k + f_v,k), each entry summed in that order. Up to kScalarBlocks coordinates
-    // entry by entry in a register (the runtime-sized block expressions cost more than their
-    // arithmetic there); above, as n x n block expressions, which vectorise. The same numbers both ways.
+    // − h ā_ik (L_qv,k + f_v,k), each entry summed in that order. Up to kScalarBlocks coordinates at
+    // the model's size, a block's entries all at once (jacobian_blocks: the runtime-sized block
+    // expressions cost more than their arithmetic there); above, as n x n block expressions, which
+    // vectorise. The same numbers both ways.
     const bool forced = m.forced(), curved = s.curvature_known_;
+    // Up to kScalarBlocks coordinates, each block's entries all at once; the short models without
+    // forces and curvature (most of those that run many steps) by loops without their tests, which
+    // measured 3–8 % of a Kepler or three-body step.
     if (!forced && !curved && n <= 4) {
       at_short_size(n, [&]<int N>() {
-        if constexpr (N != Eigen::Dynamic) jacobian_blocks<N>(*jac);
+        if constexpr (N != Eigen::Dynamic) jacobian_blocks<N, false>(*jac, false, false);
       });
       return;
+    }
+    switch (n) {
+      case 1: return jacobian_blocks<1, true>(*jac, forced, curved);
+      case 2: return jacobian_blocks<2, true>(*jac, forced, curved);
+      case 3: return jacobian_blocks<3, true>(*jac, forced, curved);
+      case 4: return jacobian_blocks<4, true>(*jac, forced, curved);
+      case 5: return jacobian_blocks<5, true>(*jac, forced, curved);
+      case 6: return jacobian_blocks<6, true>(*jac, forced, curved);
+      case 7: return jacobian_blocks<7, true>(*jac, forced, curved);
+      case 8: return jacobian_blocks<8, true>(*jac, forced, curved);
+      default: break;
     }
     for (int i = 0; i < st; ++i) {
       for (int k = 0; k < st; ++k) {
         for (int j = 0; j < st; ++j) w[j] = -h * h * tab.a_bar(i, j) * tab.a(j, k);
         const double h_a = h * tab.a(i, k), h_a_bar = h * tab.a_bar(i, k);
         const bool diagonal = i == k, with_a = tab.a(i, k) != 0.0, with_a_bar = tab.a_bar(i, k) != 0.0;
-        if (n > kScalarBlocks) {
-          auto block = jac->block(i * n, k * n, n, n);
-          block.setZero();
-          for (int j = 0; j < st; ++j) {
-            if (w[j] == 0.0) continue;
-            block.noalias() += w[j] * s.values_[j].qq;
-            if (forced) block.noalias() += w[j] * s.force_q_[j];
-            if (curved && j < st - 1) block.noalias() -= w[j] * s.curvature_[j];
-          }
-          if (diagonal) block += s.values_[i].vv;
-          if (with_a) block.noalias() += h_a * s.values_[i].qv.transpose();
-          if (with_a_bar) {
-            block.noalias() -= h_a_bar * s.values_[k].qv;
-            if (forced) block.noalias() -= h_a_bar * s.force_v_[k];
-          }
-          continue;
+        auto block = jac->block(i * n, k * n, n, n);
+        block.setZero();
+        for (int j = 0; j < st; ++j) {
+          if (w[j] == 0.0) continue;
+          block.noalias() += w[j] * s.values_[j].qq;
+          if (forced) block.noalias() += w[j] * s.force_q_[j];
+          if (curved && j < st - 1) block.noalias() -= w[j] * s.curvature_[j];
         }
-        const double* vv = s.values_[i].vv.data();
-        const double* qv_i = s.values_[i].qv.data();
-        const double* qv_k = s.values_[k].qv.data();
-        const double* fv_k = forced ? s.force_v_[k].data() : nullptr;
-        const Eigen::Index rows = jac->rows();
-        double* const block = jac->data() + static_cast<Eigen::Index>(k) * n * rows + i * n;  // column-major
-        for (int a = 0; a < n; ++a) {
-          for (int b = 0; b < n; ++b) {
-            const int ab = a * n + b;  // the kernels' matrices are row-major
-            double sum = 0.0;
-            for (int j = 0; j < st; ++j) {
-              if (w[j] == 0.0) continue;
-              sum += w[j] * s.values_[j].qq.data()[ab];
-              if (forced) sum += w[j] * s.force_q_[j].data()[ab];
-              if (curved && j < st - 1) sum -= w[j] * s.curvature_[j].data()[ab];
-            }
-            if (diagonal) sum += vv[ab];
-            if (with_a) sum += h_a * qv_i[b * n + a];  // (L_qv,iᵀ)_ab
-            if (with_a_bar) {
-              sum -= h_a_bar * qv_k[ab];
-              if (forced) sum -= h_a_bar * fv_k[ab];
-            }
-            block[b * rows + a] = sum;
-          }
+        if (diagonal) block += s.values_[i].vv;
+        if (with_a) block.noalias() += h_a * s.values_[i].qv.transpose();
+        if (with_a_bar) {
+          block.noalias() -= h_a_bar * s.values_[k].qv;
+          if (forced) block.noalias() -= h_a_bar * s.force_v_[k];
         }
       }
     }
   }
-  /// Up to this many coordinates the Jacobian's blocks are summed entry by entry (assemble).
+  /// Up to this many coordinates the Jacobian's blocks are summed at the model's size (assemble).
   static constexpr int kScalarBlocks = 8;
 
-  /// The blocks of an unforced, unconstrained model of N ≤ 4 coordinates, each block's N² entries
-  /// summed at once (independent sums in registers, where one entry's sum after another waited on
-  /// its additions' latency), each entry in the order of assemble's sums: the same numbers.
-  template <int N>
-  void jacobian_blocks(Eigen::MatrixXd& jac) const {
+  /// The blocks of a model of N ≤ kScalarBlocks coordinates, each block's N² entries summed at once
+  /// (independent sums the compiler keeps in registers, where one entry's sum after another waited on
+  /// its additions' latency), each entry in the order of the sums above: the same numbers.
+  /// kWithForcesOrCurvature false: no forces and no curvature, whatever the flags say.
+  template <int N, bool kWithForcesOrCurvature>
+  void jacobian_blocks(Eigen::MatrixXd& jac, bool forced, bool curved) const {
+    if constexpr (!kWithForcesOrCurvature) forced = curved = false;
     const int st = s.s_;
     const GalerkinTableau& tab = s.tableau_;
     const Eigen::Index rows = jac.rows();
@@ -200,29 +189,46 @@ struct KernelGalerkinIntegrator::StageSystem {
       const double* qv_i = s.values_[i].qv.data();
       for (int k = 0; k < st; ++k) {
         const double* qv_k = s.values_[k].qv.data();
+        const double* fv_k = forced ? s.force_v_[k].data() : nullptr;
         const double h_a = h * tab.a(i, k), h_a_bar = h * tab.a_bar(i, k);
-        double acc[N * N];  // column-major: (a, b) at b·N + a
+        double acc[N * N];  // column-major: (a, b) at b·N + a; the kernels' matrices are row-major
         for (double& x : acc) x = 0.0;
         for (int j = 0; j < st; ++j) {
           const double w = -h * h * tab.a_bar(i, j) * tab.a(j, k);
           if (w == 0.0) continue;
-          const double* qq = s.values_[j].qq.data();  // the kernels' matrices are row-major
-          for (int b = 0; b < N; ++b)
-            for (int a = 0; a < N; ++a) acc[b * N + a] += w * qq[a * N + b];
+          add_scaled<N>(acc, w, s.values_[j].qq.data());
+          if (forced) add_scaled<N>(acc, w, s.force_q_[j].data());
+          if (curved && j < st - 1) subtract_scaled<N>(acc, w, s.curvature_[j].data());
         }
-        if (i == k)
-          for (int b = 0; b < N; ++b)
-            for (int a = 0; a < N; ++a) acc[b * N + a] += vv[a * N + b];
+        if (i == k) add<N>(acc, vv);
         if (tab.a(i, k) != 0.0)
           for (int e = 0; e < N * N; ++e) acc[e] += h_a * qv_i[e];  // (L_qv,iᵀ)_ab = qv_i[b·N + a]
-        if (tab.a_bar(i, k) != 0.0)
-          for (int b = 0; b < N; ++b)
-            for (int a = 0; a < N; ++a) acc[b * N + a] -= h_a_bar * qv_k[a * N + b];
+        if (tab.a_bar(i, k) != 0.0) {
+          subtract_scaled<N>(acc, h_a_bar, qv_k);
+          if (forced) subtract_scaled<N>(acc, h_a_bar, fv_k);
+        }
         double* const block = jac.data() + static_cast<Eigen::Index>(k) * N * rows + i * N;
         for (int b = 0; b < N; ++b)
           for (int a = 0; a < N; ++a) block[b * rows + a] = acc[b * N + a];
       }
     }
+  }
+
+  /// acc += w·mᵀ, acc −= w·mᵀ, acc += mᵀ: acc column-major, m row-major (N x N both), entry by entry.
+  template <int N>
+  static void add_scaled(double* acc, double w, const double* m) {
+    for (int b = 0; b < N; ++b)
+      for (int a = 0; a < N; ++a) acc[b * N + a] += w * m[a * N + b];
+  }
+  template <int N>
+  static void subtract_scaled(double* acc, double w, const double* m) {
+    for (int b = 0; b < N; ++b)
+      for (int a = 0; a < N; ++a) acc[b * N + a] -= w * m[a * N + b];
+  }
+  template <int N>
+  static void add(double* acc, const double* m) {
+    for (int b = 0; b < N; ++b)
+      for (int a = 0; a < N; ++a) acc[b * N + a] += m[a * N + b];
   }
 
   double update(const Eigen::VectorXd& delta) {
