@@ -422,12 +422,13 @@ void KernelGalerkinIntegrator::predict(double h) {
         predictor_weights_(i, j) = lagrange_basis(tableau_.c, nodes, j, 1.0 + tableau_.c[i] * ratio);
     predictor_ratio_ = ratio, predictor_nodes_ = nodes;
   }
-  for (int i = 0; i < s_; ++i) {
-    auto vi = stages_.segment(i * n_, n_);
-    vi.setZero();
-    for (int j = 0; j < s_; ++j) vi.noalias() += predictor_weights_(i, j) * q_stages_.segment(j * n_, n_);
-    if (with_end) vi.noalias() += predictor_weights_(i, s_) * xi_;
-  }
+  for (int i = 0; i < s_; ++i)
+    for (int a = 0; a < n_; ++a) {  // entry by entry, in the order of the vector sums: the same numbers
+      double x = 0.0;
+      for (int j = 0; j < s_; ++j) x += predictor_weights_(i, j) * q_stages_[j * n_ + a];
+      if (with_end) x += predictor_weights_(i, s_) * xi_[a];
+      stages_[i * n_ + a] = x;
+    }
 }
 
 double KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::MatrixXd* jacobian) {
@@ -450,10 +451,14 @@ double KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::Matrix
     throw NewtonFailure(step_index_ + 1, t_end, stats_.residual_norm, stats_.iterations);
   // The last iterate's evaluation is of the converged stages up to one update below tolerance:
   // assemble once more so that q1, p1 and the work use the stages' own values.
-  for (int j = 0; j < s_; ++j) {
-    q_stages_.segment(j * n_, n_) = q_;
-    for (int i = 0; i < s_; ++i) q_stages_.segment(j * n_, n_).noalias() += (h * tableau_.a(j, i)) * stages_.segment(i * n_, n_);
-  }
+  // Entry by entry, each summed in a register in the order of the vector sums it replaces (the same
+  // numbers, without the runtime-sized expressions' set-up for n = 2 entries).
+  for (int j = 0; j < s_; ++j)
+    for (int a = 0; a < n_; ++a) {
+      double x = q_[a];
+      for (int i = 0; i < s_; ++i) x += (h * tableau_.a(j, i)) * stages_[i * n_ + a];
+      q_stages_[j * n_ + a] = x;
+    }
   bool defined = true;
   for (int j = 0; j < s_ && defined; ++j) {
     predicted_ = q_stages_.segment(j * n_, n_);
@@ -474,9 +479,13 @@ double KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::Matrix
   const double duration = time_scale_ ? scaled_duration(h, t_start) : h;
   if (check_.enabled) check_energy_balance(h, t_end);
   if (model_->forced()) accumulate_work(h);
-  for (int j = 0; j < s_; ++j) {
-    q_.noalias() += (h * tableau_.b[j]) * stages_.segment(j * n_, n_);
-    p_.noalias() += (h * tableau_.b[j]) * slopes_.segment(j * n_, n_);
+  for (int a = 0; a < n_; ++a) {
+    double q = q_[a], p = p_[a];
+    for (int j = 0; j < s_; ++j) {
+      q += (h * tableau_.b[j]) * stages_[j * n_ + a];
+      p += (h * tableau_.b[j]) * slopes_[j * n_ + a];
+    }
+    q_[a] = q, p_[a] = p;
   }
   if (k_ > 0) {
     q_ = q_stages_.tail(n_);  // Q_s = q1 exactly (c_s = 1), on the manifold to Newton's tolerance
