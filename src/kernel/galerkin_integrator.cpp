@@ -126,12 +126,10 @@ struct KernelGalerkinIntegrator::StageSystem {
     // Block (i, k): −h² Σ_j ā_ij a_jk (L_qq,j + f_q,j − K_j) + δ_ik L_vv,i + h a_ik L_qv,iᵀ
     // − h ā_ik (L_qv,k + f_v,k), each entry summed in that order. Up to kScalarBlocks coordinates at
     // the model's size, a block's entries all at once (jacobian_blocks: the runtime-sized block
-    // expressions cost more than their arithmetic there); above, as n x n block expressions, which
-    // vectorise. The same numbers both ways.
+    // expressions cost more than their arithmetic there), the short models without forces and
+    // curvature by loops without those terms' tests (which cost 3–8 % of a Kepler or three-body
+    // step); above, as n x n block expressions, which vectorise. The same numbers every way.
     const bool forced = m.forced(), curved = s.curvature_known_;
-    // Up to kScalarBlocks coordinates, each block's entries all at once; the short models without
-    // forces and curvature (most of those that run many steps) by loops without their tests, which
-    // measured 3–8 % of a Kepler or three-body step.
     if (!forced && !curved && n <= 4) {
       at_short_size(n, [&]<int N>() {
         if constexpr (N != Eigen::Dynamic) jacobian_blocks<N, false>(*jac, false, false);
