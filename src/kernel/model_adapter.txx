@@ -5,7 +5,10 @@
 /// each built-in system's source instantiates its own with MECHINT_INSTANTIATE_MODEL_KERNELS (below),
 /// and every other user of those kernels (experiments, tests, benchmarks, the Python module) calls
 /// them through model_adapter.hpp alone, compiling none of this again. A model of one's own (a test's,
-/// a library user's) includes this file and gets its kernels instantiated where it calls them.
+/// a library user's) includes this file and gets its kernels instantiated where it calls them; the
+/// built-ins' stay declared only (kernel/builtin_model_kernels.hpp, included at the end), so a source
+/// that also runs a built-in links to the built-in's kernels (test_galerkin_integrators.cpp compiled
+/// in 0.53 of the time when they were declared, test_discrete_kernels.cpp in 0.49).
 ///
 /// L's gradient and Hessian come from the model's calculus (model/lagrangian_calculus.hpp: its
 /// hand-written derivatives, or one second-order jet over (q, v)), or, for a model that declares
@@ -774,11 +777,25 @@ std::shared_ptr<const KernelModel> ModelAdapter<M>::kernels_for_runs(M model, bo
 
 }  // namespace mechint::kernel
 
-/// The kernels a built-in system's runs use (`kernels`, and `kernels_for_runs` with what it calls),
-/// instantiated in the system's source, at namespace scope. kernels_with_discrete_rules of a model
-/// with a constant mass matrix is left to whoever asks for it (a test that compares the two).
+/// The kernels a built-in system's runs use (`kernels`, `kernels_for_runs` and what it calls,
+/// `kernels_with_discrete_rules`), instantiated in the system's source, at namespace scope.
 #define MECHINT_INSTANTIATE_MODEL_KERNELS(Model)                                                             \
   template std::shared_ptr<const mechint::kernel::KernelModel> mechint::kernel::ModelAdapter<Model>::kernels(Model, \
                                                                                                               bool); \
   template std::shared_ptr<const mechint::kernel::KernelModel>                                               \
+  mechint::kernel::ModelAdapter<Model>::kernels_with_discrete_rules(Model, bool);                             \
+  template std::shared_ptr<const mechint::kernel::KernelModel>                                               \
   mechint::kernel::ModelAdapter<Model>::kernels_for_runs(Model, bool)
+
+/// The same three, declared: a source that includes this file for a model of its own (a test's, an
+/// experiment's) links to the built-ins' kernels instead of instantiating them again
+/// (kernel/builtin_model_kernels.hpp).
+#define MECHINT_DECLARE_MODEL_KERNELS(Model)                                                                 \
+  extern template std::shared_ptr<const mechint::kernel::KernelModel>                                        \
+  mechint::kernel::ModelAdapter<Model>::kernels(Model, bool);                                                \
+  extern template std::shared_ptr<const mechint::kernel::KernelModel>                                        \
+  mechint::kernel::ModelAdapter<Model>::kernels_with_discrete_rules(Model, bool);                             \
+  extern template std::shared_ptr<const mechint::kernel::KernelModel>                                        \
+  mechint::kernel::ModelAdapter<Model>::kernels_for_runs(Model, bool)
+
+#include "kernel/builtin_model_kernels.hpp"
