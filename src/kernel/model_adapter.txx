@@ -777,24 +777,21 @@ std::shared_ptr<const KernelModel> ModelAdapter<M>::kernels_for_runs(M model, bo
 
 }  // namespace mechint::kernel
 
-/// The kernels a built-in system's runs use (`kernels`, `kernels_for_runs` and what it calls,
-/// `kernels_with_discrete_rules`), instantiated in the system's source, at namespace scope.
+/// The kernels a built-in system's runs use (`kernels`, and `kernels_for_runs` with what it calls),
+/// instantiated in the system's source, at namespace scope. kernels_with_discrete_rules of a model
+/// with a constant mass matrix is left to whoever asks for it (a test that compares the two).
 #define MECHINT_INSTANTIATE_MODEL_KERNELS(Model)                                                             \
   template std::shared_ptr<const mechint::kernel::KernelModel> mechint::kernel::ModelAdapter<Model>::kernels(Model, \
                                                                                                               bool); \
   template std::shared_ptr<const mechint::kernel::KernelModel>                                               \
-  mechint::kernel::ModelAdapter<Model>::kernels_with_discrete_rules(Model, bool);                             \
-  template std::shared_ptr<const mechint::kernel::KernelModel>                                               \
   mechint::kernel::ModelAdapter<Model>::kernels_for_runs(Model, bool)
 
-/// The same three, declared: a source that includes this file for a model of its own (a test's, an
+/// The same two, declared: a source that includes this file for a model of its own (a test's, an
 /// experiment's) links to the built-ins' kernels instead of instantiating them again
 /// (kernel/builtin_model_kernels.hpp).
 #define MECHINT_DECLARE_MODEL_KERNELS(Model)                                                                 \
   extern template std::shared_ptr<const mechint::kernel::KernelModel>                                        \
   mechint::kernel::ModelAdapter<Model>::kernels(Model, bool);                                                \
-  extern template std::shared_ptr<const mechint::kernel::KernelModel>                                        \
-  mechint::kernel::ModelAdapter<Model>::kernels_with_discrete_rules(Model, bool);                             \
   extern template std::shared_ptr<const mechint::kernel::KernelModel>                                        \
   mechint::kernel::ModelAdapter<Model>::kernels_for_runs(Model, bool)
 
