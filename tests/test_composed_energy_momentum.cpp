@@ -1,5 +1,6 @@
 // The energy–momentum integrator composed (compose=yoshida4|suzuki4|kahan-li6|kahan-li8, DESIGN §10):
-// the higher-order energy–momentum integrators of 003 §6. What is asserted, each against something
+// the higher-order energy–momentum integrators of 003 §6, on the model's kernels as the command line
+// runs them (kernel/energy_momentum_integrator.hpp). What is asserted, each against something
 // independent:
 //   - the observed order (log-ratios over three step sizes) of every composition on the Kepler
 //     problem (against its closed-form orbit), the planar double pendulum in Cartesian coordinates,
@@ -18,10 +19,11 @@
 
 #include "constant_mass_models.hpp"
 #include "counting_allocator.hpp"
+#include "kernel/energy_momentum_integrator.hpp"
 #include "kernel/galerkin_integrator.hpp"
 #include "kernel/galerkin_tableau.hpp"
+#include "kernel/builtin_model_kernels.hpp"  // the built-ins' kernels, linked to
 #include "kernel/model_adapter.txx"
-#include "mechint/integrate/energy_momentum.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
 #include "mechint/systems/kepler.hpp"
 
@@ -100,17 +102,29 @@ Case<DoubleSphericalPendulum> dsp_case() {
   return c;
 }
 
+/// The energy–momentum integrator composed by `scheme`, on the model's kernels: what `mechint run
+/// --method energy-momentum compose=SCHEME` steps (tests/test_kernel_energy_momentum.cpp holds it to
+/// the fixed-size integrator, include/mechint/integrate/energy_momentum.hpp, step for step).
+struct Composed {
+  std::shared_ptr<const kernel::KernelModel> kernels;  // what `em` reads, alive as long as it
+  kernel::KernelEnergyMomentumIntegrator em;
+  Composed(std::shared_ptr<const kernel::KernelModel> model, double h, const std::string& scheme)
+      : kernels(std::move(model)),
+        em(*kernels, h, NewtonOptions{.step_tolerance = 1e-14}, StepCheckOptions{},
+           scheme == "none" ? std::vector<double>{} : kernel::composition_named(scheme).gammas) {}
+};
+
 template <class M>
-EnergyMomentumIntegrator<M> composed(const M& model, double h, const std::string& scheme) {
-  return EnergyMomentumIntegrator<M>(model, h, NewtonOptions{.step_tolerance = 1e-14}, StepCheckOptions{},
-                                     scheme == "none" ? std::vector<double>{} : kernel::composition_named(scheme).gammas);
+Composed composed(const M& model, double h, const std::string& scheme) {
+  return Composed(kernel::ModelAdapter<M>::kernels(model), h, scheme);
 }
 
 /// The largest error at the reference's times.
 template <class M>
 double error_over_run(const Case<M>& c, const std::string& scheme, int steps) {
   const int checkpoints = static_cast<int>(c.reference.size());
-  auto em = composed(c.model, c.t_end / steps, scheme);
+  auto run = composed(c.model, c.t_end / steps, scheme);
+  auto& em = run.em;
   em.start_from_velocity(c.q0, c.v0);
   double worst = 0.0;
   for (int k = 0; k < checkpoints; ++k) {
@@ -219,7 +233,8 @@ TEST(LobattoConstrainedOrder, DoubleSphericalPendulumAgainstTheEnergyMomentumMet
   c.q0 = st.q, c.v0 = st.v;
   c.t_end = 2.0;
   const auto energy_momentum = [&](int steps) {
-    auto em = composed(c.model, c.t_end / steps, "kahan-li6");
+    auto run = composed(c.model, c.t_end / steps, "kahan-li6");
+    auto& em = run.em;
     em.start_from_velocity(c.q0, c.v0);
     std::vector<VecD<6>> q;
     for (int k = 0; k < 4; ++k) {
@@ -260,7 +275,8 @@ TEST(EnergyMomentumCompose, EnergyAndMomentumAtEveryStepToRoundOff) {
   const DoubleSphericalPendulum model;
   const auto st = systems::complete_dsp_start(model, systems::named_dsp_start("pattern-1"));
   for (const Scheme& s : kSchemes) {
-    auto em = composed(model, 0.01, s.name);
+    auto run = composed(model, 0.01, s.name);
+    auto& em = run.em;
     em.start_from_velocity(st.q, st.v);
     const double e0 = em.energy(), j0 = em.momentum(0);
     const double e_scale = 0.5 * em.p().dot(em.velocity()) + std::abs(model.potential<double>(em.q()));
@@ -279,7 +295,8 @@ TEST(EnergyMomentumCompose, EnergyAndMomentumAtEveryStepToRoundOff) {
 TEST(EnergyMomentumCompose, ComposedStepsAllocateNothing) {
   const DoubleSphericalPendulum model;
   const auto st = systems::complete_dsp_start(model, systems::named_dsp_start("pattern-1"));
-  auto em = composed(model, 0.01, "kahan-li8");  // the step check on: confirmations copy the integrator
+  auto run = composed(model, 0.01, "kahan-li8");  // the step check on: each step confirmed by half steps
+  auto& em = run.em;
   em.start_from_velocity(st.q, st.v);
   em.step();
   const long before = g_allocations.load();

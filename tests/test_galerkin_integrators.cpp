@@ -22,6 +22,7 @@
 #include "kernel/chain_kernels.hpp"
 #include "kernel/galerkin_integrator.hpp"
 #include "kernel/kernel_runge_kutta.hpp"
+#include "kernel/builtin_model_kernels.hpp"  // the built-ins' kernels, linked to
 #include "kernel/model_adapter.txx"
 #include "mechint/systems/cart_pole.hpp"
 #include "mechint/systems/double_pendulum.hpp"

@@ -14,6 +14,7 @@
 #include <random>
 
 #include "kernel/kernel_dmoc.hpp"
+#include "kernel/builtin_model_kernels.hpp"  // the built-ins' kernels, linked to
 #include "kernel/model_adapter.txx"  // the kernels of ForcedOscillator, a model of the tests alone
 #include "mechint/optimal/dmoc.hpp"
 #include "mechint/optimal/ipopt_solver.hpp"

@@ -15,6 +15,7 @@
 #include "kernel/energy_momentum_integrator.hpp"
 #include "kernel/galerkin_tableau.hpp"
 #include "kernel/kernel_legendre.hpp"
+#include "kernel/builtin_model_kernels.hpp"  // the built-ins' kernels, linked to
 #include "kernel/model_adapter.txx"
 #include "mechint/core/errors.hpp"
 #include "mechint/integrate/energy_momentum.hpp"

@@ -5,10 +5,8 @@
 /// each built-in system's source instantiates its own with MECHINT_INSTANTIATE_MODEL_KERNELS (below),
 /// and every other user of those kernels (experiments, tests, benchmarks, the Python module) calls
 /// them through model_adapter.hpp alone, compiling none of this again. A model of one's own (a test's,
-/// a library user's) includes this file and gets its kernels instantiated where it calls them; the
-/// built-ins' stay declared only (kernel/builtin_model_kernels.hpp, included at the end), so a source
-/// that also runs a built-in links to the built-in's kernels (test_galerkin_integrators.cpp compiled
-/// in 0.53 of the time when they were declared, test_discrete_kernels.cpp in 0.49).
+/// a library user's) includes this file and gets its kernels instantiated where it calls them, and
+/// if it also runs built-ins, kernel/builtin_model_kernels.hpp after it, which declares theirs.
 ///
 /// L's gradient and Hessian come from the model's calculus (model/lagrangian_calculus.hpp: its
 /// hand-written derivatives, or one second-order jet over (q, v)), or, for a model that declares
@@ -786,13 +784,11 @@ std::shared_ptr<const KernelModel> ModelAdapter<M>::kernels_for_runs(M model, bo
   template std::shared_ptr<const mechint::kernel::KernelModel>                                               \
   mechint::kernel::ModelAdapter<Model>::kernels_for_runs(Model, bool)
 
-/// The same two, declared: a source that includes this file for a model of its own (a test's, an
-/// experiment's) links to the built-ins' kernels instead of instantiating them again
-/// (kernel/builtin_model_kernels.hpp).
+/// The same two, declared (kernel/builtin_model_kernels.hpp): a source that includes this file for a
+/// model of its own and also runs built-ins links to the built-ins' kernels instead of instantiating
+/// them again.
 #define MECHINT_DECLARE_MODEL_KERNELS(Model)                                                                 \
   extern template std::shared_ptr<const mechint::kernel::KernelModel>                                        \
   mechint::kernel::ModelAdapter<Model>::kernels(Model, bool);                                                \
   extern template std::shared_ptr<const mechint::kernel::KernelModel>                                        \
   mechint::kernel::ModelAdapter<Model>::kernels_for_runs(Model, bool)
-
-#include "kernel/builtin_model_kernels.hpp"

@@ -62,7 +62,11 @@ MECHINT_REGISTER_SYSTEM(spherical_pendulum_entry);
 }  // namespace
 }  // namespace mechint::systems
 
-// The kernels of its runs (app/builtin_kernels.hpp), in both coordinates (the model in the chart's
-// angles: kernel/builtin_model_kernels.hpp), compiled here once.
+namespace mechint::systems {
+/// The model in the chart's angles (000 §4.2), whose rules are the restricted discrete Lagrangians.
+using SphericalPendulumInAngles = ChartModel<SphericalPendulum, SphericalAnglesChart>;
+}  // namespace mechint::systems
+
+// The kernels of its runs (app/builtin_kernels.hpp), in both coordinates, compiled here once.
 MECHINT_INSTANTIATE_MODEL_KERNELS(mechint::systems::SphericalPendulum);
 MECHINT_INSTANTIATE_MODEL_KERNELS(mechint::systems::SphericalPendulumInAngles);
