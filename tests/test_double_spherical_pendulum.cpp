@@ -2,7 +2,8 @@
 // integrator of 003 §5 keeping E and J_z to the solver tolerance, the VI keeping J_z with a bounded
 // energy oscillation, order 2 in position for both, and the VI at h = 1e-4 against an independent
 // high-accuracy reference: the index-1 ODE with multipliers (M q̈ = −∇V − Gᵀλ, G q̈ + Ġq̇ = 0, G and
-// Ġq̇ from AD of g) integrated by Boost.Odeint's rk78 at tolerance 1e-13.
+// Ġq̇ from AD of g) integrated by Boost.Odeint's rk78 at tolerance 1e-13. Both integrators run on the
+// model's kernels, as `mechint run double-spherical-pendulum` and its experiments run them.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -12,7 +13,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "mechint/integrate/energy_momentum.hpp"
+#include "kernel/energy_momentum_integrator.hpp"
+#include "kernel/kernel_variational_integrator.hpp"
+#include "kernel/model_adapter.hpp"
 #include "mechint/integrate/odeint_baselines.hpp"
 #include "mechint/mechint.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
@@ -24,6 +27,12 @@ using systems::DoubleSphericalPendulum;
 using systems::DspState;
 
 const DoubleSphericalPendulum kModel{};
+
+/// The kernels the command line's runs of the model use (compiled in its system's source).
+const kernel::KernelModel& kernels() {
+  static const auto model = kernel::ModelAdapter<DoubleSphericalPendulum>::kernels_for_runs(kModel);
+  return *model;
+}
 
 DspState start(const char* name = "pattern-1") {
   return systems::complete_dsp_start(kModel, systems::named_dsp_start(name));
@@ -96,7 +105,7 @@ TEST(DoubleSphericalPendulum, EnergyMomentumKeepsEnergyAndJz) {
   // any rounding that repeats from step to step (the reason for the correction unknown and the
   // compensated sums in energy_momentum.hpp), so the bound is well below the 1e-10.
   for (const double h : {1e-2, 1e-4}) {
-    EnergyMomentumIntegrator em(kModel, h);
+    kernel::KernelEnergyMomentumIntegrator em(kernels(), h);
     const DspState st = start();
     em.start_from_velocity(st.q, st.v);
     const double e0 = em.energy(), j0 = em.momentum(0);
@@ -116,7 +125,7 @@ TEST(DoubleSphericalPendulum, EnergyMomentumKeepsEnergyAndJz) {
 }
 
 TEST(DoubleSphericalPendulum, VariationalKeepsJzAndEnergyOscillatesWithoutDrift) {
-  VariationalIntegrator vi(DiscreteSystem<DoubleSphericalPendulum, MidpointRule>(kModel), 0.01);
+  kernel::KernelVariationalIntegrator vi(kernels(), kernel::Rule::kMidpoint, 0.01);
   const DspState st = start();
   vi.start_from_velocity(st.q, st.v);
   const double e0 = vi.energy(), j0 = vi.momentum(0);
@@ -149,9 +158,9 @@ TEST(DoubleSphericalPendulum, BothMethodsConvergeAtOrderTwo) {
   std::vector<double> hs, e_vi, e_em;
   for (double h : {0.02, 0.01, 0.005}) {
     const DspState st = start();
-    VariationalIntegrator vi(DiscreteSystem<DoubleSphericalPendulum, MidpointRule>(kModel), h);
+    kernel::KernelVariationalIntegrator vi(kernels(), kernel::Rule::kMidpoint, h);
     vi.start_from_velocity(st.q, st.v);
-    EnergyMomentumIntegrator em(kModel, h);
+    kernel::KernelEnergyMomentumIntegrator em(kernels(), h);
     em.start_from_velocity(st.q, st.v);
     for (long s = 0; s < std::lround(t_end / h); ++s) vi.step(), em.step();
     hs.push_back(h);
@@ -172,7 +181,7 @@ TEST(DoubleSphericalPendulum, VariationalAgreesWithHighAccuracyReference) {
   for (const auto& q : ref) ref_drift = std::max(ref_drift, kModel.constraints<double>(q).lpNorm<Eigen::Infinity>());
   EXPECT_LT(ref_drift, 1e-8);  // the index-1 reference stays on the manifold to this level
   const DspState st = start();
-  VariationalIntegrator vi(DiscreteSystem<DoubleSphericalPendulum, MidpointRule>(kModel), h);
+  kernel::KernelVariationalIntegrator vi(kernels(), kernel::Rule::kMidpoint, h);
   vi.start_from_velocity(st.q, st.v);
   const long stride = std::lround(dt / h);
   double worst = 0;
