@@ -470,7 +470,7 @@ void expect_own_steps_are_the_integrators(const M& model, const VecD<M::kDim>& q
       for (int j = 0; j < M::kNumSymmetries; ++j) ASSERT_EQ(a.discrete_work(j), b.discrete_work(j)) << "step " << i;
     }
     if constexpr (M::kNumSymmetries > 0 && ForcedModel<M>)
-      if (u.size() > 0) EXPECT_NE(a.discrete_work(0), 0.0);  // the forces worked on the momentum
+      if (u.size() > 0) { EXPECT_NE(a.discrete_work(0), 0.0); }  // the forces worked on the momentum
     EXPECT_EQ(a.confirmed_steps(), b.confirmed_steps());
     EXPECT_GT((a.q() - Vector(q0)).norm(), 1e-2);  // it moved
   }

@@ -97,7 +97,7 @@ TEST(Composition, CoefficientsSumToOneAndAreSymmetric) {
     double sum = 0.0, cubes = 0.0;
     for (double g : c.gammas) sum += g, cubes += g * g * g;
     EXPECT_NEAR(sum, 1.0, 4 * kEps) << name;
-    if (c.order >= 4) EXPECT_NEAR(cubes, 0.0, 1e-14) << name;  // the order-3 condition Σγ³ = 0
+    if (c.order >= 4) { EXPECT_NEAR(cubes, 0.0, 1e-14) << name; }  // the order-3 condition Σγ³ = 0
     for (std::size_t i = 0; i < c.gammas.size(); ++i) EXPECT_EQ(c.gammas[i], c.gammas[c.gammas.size() - 1 - i]) << name;
   }
   EXPECT_THROW(kernel::composition_named("yoshida6"), std::invalid_argument);

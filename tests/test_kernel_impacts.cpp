@@ -297,7 +297,7 @@ TEST(KernelImpacts, ASeparableModelStepsExplicitlyWhereNewtonLands) {
         const StepResult r_newton = newton->step(Vector(q), Vector(p), h, q1_newton, p1_newton);
         ASSERT_TRUE(r.converged && r_newton.converged) << method << " h = " << h;
         EXPECT_EQ(r.iterations, 0) << method;
-        if (h == 0.1) EXPECT_GE(r_newton.iterations, 1) << method;  // a tiny step starts on the root
+        if (h == 0.1) { EXPECT_GE(r_newton.iterations, 1) << method; }  // a tiny step starts on the root
         EXPECT_LE(relative(q1, q1_newton), 1e-14) << method << " h = " << h;
         EXPECT_LE(relative(p1, p1_newton), 1e-13) << method << " h = " << h;
         EXPECT_NEAR(r.discrete_energy, r_newton.discrete_energy, 1e-13 * (1.0 + std::abs(r_newton.discrete_energy)));

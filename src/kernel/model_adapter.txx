@@ -265,8 +265,9 @@ class ModelKernelTable {
                                double* l_qq) {
     constexpr int w = 2 * n;
     using S = SecondOrderJet<w, n>;
-    VecD<w> x;
-    x << q, v;
+    VecD<w> x;  // fixed-size halves, as in model/lagrangian_calculus.hpp (-Warray-bounds at n = 1)
+    x.template head<n>() = q;
+    x.template tail<n>() = v;
     const S l = second_order_expansion<w, n>(
         [&](const Vec<S, w>& y) {
           const Vec<S, n> qs = y.template head<n>(), vs = y.template tail<n>();
@@ -683,9 +684,9 @@ class ModelKernelTable {
     if constexpr (kOptimalControl) {
       return guarded([&] {
         const M& model = model_of(context);
-        VecD<2 * n> z, d;
-        z << vec(q), vec(v);
-        d << vec(dq), vec(dv);
+        VecD<2 * n> z, d;  // fixed-size halves (-Warray-bounds at n = 1, see position_hessian)
+        z.template head<n>() = vec(q), z.template tail<n>() = vec(v);
+        d.template head<n>() = vec(dq), d.template tail<n>() = vec(dv);
         const auto lagrangian_of = [&](const auto& y) {
           using T = typename std::decay_t<decltype(y)>::Scalar;
           const Vec<T, n> qy = y.template head<n>(), vy = y.template tail<n>();
@@ -722,8 +723,8 @@ class ModelKernelTable {
         }
         if (hessian) {
           constexpr int w = 2 * n + m;
-          VecD<w> s;
-          s << vec(q), vec(v), controls_of(u);
+          VecD<w> s;  // fixed-size pieces (-Warray-bounds at n = 1, see position_hessian)
+          s.template head<n>() = vec(q), s.template segment<n>(n) = vec(v), s.template tail<m>() = controls_of(u);
           const VecD<n> weights = vec(mu);
           const auto weighted_force = [&](const auto& y) {
             using T = typename std::decay_t<decltype(y)>::Scalar;

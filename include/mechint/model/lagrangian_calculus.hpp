@@ -87,7 +87,10 @@ LagrangianDerivatives<M::kDim> lagrangian_second_derivatives(const M& model, con
     constexpr int m = 2 * n;
     using S = SecondOrderJet<m>;
     VecD<m> x;
-    x << q, v;
+    // Fixed-size halves rather than a comma initializer: for n = 1 GCC's -Warray-bounds took the
+    // initializer's vectorized path, never taken for a 1-vector, for a read past q.
+    x.template head<n>() = q;
+    x.template tail<n>() = v;
     const S l = second_order_expansion<m>(
         [&](const Vec<S, m>& y) {
           const Vec<S, n> qs = y.template head<n>(), vs = y.template tail<n>();
