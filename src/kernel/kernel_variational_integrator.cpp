@@ -141,10 +141,12 @@ decltype(auto) at_step_size(int n, int k, F&& f) {
 
 KernelVariationalIntegrator::StepNewton KernelVariationalIntegrator::step_newton_of(int n, int k) {
   return at_step_size(n, k, [&]<int N, int K>() {
+    // In place, as sized_newton (kernel/sized_newton.hpp): no copy of a fixed-size solver's
+    // uninitialized storage.
     if constexpr (kStepUnknowns<N, K> == Eigen::Dynamic)
-      return StepNewton(NewtonSolver<Eigen::Dynamic>(n + k));
+      return StepNewton(std::in_place_type<NewtonSolver<Eigen::Dynamic>>, n + k);
     else
-      return StepNewton(NewtonSolver<kStepUnknowns<N, K>>());
+      return StepNewton(std::in_place_type<NewtonSolver<kStepUnknowns<N, K>>>);
   });
 }
 

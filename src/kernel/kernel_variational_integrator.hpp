@@ -123,9 +123,9 @@ class KernelVariationalIntegrator {
   /// returned NewtonStats is copied by wide loads over the narrow stores that just wrote it, which the
   /// store buffer cannot forward (a stall of about 10 % of a short model's step; docs/performance.md).
   template <int N, int K>
-  [[gnu::always_inline]] void solve(NewtonSolver<kStepUnknowns<N, K>>& newton, bool step_solver, double h, const Vector& q_k,
-                                    const Vector& p_k, const RowMatrix& dg_k, Forcing forcing, Vector& q_next,
-                                    Vector& lambda, NewtonStats& stats);
+  [[gnu::always_inline]] inline void solve(NewtonSolver<kStepUnknowns<N, K>>& newton, bool step_solver, double h,
+                                           const Vector& q_k, const Vector& p_k, const RowMatrix& dg_k,
+                                           Forcing forcing, Vector& q_next, Vector& lambda, NewtonStats& stats);
   /// The solve by the integrator's own Newton (not the model's): out of line, so that the model's
   /// step does not pay its prologue.
   template <int N, int K>
@@ -153,7 +153,7 @@ class KernelVariationalIntegrator {
   template <int N, int K>
   void confirm_step(Forcing forcing);
   template <int N>
-  [[gnu::always_inline]] void check_turns();
+  [[gnu::always_inline]] inline void check_turns();
   [[gnu::noinline]] void judge_turn(int i, double change);
   template <int N>
   double update_energy_balance();

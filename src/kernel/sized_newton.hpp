@@ -15,14 +15,16 @@ namespace mechint::kernel {
 using SizedNewton = std::variant<NewtonSolver<Eigen::Dynamic>, NewtonSolver<1>, NewtonSolver<2>, NewtonSolver<3>,
                                  NewtonSolver<4>>;
 
-/// A solver of `unknowns` unknowns, fixed-size for 1 to 4.
+/// A solver of `unknowns` unknowns, fixed-size for 1 to 4. Constructed in place: a fixed-size
+/// solver's storage is uninitialized until its first solve, and moving it into the variant copied
+/// that (GCC's -Wmaybe-uninitialized in every source that made one).
 inline SizedNewton sized_newton(int unknowns) {
   switch (unknowns) {
-    case 1: return NewtonSolver<1>();
-    case 2: return NewtonSolver<2>();
-    case 3: return NewtonSolver<3>();
-    case 4: return NewtonSolver<4>();
-    default: return NewtonSolver<Eigen::Dynamic>(unknowns);
+    case 1: return SizedNewton(std::in_place_type<NewtonSolver<1>>);
+    case 2: return SizedNewton(std::in_place_type<NewtonSolver<2>>);
+    case 3: return SizedNewton(std::in_place_type<NewtonSolver<3>>);
+    case 4: return SizedNewton(std::in_place_type<NewtonSolver<4>>);
+    default: return SizedNewton(std::in_place_type<NewtonSolver<Eigen::Dynamic>>, unknowns);
   }
 }
 
