@@ -5,8 +5,9 @@
 /// each built-in system's source instantiates its own with MECHINT_INSTANTIATE_MODEL_KERNELS (below),
 /// and every other user of those kernels (experiments, tests, benchmarks, the Python module) calls
 /// them through model_adapter.hpp alone, compiling none of this again. A model of one's own (a test's,
-/// a library user's) includes this file and gets its kernels instantiated where it calls them, and
-/// if it also runs built-ins, kernel/builtin_model_kernels.hpp after it, which declares theirs.
+/// a library user's) includes this file and gets its kernels instantiated where it calls them; if it
+/// also runs built-ins, it includes kernel/builtin_model_kernels.hpp instead, which includes this file
+/// and declares the built-ins' kernels.
 ///
 /// L's gradient and Hessian come from the model's calculus (model/lagrangian_calculus.hpp: its
 /// hand-written derivatives, or one second-order jet over (q, v)), or, for a model that declares
