@@ -34,7 +34,12 @@ void* operator new(std::size_t size) {
 }
 #endif
 void* operator new[](std::size_t size) { return operator new(size); }
+// operator new above allocates with malloc, so free is its deallocation; GCC pairs new with delete by
+// name and, where it inlines these, warns at every delete of the test (-Wmismatched-new-delete).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+#pragma GCC diagnostic pop

@@ -32,19 +32,22 @@ TEST(NonholonomicExperiment, ReportsOrdersEnergyAndResiduals) {
     EXPECT_NEAR(s["position_order"].get<double>(), 2.0, 0.1) << what;
     // The sleigh's multiplier converges at order 2. The disk's, m R φ̇ θ̇ (−sin θ, cos θ) at the state,
     // is as accurate as φ̇ since θ is exact: O(h⁴) for the midpoint rule, round-off for the trapezoid.
-    if (s["system"] == "chaplygin-sleigh")
+    if (s["system"] == "chaplygin-sleigh") {
       EXPECT_NEAR(s["multiplier_order"].get<double>(), 2.0, 0.2) << what;
-    else if (s["method"] == "vi-midpoint")
+    } else if (s["method"] == "vi-midpoint") {
       EXPECT_GT(s["multiplier_order"].get<double>(), 3.5) << what;
+    }
     EXPECT_LT(s["max_nonholonomic_residual"].get<double>(), 1e-11) << what;
     EXPECT_LT(s["max_energy_error"].get<double>(), 1e-5) << what;
     EXPECT_LE(s["energy_error_1e6_steps"].get<double>(), 1.5 * s["energy_error_first_1e4_steps"].get<double>() + 1e-9)
         << what;
   }
 
-  for (const auto& row : j["rows"])
-    if (row["system"] == "rolling-disk" && row["method"] == "vi-trapezoid")
+  for (const auto& row : j["rows"]) {
+    if (row["system"] == "rolling-disk" && row["method"] == "vi-trapezoid") {
       EXPECT_LT(row["multiplier_error"].get<double>(), 1e-11) << row.dump();
+    }
+  }
 
   // The disk's reference is the circle x = 2 sin t, y = 2 (1 − cos t), θ = t, φ = 2 t; the methods stay
   // within O(h²) of it at h = 0.05 over t ≤ 30.

@@ -234,7 +234,8 @@ TEST_F(OptimizeCli, BadProblemFilesExitTwoWithALocatedLine) {
 // before anything of the model is compiled: a fresh cache stays empty of compiled models.
 TEST_F(OptimizeCli, ModelFilesThatCannotBeOptimizedAreRefusedBeforeCompiling) {
   const fs::path out = dir_ / "out", cache = dir_ / "cache";
-  const mechint::testing::LaunchOptions fresh{.environment = {"MECHINT_CACHE_DIR=" + cache.string()}};
+  mechint::testing::LaunchOptions fresh;
+  fresh.environment = {"MECHINT_CACHE_DIR=" + cache.string()};
   const fs::path ring = write("ring.toml", "name = \"ring\"\ncoordinates = [\"x\", \"y\"]\n"
                                            "lagrangian = \"0.5*(x_dot^2 + y_dot^2)\"\nconstraints = [\"x^2 + y^2 - 1\"]\n"
                                            "controls = [\"u\"]\nforces = [\"-u*y\", \"u*x\"]\n[initial]\nx = 1.0\n");
@@ -249,9 +250,11 @@ TEST_F(OptimizeCli, ModelFilesThatCannotBeOptimizedAreRefusedBeforeCompiling) {
                   "p.toml:1:"),
               std::string::npos);
   }
-  if (fs::exists(cache))
-    for (const auto& entry : fs::recursive_directory_iterator(cache))
+  if (fs::exists(cache)) {
+    for (const auto& entry : fs::recursive_directory_iterator(cache)) {
       EXPECT_NE(entry.path().extension(), ".so") << entry.path() << ": a model was compiled";
+    }
+  }
 }
 
 TEST_F(OptimizeCli, SolverFailuresExitThree) {

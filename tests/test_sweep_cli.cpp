@@ -196,7 +196,7 @@ record = ["final", "steps"]
     const double q_final = std::stod(rows[m][2]);
     EXPECT_NEAR(q_final, std::cos(n * 2.0 * std::asin(h / 2.0)), 1e-13);
     const double error = std::abs(q_final - std::cos(4.0));
-    if (m > 1) EXPECT_NEAR(previous_error / error, 4.0, 0.05);  // second order
+    if (m > 1) { EXPECT_NEAR(previous_error / error, 4.0, 0.05); }  // second order
     previous_error = error;
   }
   const fs::path bad = write("bad-step.toml", "system = \"harmonic-oscillator\"\nt_end = 1.0\n[vary]\nh = [0.1, 0.3]\n");
