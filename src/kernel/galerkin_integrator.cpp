@@ -136,6 +136,7 @@ struct KernelGalerkinIntegrator::StageSystem {
       });
       return;
     }
+    static_assert(kScalarBlocks == 8, "one case per size up to kScalarBlocks");
     switch (n) {
       case 1: return jacobian_blocks<1, true>(*jac, forced, curved);
       case 2: return jacobian_blocks<2, true>(*jac, forced, curved);
