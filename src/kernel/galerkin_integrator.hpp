@@ -21,8 +21,10 @@
 ///
 /// Step acceptance (integrate/step_check.hpp, `check`): each (sub-)step's energy balance — the
 /// quadrature mean of the energy over its stages, Ē = Σ b_i E(Q_i, V_i) (for s = 1 the midpoint
-/// energy of the second-order rules), against the previous (sub-)step's plus the forces' work
-/// between them, h Σ b_i f_i·V_i per step — relative to the size of the energy's terms. A step off by
+/// energy of the second-order rules), against the previous step's (in a composition, the same
+/// sub-step's of the previous step: sub-steps of other lengths have other O(h²) offsets of that
+/// energy) plus the forces' work between them, h Σ b_i f_i·V_i per sub-step — relative to the size of
+/// the energy's terms. A step off by
 /// more than `reject_energy` is a Newton root that is not the continuation of the motion (an acrobot
 /// under a rough torque at h = 0.05 reached energies of 1e23 with exit 0 without it): RejectedStep.
 ///
@@ -146,7 +148,8 @@ class KernelGalerkinIntegrator {
     a(q_), a(p_), a(stages_), a(multipliers_), a(lambda_), a(t0_), a(t_), a(step_index_), a(last_h_), a(u_), a(u_previous_), a(work_);
     a(stats_.iterations), a(stats_.converged), a(stats_.residual_norm), a(stats_.jacobian_evaluations);
     newton_.checkpoint_state(a), a(factored_h_);
-    balance_.checkpoint_state(a);
+    for (EnergyBalance& balance : balances_) balance.checkpoint_state(a);
+    if (balances_.size() > 1 && model_->forced()) a(substep_work_);
     a(deviation_), indicators_.checkpoint_state(a);
     a(force_now_), a(force_now_valid_);
   }
@@ -180,7 +183,11 @@ class KernelGalerkinIntegrator {
   double h_;
   NewtonOptions options_;
   StepCheckOptions check_;
-  EnergyBalance balance_;
+  /// The step check's energy balance: one per sub-step of a composition, each comparing a sub-step
+  /// with the same sub-step of the previous step (check_energy_balance).
+  std::vector<EnergyBalance> balances_;
+  Vector substep_work_;     ///< the forces' work of each sub-step, the latest of each (a forced composition)
+  int substep_index_ = 0;  ///< the sub-step being taken within the step
   NewtonSolver<Eigen::Dynamic> newton_, projection_;
   double factored_h_ = 0.0;
   // State.

@@ -103,11 +103,19 @@ class EnergyBalance {
   /// work between them). Rejection needs a scale: a previous midpoint whose terms are ~0 next to
   /// this one's (a motion from rest at the zero of its potential) only asks for a confirmation.
   double update(double energy, double size, double work, const StepCheckOptions& check) {
-    const double work_between = 0.5 * (work_ + work);
+    const double ratio = update_with_work_between(energy, size, 0.5 * (work_ + work), check);
+    work_ = work;
+    return ratio;
+  }
+
+  /// As `update`, given the forces' work between the previous midpoint and this one whole: a
+  /// composition keeps one balance per sub-step, each against the same sub-step of the previous
+  /// step, and the work between those is that of a whole step's sub-steps.
+  double update_with_work_between(double energy, double size, double work_between, const StepCheckOptions& check) {
     double ratio = energy_balance_ratio(energy, energy_, size_, work_between);
     if (size_ < 1e-3 * size) ratio = std::min(ratio, 0.5 * (check.trigger_energy + check.reject_energy));
     last_ = {energy - energy_, work_between, size_};
-    energy_ = energy, size_ = size, work_ = work;
+    energy_ = energy, size_ = size;
     return ratio;
   }
 
