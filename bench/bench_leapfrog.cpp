@@ -45,25 +45,6 @@ using systems::Kepler;
 constexpr double kMu = 1.0;
 const double kStep = 2 * M_PI / 100;
 
-/// Kick-drift-kick on plain doubles, the acceleration at the end of a step kept for the next.
-struct Leapfrog {
-  double x, y, vx, vy, ax, ay, h;
-  Leapfrog(const VecD<2>& q, const VecD<2>& v, double step) : x(q[0]), y(q[1]), vx(v[0]), vy(v[1]), h(step) {
-    accelerate();
-  }
-  void accelerate() {
-    const double r2 = x * x + y * y;
-    const double s = -kMu / (r2 * std::sqrt(r2));
-    ax = s * x, ay = s * y;
-  }
-  void step() {
-    vx += 0.5 * h * ax, vy += 0.5 * h * ay;
-    x += h * vx, y += h * vy;
-    accelerate();
-    vx += 0.5 * h * ax, vy += 0.5 * h * ay;
-  }
-};
-
 /// Kick-drift-kick sub-steps of any length, the acceleration kept from one to the next: the
 /// composition's explicit sub-step, written by hand.
 struct LeapfrogSubsteps {
@@ -80,6 +61,13 @@ struct LeapfrogSubsteps {
     accelerate();
     vx += 0.5 * h * ax, vy += 0.5 * h * ay;
   }
+};
+
+/// Kick-drift-kick on plain doubles, the acceleration at the end of a step kept for the next.
+struct Leapfrog : LeapfrogSubsteps {
+  double h;
+  Leapfrog(const VecD<2>& q, const VecD<2>& v, double step) : LeapfrogSubsteps(q, v), h(step) {}
+  void step() { substep(h); }
 };
 
 /// The implicit midpoint rule's sub-step, by hand (M = I, so p = v): V = p0 + (h/2) a(q0 + (h/2) V)

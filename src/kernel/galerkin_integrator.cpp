@@ -386,8 +386,8 @@ void KernelGalerkinIntegrator::take_step(Eigen::MatrixXd* jacobian) {
   }
   q_before_ = q_;
   double t = t_;
-  for (substep_index_ = 0; substep_index_ < static_cast<int>(composition_.gammas.size()); ++substep_index_)
-    t += substep(composition_.gammas[substep_index_] * h_, t, jacobian);
+  int index = 0;
+  for (double gamma : composition_.gammas) t += substep(gamma * h_, t, jacobian, index++);
   if (model_->forced()) u_previous_ = u_step_;
   ++step_index_;
   t_ = time_scale_ ? t : t0_ + static_cast<double>(step_index_) * h_;
@@ -434,7 +434,7 @@ void KernelGalerkinIntegrator::predict(double h) {
     }
 }
 
-double KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::MatrixXd* jacobian) {
+double KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::MatrixXd* jacobian, int index) {
   const bool linearise = jacobian != nullptr || tracking_;
   if (explicit_ && !linearise && !time_scale_) {
     explicit_substep(h, t_start);
@@ -480,7 +480,7 @@ double KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::Matrix
   }
   if (!defined) throw NewtonFailure(step_index_ + 1, t_end, std::numeric_limits<double>::quiet_NaN(), stats_.iterations);
   const double duration = time_scale_ ? scaled_duration(h, t_start) : h;
-  if (check_.enabled) check_energy_balance(h, t_end);
+  if (check_.enabled) check_energy_balance(h, t_end, index);
   if (model_->forced()) accumulate_work(h);
   for (int a = 0; a < n_; ++a) {
     double q = q_[a], p = p_[a];
@@ -683,7 +683,7 @@ void KernelGalerkinIntegrator::apply_linearisation(double h, Vector& delta) {
 
 /// Ē = Σ b_i E(Q_i, V_i) with E = ∂L/∂v·v − L, its size Σ b_i (|∂L/∂v·V_i| + |L_i|), and the forces'
 /// work h Σ b_i f_i·V_i, into the balance kept from (sub-)step to (sub-)step (class comment).
-void KernelGalerkinIntegrator::check_energy_balance(double h, double t_end) {
+void KernelGalerkinIntegrator::check_energy_balance(double h, double t_end, int index) {
   double energy = 0.0, size = 0.0, work = 0.0;
   for (int i = 0; i < s_; ++i) {
     const auto v = stages_.segment(i * n_, n_);
@@ -703,7 +703,7 @@ void KernelGalerkinIntegrator::check_energy_balance(double h, double t_end) {
   // of its potential, composed with kahan-li8 at h = 0.01, was rejected at its first step with its
   // energy conserved to 1e-14); the same sub-step one step later has the same offset. The work
   // between the two is half of each one's and all of the sub-steps' in between, the latest of each.
-  const int i = substep_index_;
+  const int i = index;
   double between = 0.0;
   if (model_->forced()) {
     between = 0.5 * substep_work_[i];

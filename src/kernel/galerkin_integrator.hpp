@@ -160,7 +160,8 @@ class KernelGalerkinIntegrator {
 
   void take_step(Eigen::MatrixXd* jacobian);
   /// Returns the sub-step's physical duration (h, or its time-scaled duration).
-  double substep(double h, double t_start, Eigen::MatrixXd* jacobian);
+  /// `index`: the sub-step's place in the composition (its energy balance, check_energy_balance).
+  double substep(double h, double t_start, Eigen::MatrixXd* jacobian, int index);
   void explicit_substep(double h, double t_start);
   bool model_substep(double h);
   bool methods_substep(double h);
@@ -173,7 +174,7 @@ class KernelGalerkinIntegrator {
   void predict(double h);
   void accumulate_work(double h);
   void project_momentum(double h, double t_end);
-  void check_energy_balance(double h, double t_end);
+  void check_energy_balance(double h, double t_end, int index);
 
   const KernelModel* model_;
   const KernelModel* time_scale_ = nullptr;
@@ -187,7 +188,6 @@ class KernelGalerkinIntegrator {
   /// with the same sub-step of the previous step (check_energy_balance).
   std::vector<EnergyBalance> balances_;
   Vector substep_work_;     ///< the forces' work of each sub-step, the latest of each (a forced composition)
-  int substep_index_ = 0;  ///< the sub-step being taken within the step
   NewtonSolver<Eigen::Dynamic> newton_, projection_;
   double factored_h_ = 0.0;
   // State.
