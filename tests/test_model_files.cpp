@@ -215,6 +215,11 @@ TEST_F(ModelFiles, HenonHeilesOffersEnergyMomentumWhichKeepsTheEnergy) {
   EXPECT_EQ(check.status, 0) << check.err;
   EXPECT_NE(check.out.find("mass matrix: constant"), std::string::npos) << check.out;
   EXPECT_NE(check.out.find("energy-momentum method: applies"), std::string::npos) << check.out;
+  // The cart-pole's mass matrix depends on the pole's angle: not shown constant, and no energy-momentum.
+  const CliResult cart = mechint::testing::run_mechint("check " + model("cart-pole.toml"));
+  EXPECT_EQ(cart.status, 0) << cart.err;
+  EXPECT_NE(cart.out.find("mass matrix: not shown constant"), std::string::npos) << cart.out;
+  EXPECT_NE(cart.out.find("energy-momentum method: does not apply"), std::string::npos) << cart.out;
 }
 
 TEST_F(ModelFiles, PendulumChainWrittenWithDefinitionsMatchesTheBuiltIn) {

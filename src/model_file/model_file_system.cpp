@@ -231,7 +231,12 @@ std::string describe_model_file(const std::string& path) {
     out << "none";
   out << "\n";
   const ModelStructure s = analyse_structure(d);
-  out << "  mass matrix: " << (s.constant_mass ? "constant" : "depends on q (or not recognised as constant)") << "\n";
+  // What is recognised is the form L = T(q̇) − V(q) with T quadratic in q̇ alone (model_structure.cpp):
+  // a constant mass matrix beside other velocity terms (a magnetic or gyroscopic one) is not it.
+  out << "  mass matrix: "
+      << (s.constant_mass ? "constant (L = T(qdot) - V(q))"
+                          : "not shown constant (L is not T(qdot) - V(q) with T quadratic in qdot alone)")
+      << "\n";
   if (!d.constraints.empty())
     out << "  constraints: " << (s.quadratic_constraints ? "quadratic in q" : "not quadratic in q") << "\n";
   out << "  energy-momentum method: "
