@@ -682,7 +682,8 @@ void KernelGalerkinIntegrator::apply_linearisation(double h, Vector& delta) {
 }
 
 /// Ē = Σ b_i E(Q_i, V_i) with E = ∂L/∂v·v − L, its size Σ b_i (|∂L/∂v·V_i| + |L_i|), and the forces'
-/// work h Σ b_i f_i·V_i, into the balance kept from (sub-)step to (sub-)step (class comment).
+/// work h Σ b_i f_i·V_i, into the balance kept from step to step; in a composition, the balance of
+/// sub-step `index`, kept from one step's sub-step `index` to the next's (class comment).
 void KernelGalerkinIntegrator::check_energy_balance(double h, double t_end, int index) {
   double energy = 0.0, size = 0.0, work = 0.0;
   for (int i = 0; i < s_; ++i) {
