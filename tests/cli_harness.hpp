@@ -12,6 +12,8 @@
 
 #include <fcntl.h>
 #include <grp.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -108,6 +110,36 @@ inline int leftover_temporaries(const std::filesystem::path& path) {
   for (const auto& entry : fs::directory_iterator(path.has_parent_path() ? path.parent_path() : ".", error))
     count += entry.path().filename().string().rfind(prefix, 0) == 0;
   return count;
+}
+
+// Device nodes of a test's own, in its own directory: the cases of "a device is written through,
+// never replaced" run against these, never against the machine's /dev (a regression would replace
+// /dev/null for every process of the machine).
+/// The character devices a test may make: Linux's memory devices (major 1).
+enum class MemoryDevice { kNull = 3, kZero = 5, kFull = 7 };
+
+/// Makes `path` a private node of `device` (mode 0666). False when this process may not (not root,
+/// or a file system mounted nodev refuses it: the test then skips).
+inline bool make_device_node(const std::filesystem::path& path, MemoryDevice device) {
+  std::error_code ignored;
+  std::filesystem::remove(path, ignored);
+  if (::geteuid() != 0) return false;
+  if (::mknod(path.c_str(), S_IFCHR | 0666, ::makedev(1, static_cast<unsigned>(device))) != 0) return false;
+  // A nodev mount makes the node but refuses to open it.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) {
+    std::filesystem::remove(path, ignored);
+    return false;
+  }
+  ::close(fd);
+  return true;
+}
+
+/// True when `path` is still the character device `device` (not replaced by a regular file).
+inline bool is_device_node(const std::filesystem::path& path, MemoryDevice device) {
+  struct stat info {};
+  return ::lstat(path.c_str(), &info) == 0 && S_ISCHR(info.st_mode) &&
+         info.st_rdev == ::makedev(1, static_cast<unsigned>(device));
 }
 
 inline int count_lines(const std::string& s) {

@@ -1,8 +1,6 @@
 """The animated page of a run (docs/animations.md), for Jupyter and for files."""
 
 import html as _html
-import os
-import tempfile
 
 
 class Animation:
@@ -20,19 +18,12 @@ class Animation:
                 '" style="width: 100%; height: 1100px; border: 0"></iframe>')
 
     def save(self, path):
-        """Writes the page to ``path`` whole or not at all (a temporary beside it, then a rename)."""
-        path = os.fspath(path)
-        directory = os.path.dirname(os.path.abspath(path))
-        descriptor, temporary = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".partial",
-                                                 dir=directory)
-        try:
-            with os.fdopen(descriptor, "w", encoding="utf-8") as out:
-                out.write(self.html)
-            os.replace(temporary, path)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-            raise
+        """Writes the page to ``path`` as ``mechint view --out`` does: a regular file whole or not at all
+        (a temporary beside it, then a rename); ``"-"``, a device, a FIFO or a terminal written through,
+        never replaced. Raises ``OSError`` when it cannot be written, ``ValueError`` for a directory."""
+        from ._files import write_text
+
+        write_text(path, self.html, "save")
 
     def __repr__(self):
         return f"Animation({len(self.html)} bytes of HTML; .save(path) or display in Jupyter)"

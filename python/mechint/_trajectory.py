@@ -55,10 +55,16 @@ class Trajectory:
         return pandas.DataFrame({name: self[name] for name in self.columns})
 
     def to_csv(self, path):
-        """Writes the CSV ``mechint run --out`` writes (every double exactly, %.17g)."""
-        with open(path, "w", encoding="ascii") as out:
-            out.write(",".join(self.columns) + "\n")
-            np.savetxt(out, self.to_numpy(), fmt="%.17g", delimiter=",")
+        """Writes the CSV ``mechint run --out`` writes (every double exactly, %.17g), as it writes it: a
+        regular file whole or not at all, ``"-"``, a device or a FIFO written through, never replaced."""
+        import io
+
+        from ._files import write_text
+
+        text = io.StringIO()
+        text.write(",".join(self.columns) + "\n")
+        np.savetxt(text, self.to_numpy(), fmt="%.17g", delimiter=",")
+        write_text(path, text.getvalue(), "to_csv")
 
     def animate(self, title=None):
         """The run drawn moving: an Animation, which displays itself in Jupyter and has ``.save(path)``.

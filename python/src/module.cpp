@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "app/animation_page.hpp"
+#include "app/file_writer.hpp"
 #include "app/drawing.hpp"
 #include "app/experiment_entry.hpp"
 #include "app/installation.hpp"
@@ -321,6 +322,12 @@ void define_module(py::module_& m) {
   m.doc() = "mechint's C++ core; use the package mechint (import mechint).";
   m.def("_set_prefix", [](const std::string& prefix) { app::set_installation_prefix(prefix); });
   m.def("_register_errors", &register_error_translator);
+  // Every file the package writes goes through the command line's one writer (app/file_writer.hpp):
+  // a regular file whole or not at all, "-", a device or a FIFO written through, never replaced.
+  m.def("_write_file", [](const std::string& path, const std::string& text, const std::string& what) {
+    py::gil_scoped_release unlocked;  // a FIFO's reader may be this interpreter's other thread
+    app::write_file(path, text, app::WriteOptions{app::WritePath::kUserNamed, false, what});
+  }, py::arg("path"), py::arg("text"), py::arg("what"));
   m.def("_toml_text", &toml_text, "TOML text of a dict of numbers, strings, lists and dicts.");
 
   m.def("systems", [] {

@@ -78,3 +78,62 @@ def test_a_sympy_model_draws_from_its_draw_section():
     bob = data["names"].index("bob")
     assert np.allclose(positions[:, bob, 0], traj["x"] + 0.8 * np.sin(traj["th"]), rtol=0, atol=1e-12)
     assert np.allclose(positions[:, bob, 1], -0.8 * np.cos(traj["th"]), rtol=0, atol=1e-12)
+
+
+def _device_node(path, minor):
+    """A private character device of Linux's memory devices (1, minor): 3 null, 7 full; None when
+    this process may not make one (not root, a nodev file system)."""
+    import os
+    import stat
+
+    try:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, minor))
+        os.close(os.open(path, os.O_WRONLY))
+    except OSError:
+        return None
+    return path
+
+
+def test_save_writes_through_a_device_never_replacing_it(tmp_path):
+    import os
+    import stat
+
+    animation = mechint.System("kepler").run(t_end=1).animate()
+    trajectory = mechint.System("kepler").run(t_end=1)
+    null, full = _device_node(tmp_path / "null", 3), _device_node(tmp_path / "full", 7)
+    if null is None or full is None:
+        pytest.skip("cannot make device nodes here (needs root, a file system without nodev)")
+    animation.save(null)
+    trajectory.to_csv(null)
+    assert stat.S_ISCHR(os.lstat(null).st_mode)
+    with pytest.raises(OSError, match="No space left on device"):
+        animation.save(full)
+    with pytest.raises(OSError, match="No space left on device"):
+        trajectory.to_csv(full)
+    assert stat.S_ISCHR(os.lstat(full).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["full", "null"]
+
+
+def test_save_reaches_a_fifos_reader(tmp_path):
+    import os
+    import threading
+
+    animation = mechint.System("kepler").run(t_end=1).animate()
+    fifo = tmp_path / "page.fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(open(fifo, encoding="utf-8").read()))
+    reader.start()
+    animation.save(fifo)
+    reader.join(timeout=30)
+    assert received == [animation.html]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["page.fifo"]
+
+
+def test_save_refuses_a_directory_and_leaves_a_failed_file_untouched(tmp_path):
+    animation = mechint.System("kepler").run(t_end=1).animate()
+    with pytest.raises(ValueError, match="is a directory"):
+        animation.save(tmp_path)
+    with pytest.raises(ValueError, match="does not exist"):
+        animation.save(tmp_path / "missing" / "k.html")
+    assert list(tmp_path.iterdir()) == []

@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "app/exact_number.hpp"
+#include "app/file_writer.hpp"
 #include "app/output.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
@@ -185,20 +186,11 @@ std::string animation_page(const Drawing& drawing, const AnimationFrames& frames
   return page;
 }
 
-void check_page_path(const std::string& option, const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code error;
-  const fs::path target(path);
-  if (fs::is_directory(target, error)) throw InvalidInput(option + " " + quote_for_message(path, 200) + " is a directory");
-  const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  if (!fs::is_directory(parent, error))
-    throw InvalidInput(option + " " + quote_for_message(path, 200) + ": directory " +
-                       quote_for_message(parent.string(), 200) + " does not exist");
-}
+void check_page_path(const std::string& option, const std::string& path) { check_output_path(option, path); }
 
 void write_animation_page(const std::string& path, const Drawing& drawing, const AnimationFrames& frames,
-                          const std::string& title) {
-  write_text_atomically(path, animation_page(drawing, frames, title));
+                          const std::string& title, const std::string& option) {
+  write_file(path, animation_page(drawing, frames, title), WriteOptions{WritePath::kUserNamed, false, option});
 }
 
 AnimationFrames read_run_csv(const std::string& path) {

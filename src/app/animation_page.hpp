@@ -53,12 +53,14 @@ inline constexpr std::size_t kMaxPageValues = 500000;
 std::string animation_page(const Drawing& drawing, const AnimationFrames& frames, const std::string& title);
 
 /// Refuses (InvalidInput, naming `option`) a page path that cannot be written: a directory, or a
-/// file in a missing directory. Checked before a run, so that a long run does not end unwritten.
+/// file in a missing directory (app/file_writer.hpp's check_output_path). Checked before a run, so
+/// that a long run does not end unwritten.
 void check_page_path(const std::string& option, const std::string& path);
 
-/// Writes the page to `path` atomically (a temporary beside it, renamed; app/output.hpp).
+/// Writes the page to `path`, a path the user named (`option` in messages), by app/file_writer.hpp:
+/// a regular file atomically; "-", a device, a FIFO or a terminal written through, never replaced.
 void write_animation_page(const std::string& path, const Drawing& drawing, const AnimationFrames& frames,
-                          const std::string& title);
+                          const std::string& title, const std::string& option = "--out");
 
 /// Reads a CSV written by `mechint run` into frames (decimated as a run's would be). InvalidInput,
 /// naming the file and line, for what is not such a file: no header with t first, a row of another

@@ -226,7 +226,7 @@ void RunCheckpoint::save(const std::string& stepper_type, const std::string& sta
   put_field(text, "output", std::to_string(output_bytes));
   put_field(text, "state", state);
   put_field(text, "checksum", std::to_string(checksum(text)));
-  write_text_atomically(target_, text);
+  write_text_atomically(target_, text, /*durable=*/true);  // a resumed run relies on it after a crash
   saved_once_ = true;
   next_due_ = t + request_.every;
 }

@@ -23,19 +23,6 @@ namespace fs = std::filesystem;
 
 std::string reason() { return errno != 0 ? std::string(": ") + std::strerror(errno) : std::string(); }
 
-/// The file a regular-file output replaces: the path itself, or the end of its chain of symlinks.
-/// Throws InvalidInput for a directory or a missing parent directory.
-std::string regular_target(const std::string& path) {
-  std::error_code error;
-  const fs::path target(follow_symlinks(path, "--out"));  // a dangling link: its target is created
-  if (fs::is_directory(target, error)) throw InvalidInput("--out " + quote_for_message(path, 200) + " is a directory");
-  const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  if (!fs::is_directory(parent, error))
-    throw InvalidInput("--out " + quote_for_message(path, 200) + ": directory " +
-                       quote_for_message(parent.string(), 200) + " does not exist");
-  return target.string();
-}
-
 /// True when the byte at `offset` of the file `path` is a newline.
 bool byte_is_newline(const std::string& path, std::uint64_t offset) {
   std::ifstream in(path, std::ios::binary);
@@ -44,22 +31,15 @@ bool byte_is_newline(const std::string& path, std::uint64_t offset) {
   return in.get(c) && c == '\n';
 }
 
-/// True for an existing path that must be written in place: not a regular file, not a directory.
-bool write_through(const std::string& path) {
-  std::error_code error;
-  const fs::file_status status = fs::status(path, error);  // follows symlinks: /dev/stdout, ...
-  return !error && fs::exists(status) && !fs::is_regular_file(status) && !fs::is_directory(status);
-}
-
 }  // namespace
 
-CsvOutput::CsvOutput(std::string path, RunCheckpoint* checkpoint)
-    : path_(std::move(path)), os_(&std::cout), checkpoint_(checkpoint) {
+CsvOutput::CsvOutput(std::string path, RunCheckpoint* checkpoint) : path_(std::move(path)), checkpoint_(checkpoint) {
   if (checkpoint_) {
-    if (path_.empty() || path_ == "-" || write_through(path_))
+    if (written_through(path_))
       throw InvalidInput("--checkpoint needs --out FILE naming a regular file (a resumed run writes the whole output "
                          "again), got " + quote_for_message(path_.empty() ? std::string("-") : path_, 200));
-    target_ = regular_target(path_);
+    check_output_path("--out", path_);
+    target_ = follow_symlinks(path_, "--out");
     refuse_same_file("--out", path_, checkpoint_->resuming() ? "--resume" : "--checkpoint", checkpoint_->path());
     temporary_ = checkpoint_->rows_path();
     errno = 0;
@@ -81,42 +61,36 @@ CsvOutput::CsvOutput(std::string path, RunCheckpoint* checkpoint)
       file_.open(temporary_, std::ios::out | std::ios::trunc);
     }
     if (!file_) throw IoError("cannot write " + quote_for_message(temporary_, 200) + reason());
-    os_ = &file_;
     return;
   }
-  if (path_.empty() || path_ == "-") {
-    path_.clear();
-    return;
-  }
-  if (write_through(path_)) {
-    target_ = path_;
-    errno = 0;
-    file_.open(target_, std::ios::out | std::ios::app);  // append: no truncation of a device
-    if (!file_) throw IoError("cannot write " + quote_for_message(path_, 200) + reason());
-    os_ = &file_;
-    return;
-  }
-  target_ = regular_target(path_);
-  temporary_ = temporary_path_for(target_);
-  guard_ = std::make_unique<TemporaryFileGuard>(temporary_);
-  errno = 0;
-  file_.open(temporary_);
-  if (!file_) throw IoError("cannot write " + quote_for_message(temporary_, 200) + reason());
-  os_ = &file_;
+  if (path_ == "-") path_.clear();
+  writer_.emplace(path_, WriteOptions{WritePath::kUserNamed, false, "--out"});
+  target_ = writer_->target();
+  temporary_ = writer_->temporary();
 }
 
 CsvOutput::~CsvOutput() {
+  if (!checkpoint_) return;  // the writer removes its temporary
   // The rows of a checkpointed run stay as long as a checkpoint file refers to them.
-  if (checkpoint_ && !committed_ && (checkpoint_->resuming() || checkpoint_->saved_once())) return;
-  if (!temporary_.empty() && !committed_) {
+  if (!committed_ && (checkpoint_->resuming() || checkpoint_->saved_once())) return;
+  if (!committed_) {
     file_.close();
     std::error_code ignored;
     fs::remove(temporary_, ignored);
   }
 }
 
+void CsvOutput::put(std::string_view text) {
+  if (writer_) {
+    writer_->write(text);
+    return;
+  }
+  file_ << text;
+  check_written();
+}
+
 void CsvOutput::check_written() {
-  if (*os_) return;
+  if (file_) return;
   const std::string where = path_.empty() ? std::string("standard output") : quote_for_message(path_, 200);
   throw IoError("cannot write to " + where + reason());
 }
@@ -140,10 +114,9 @@ void CsvOutput::row(const std::vector<double>& values) {
   if (!rows_checked_) {
     rows_checked_ = true;
     check_room(line_.size());
-    *os_ << header_;
+    put(header_);
   }
-  *os_ << line_;
-  check_written();
+  put(line_);
 }
 
 void CsvOutput::check_room(std::size_t row_bytes) const {
@@ -169,26 +142,27 @@ void CsvOutput::check_room(std::size_t row_bytes) const {
 }
 
 std::uint64_t CsvOutput::flush() {
+  if (writer_) {
+    writer_->flush();
+    return writer_->bytes_written();
+  }
   errno = 0;
-  os_->flush();
+  file_.flush();
   check_written();
-  return file_.is_open() ? static_cast<std::uint64_t>(file_.tellp()) : 0;
+  return static_cast<std::uint64_t>(file_.tellp());
 }
 
 void CsvOutput::commit() {
-  errno = 0;
-  os_->flush();
-  check_written();
-  if (path_.empty()) {
+  if (writer_) {
+    writer_->commit();
     committed_ = true;
     return;
   }
+  errno = 0;
+  file_.flush();
+  check_written();
   file_.close();
   check_written();
-  if (temporary_.empty()) {
-    committed_ = true;
-    return;
-  }
   // A checkpointed run marks itself completing first, so that a kill between the rename and the
   // removal of the checkpoint is recognised by --resume (app/checkpoint_completion.hpp).
   if (checkpoint_) mark_completing(temporary_, target_);
@@ -203,33 +177,6 @@ void CsvOutput::commit() {
   if (checkpoint_) {
     checkpoint_->finish();
     clear_completion(temporary_);
-  }
-}
-
-void write_text_atomically(const std::string& path, const std::string& text) {
-  const std::string target = regular_target(path);
-  const std::string temporary = temporary_path_for(target);
-  TemporaryFileGuard guard(temporary);
-  {
-    errno = 0;
-    std::ofstream os(temporary);
-    if (!os) throw IoError("cannot write " + quote_for_message(temporary, 200) + reason());
-    os << text;
-    os.close();
-    if (!os) {
-      const std::string why = reason();
-      std::error_code ignored;
-      fs::remove(temporary, ignored);
-      throw IoError("cannot write " + quote_for_message(temporary, 200) + why);
-    }
-  }
-  std::error_code error;
-  fs::rename(temporary, target, error);
-  if (error) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    throw IoError("cannot move " + quote_for_message(temporary, 200) + " to " + quote_for_message(target, 200) +
-                  ": " + error.message());
   }
 }
 

@@ -9,9 +9,11 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
 #include "app/checkpoint.hpp"
+#include "app/file_writer.hpp"
 #include "app/methods.hpp"
-#include "app/temporary_files.hpp"
 
 namespace mechint::app {
 
@@ -24,6 +26,7 @@ namespace mechint::app {
 ///   followed): rows go to a temporary beside the target, renamed onto it by `commit()`; destroyed
 ///   without a commit (an exception left the run) or interrupted (SIGINT/SIGTERM), the temporary is
 ///   removed and the target is untouched.
+/// All three are app/file_writer.hpp's FileWriter.
 ///
 /// Every write is checked: a failure (disk full, /dev/full, a closed pipe) is an IoError (exit 4)
 /// naming the path and the system's reason.
@@ -55,16 +58,16 @@ class CsvOutput final : public RowWriter {
   void commit();
 
  private:
+  void put(std::string_view text);
   void check_written();
   /// The disk guard (app/disk_space.hpp), on the first row of `row_bytes` bytes.
   void check_room(std::size_t row_bytes) const;
 
   std::string path_;       ///< what the user named ("" for standard output)
   std::string target_;     ///< the file the rows end up in (symlinks followed)
-  std::string temporary_;  ///< empty when writing through
-  std::unique_ptr<TemporaryFileGuard> guard_;
-  std::ofstream file_;
-  std::ostream* os_;
+  std::string temporary_;  ///< where rows go before the commit; empty when writing through
+  std::optional<FileWriter> writer_;  ///< without a checkpoint
+  std::ofstream file_;                ///< with a checkpoint: its FILE.rows, continued by a resumed run
   bool committed_ = false;
   RunCheckpoint* checkpoint_ = nullptr;
   std::uint64_t expected_rows_ = 0;
@@ -72,8 +75,5 @@ class CsvOutput final : public RowWriter {
   std::string header_;         ///< the header line, written with the first row
   std::string line_;           ///< one row as text, reused
 };
-
-/// Writes `text` to `path` through a temporary file and a rename; throws IoError on failure.
-void write_text_atomically(const std::string& path, const std::string& text);
 
 }  // namespace mechint::app

@@ -141,6 +141,8 @@ int run_system(const cli::RunCommand& command) {
       throw InvalidInput("--animate with --resume would draw only the rows after the checkpoint: animate the finished "
                          "CSV with mechint view RUN.csv --system SYSTEM --out FILE.html");
     app::check_page_path("--animate", command.animate);
+    if (command.animate == "-" && (command.out.empty() || command.out == "-"))
+      throw InvalidInput("--animate - and the CSV would both go to standard output: give --out FILE.csv");
     app::refuse_same_file("--animate", command.animate, "--out", command.out);
     app::refuse_same_file("--animate", command.animate, "--controls", command.controls);
     if (model_file) app::refuse_same_file("--animate", command.animate, "the model file", command.system);
@@ -157,7 +159,8 @@ int run_system(const cli::RunCommand& command) {
   if (frames) {
     // The page first: if it cannot be written, the run fails whole and leaves no CSV either.
     frames->finish();
-    app::write_animation_page(command.animate, *drawing, *frames, "mechint run " + printable_line(command.system, 200));
+    app::write_animation_page(command.animate, *drawing, *frames, "mechint run " + printable_line(command.system, 200),
+                              "--animate");
   }
   out.commit();
   return 0;
