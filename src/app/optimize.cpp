@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -36,16 +37,52 @@ constexpr const char* kOptimizeMarker = ".mechint-optimize";
 
 std::string full(double x) { return format_number(x, 17); }
 
-/// Refuses an --out that is not a directory mechint optimize may replace: a file, or a directory
-/// holding anything but a previous output of optimize. Checked before solving.
+/// The files an output directory of optimize holds: the marker first, then what write_optimize_files
+/// writes. Nothing else in such a directory is optimize's to remove.
+constexpr std::array<const char*, 7> kOptimizeFiles = {kOptimizeMarker, "trajectory.csv", "controls.csv", "results.json",
+                                                       "trajectory.png", "trajectory.html", "report.md"};
+
+bool written_by_optimize(const fs::directory_entry& entry) {
+  std::error_code error;
+  const std::string name = entry.path().filename().string();
+  return entry.is_regular_file(error) && !entry.is_symlink(error) &&
+         std::any_of(kOptimizeFiles.begin(), kOptimizeFiles.end(), [&](const char* own) { return name == own; });
+}
+
+/// Refuses an --out that is not a directory mechint optimize may replace: a file, a directory holding
+/// anything but a previous output of optimize, or a previous output beside which something else was
+/// put (a user's notes): optimize replaces only what it wrote, and says what is in the way. Checked
+/// before solving and again before the replacement.
 void check_output_directory(const fs::path& dir) {
   std::error_code error;
-  if (!fs::exists(dir, error)) return;
+  if (!fs::exists(fs::symlink_status(dir, error))) return;
   const std::string shown = quote_for_message(dir.string(), 200);
   if (!fs::is_directory(dir, error)) throw InvalidInput("optimize --out " + shown + " is not a directory");
-  if (!fs::is_empty(dir, error) && !fs::exists(dir / kOptimizeMarker, error))
+  if (fs::is_empty(dir, error)) return;
+  if (!fs::exists(fs::symlink_status(dir / kOptimizeMarker, error)))
     throw InvalidInput("optimize --out " + shown +
                        " is not empty and is not a previous output of mechint optimize: choose a new or empty directory");
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    if (!written_by_optimize(entry))
+      throw InvalidInput("optimize --out " + shown + " holds " + quote_for_message(entry.path().filename().string(), 80) +
+                         ", which mechint optimize did not write: move it, or choose another directory");
+  }
+  if (error) throw IoError("cannot read the directory " + shown + ": " + error.message());
+}
+
+/// Removes a previous output of optimize, file by file (nothing it did not write), then the directory.
+void remove_previous_output(const fs::path& dir) {
+  check_output_directory(dir);
+  std::error_code error;
+  if (!fs::exists(fs::symlink_status(dir, error))) return;
+  for (const char* name : kOptimizeFiles) {
+    if (std::string(name) == kOptimizeMarker) continue;  // last: the directory stays recognisable until empty
+    fs::remove(dir / name, error);
+  }
+  fs::remove(dir / kOptimizeMarker, error);
+  if (!fs::remove(dir, error))
+    throw IoError("cannot replace optimize --out " + quote_for_message(dir.string(), 200) + ": " +
+                  (error ? error.message() : std::string("something was put into it meanwhile")));
 }
 
 std::string trajectory_csv(const OptimizeOutcome& o) {
@@ -244,11 +281,10 @@ OptimizeOutcome optimize_into(const OptimalControlSpec& spec, const std::string&
   try {
     guards.push_back(std::make_unique<TemporaryFileGuard>((staging / kOptimizeMarker).string()));
     write_text_atomically((staging / kOptimizeMarker).string(), "optimize\n");
-    for (const char* name :
-         {"trajectory.csv", "controls.csv", "results.json", "trajectory.png", "trajectory.html", "report.md"})
-      guards.push_back(std::make_unique<TemporaryFileGuard>((staging / name).string()));
+    for (const char* name : kOptimizeFiles)
+      if (std::string(name) != kOptimizeMarker) guards.push_back(std::make_unique<TemporaryFileGuard>((staging / name).string()));
     write_optimize_files(staging, spec, outcome, log);
-    if (fs::exists(target, error)) fs::remove_all(target);
+    remove_previous_output(target);
     fs::rename(staging, target);
   } catch (...) {
     fs::remove_all(staging, error);
