@@ -9,6 +9,7 @@
 #include "app/output.hpp"
 #include "mechint/core/format.hpp"
 #include "mechint/core/errors.hpp"
+#include "mechint/core/notices.hpp"
 
 namespace mechint::app {
 
@@ -45,9 +46,8 @@ bool run_had_completed(const std::string& checkpoint_path, const std::string& ro
   const std::string target = follow_symlinks(checkpoint_path, "--resume");
   if (fs::is_regular_file(fs::symlink_status(target, error))) fs::remove(target, error);
   clear_completion(rows);
-  std::cerr << "mechint: the run of " << quote_for_message(checkpoint_path, 200)
-            << " had completed (stopped while removing its checkpoint): its output is " << quote_for_message(out, 200)
-            << std::endl;
+  notice("mechint: the run of " + quote_for_message(checkpoint_path, 200) +
+         " had completed (stopped while removing its checkpoint): its output is " + quote_for_message(out, 200));
   return true;
 }
 

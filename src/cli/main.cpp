@@ -42,6 +42,7 @@
 #include "cli/arguments.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
+#include "mechint/core/notices.hpp"
 #include "model_file/model_file_system.hpp"
 
 namespace {
@@ -207,7 +208,15 @@ int main(int argc, char** argv) {
   // A closed pipe (mechint ... | head -1) is a write error that the output reports (exit 4), not a
   // silent death by SIGPIPE.
   std::signal(SIGPIPE, SIG_IGN);
-  return finish_output(run_command(argc, argv));
+  // Notices ("compiled MODEL ...") are held back until the command has succeeded: a command that
+  // fails after compiling a model prints one line, its error (DESIGN §4).
+  std::vector<std::string> notices;
+  set_notice_sink([&notices](const std::string& line) { notices.push_back(line); });
+  const int status = finish_output(run_command(argc, argv));
+  set_notice_sink({});
+  if (status == 0)
+    for (const auto& line : notices) std::cerr << line << '\n';
+  return status;
 }
 
 /// `mechint sweep`, alone or as one rank of `mpirun -n K mechint sweep ...` (cli/mpi_ranks.hpp). A

@@ -1,5 +1,7 @@
 #include "model_file/model_compiler.hpp"
 
+#include "mechint/core/notices.hpp"
+
 #include <elf.h>
 #include <link.h>
 #include <sys/stat.h>
@@ -277,8 +279,8 @@ CachedLibrary compiled_library(const ModelCache& cache, const std::function<std:
   const int fd = cache.open_trusted(library);
   if (fd < 0) throw IoError("the compiled model " + (cache.path() / library).string() + " disappeared from the cache");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  std::cerr << "mechint: compiled " << model << " in " << format_number(seconds, 2) << " s, once; later runs load it from "
-            << cache.path().string() << std::endl;
+  notice("mechint: compiled " + model + " in " + format_number(seconds, 2) + " s, once; later runs load it from " +
+         cache.path().string());
   return {fd, cache.path() / library};
 }
 
