@@ -378,6 +378,8 @@ TEST_F(SweepTrust, AnUntrustedModelCacheRefusesTheSweepAsItRefusesTheRun) {
 // now refused at `record`, exit 2, before anything is written.
 TEST_F(SweepTrust, AnIndicatorThatNoMemberCanRecordIsRefusedAtTheFile) {
   const std::string model = std::string(MECHINT_SOURCE_DIR) + "/examples/models/eccentric-orbit.toml";
+  // Compiled first (its notice is not what is tested here).
+  ASSERT_EQ(run_mechint_argv({"run", model, "--t-end", "0.01", "--out", (dir_ / "warm.csv").string()}).status, 0);
   const std::string head = "system = \"" + model + "\"\nh = 0.01\nt_end = 0.1\n";
   const fs::path sundman =
       write("sundman.toml", head + "[set]\nadapt = \"sundman\"\n[vary]\nmu = [1.0, 1.1]\n[sweep]\nrecord = [\"megno\"]\n");
