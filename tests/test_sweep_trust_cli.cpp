@@ -406,11 +406,11 @@ TEST_F(SweepTrust, AnIndicatorThatNoMemberCanRecordIsRefusedAtTheFile) {
 // sweep that exits 0.
 TEST_F(SweepTrust, EveryMemberFailingAtItsStartForOneReasonIsRefused) {
   const fs::path file = write("nan.toml", "system = \"harmonic-oscillator\"\nh = 0.1\nt_end = 1.0\n[vary]\n"
-                                          "q = [-1.0, -2.0]\n[derived]\nv = \"sqrt(q)\"\n");
+                                          "q = [-1.0, -2.0]\n[derived]\nk = \"2\"\nv = \"sqrt(q)\"\n");
   const CliResult r = sweep(file, dir_ / "out");
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(count_lines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find(file.string() + ":7:5: no member can run: [derived] v is not a finite number"),
+  EXPECT_NE(r.err.find(file.string() + ":8:5: no member can run: [derived] v is not a finite number"),
             std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "out"));
   const fs::path some = write("some.toml", "system = \"harmonic-oscillator\"\nh = 0.1\nt_end = 1.0\n[vary]\n"

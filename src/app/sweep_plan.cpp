@@ -301,7 +301,12 @@ void SweepPlan::refuse_every_member(int exit, const std::string& why, bool from_
   const std::string what = (spec_.members > 1 ? "no member can run: " : "the member cannot run: ") + why;
   if (exit == static_cast<int>(ExitCode::kNumericalFailure)) throw NumericalFailure(spec_.file + ": " + what);
   // Bad input: located in the sweep file, as the refusals of check_names.
-  if (from_settings && !spec_.derived.empty()) spec_.fail(spec_.derived.front().text_where, what);
+  if (from_settings && !spec_.derived.empty()) {
+    // At the expression the message names ("[derived] NAME ..."), else the first.
+    for (const auto& d : spec_.derived)
+      if (why.starts_with("[derived] " + d.name + " ")) spec_.fail(d.text_where, what);
+    spec_.fail(spec_.derived.front().text_where, what);
+  }
   if (spec_.records_indicators()) {
     // The chaos indicators' option with the rest of the file (adapt=sundman with indicators=on):
     // refused at `record`, as a method that has no such option is.
