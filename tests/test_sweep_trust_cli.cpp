@@ -352,6 +352,39 @@ TEST_F(SweepTrust, AMissingOrChangedTrajectoryFileRunsItsMemberAgain) {
   EXPECT_EQ(without_cpu(read_file(out / "summary.csv")), without_cpu(read_file(reference / "summary.csv")));
 }
 
+// The files a rerun writes again (sweep.json, summary.csv, the HDF5 files, a member's trajectory)
+// replaced by a link to a file of the user's, or by a FIFO: never written through (the writer
+// follows links and writes through FIFOs, as --out asks); exit 4, one line, the user's file intact.
+TEST_F(SweepTrust, AFileOfTheDirectoryReplacedByALinkOrAFifoIsNeverWrittenThrough) {
+  const fs::path file = write("k.toml", kKeplerTrajectories);
+  const fs::path out = dir_ / "out";
+  ASSERT_EQ(sweep(file, out).status, 0);
+  const fs::path victim = write("victim.txt", "mine\n");
+  for (const char* name : {"sweep.json", "summary.csv", "summary.h5", "trajectories.h5"}) {
+    const std::string kept = read_file(out / name);
+    fs::rename(out / name, dir_ / "kept");
+    fs::create_symlink(victim, out / name);
+    const CliResult r = sweep(file, out);
+    EXPECT_EQ(r.status, 4) << name << ": " << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(std::string(name) + "' is a link"), std::string::npos) << r.err;
+    EXPECT_EQ(read_file(victim), "mine\n") << name;
+    fs::remove(out / name);
+    fs::rename(dir_ / "kept", out / name);
+  }
+  // A FIFO where a member's file was: the member runs again, and its file is not written into it.
+  const fs::path member = out / "trajectories" / "member-000002.csv";
+  fs::remove(member);
+  ASSERT_EQ(::mkfifo(member.c_str(), 0644), 0);
+  const CliResult r = sweep(file, out);
+  EXPECT_EQ(r.status, 4) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("member-000002.csv' is not a regular file"), std::string::npos) << r.err;
+  fs::remove(member);
+  EXPECT_EQ(sweep(file, out).status, 0);
+  EXPECT_TRUE(fs::is_regular_file(member));
+}
+
 // The case: an untrusted model cache (mode 0777): `run` exits 4, `sweep` exited 0 with
 // every member failed. The sweep is refused as the run is: exit 4, the run's line, nothing written.
 TEST_F(SweepTrust, AnUntrustedModelCacheRefusesTheSweepAsItRefusesTheRun) {

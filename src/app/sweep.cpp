@@ -19,6 +19,7 @@
 #include "app/sweep_csv.hpp"
 #include "app/sweep_journal.hpp"
 #include "app/sweep_lock.hpp"
+#include "app/sweep_own_files.hpp"
 #include "app/sweep_plan.hpp"
 #include "app/sweep_summary_hdf5.hpp"
 #include "app/sweep_trajectories.hpp"
@@ -45,7 +46,8 @@ std::unique_ptr<SweepDirectoryLock> prepare_directory(const fs::path& dir, const
     if (error && !fs::is_directory(dir)) throw IoError("cannot create " + shown + ": " + error.message());
   }
   auto lock = std::make_unique<SweepDirectoryLock>(dir);
-  if (fs::exists(json_path, error) || fs::is_symlink(json_path, error)) {
+  sweep_own_file(json_path);  // never read or written through a link
+  if (fs::exists(json_path, error)) {
     nlohmann::json earlier;
     try {
       std::ifstream in(json_path);
@@ -63,7 +65,7 @@ std::unique_ptr<SweepDirectoryLock> prepare_directory(const fs::path& dir, const
                            " is not empty and holds no sweep.json: choose a new or empty directory");
     if (error) throw IoError("cannot read " + shown + ": " + error.message());
   }
-  write_text_atomically(json_path.string(), record.dump(2) + "\n");
+  write_text_atomically(sweep_own_file(json_path), record.dump(2) + "\n");
   return lock;
 }
 
@@ -378,9 +380,13 @@ SweepOutcome run_members(const SweepPlan& plan, const std::string& file, const f
     rows.push_back(entry.row);
     records.push_back(entry.trajectory);
   }
-  write_text_atomically((dir / "summary.csv").string(), summary);
+  write_text_atomically(sweep_own_file(dir / "summary.csv"), summary);
+  sweep_own_file(dir / "summary.h5");
   write_summary_h5(dir, plan.header_line(), rows);
-  if (plan.spec().trajectories) write_trajectories_h5(dir, records);
+  if (plan.spec().trajectories) {
+    sweep_own_file(dir / "trajectories.h5");
+    write_trajectories_h5(dir, records);
+  }
   refuse_when_every_member_failed(entries, dir / "summary.csv");
   if (outcome.failed > 0)
     err << "mechint sweep: " << outcome.failed << " of " << outcome.members

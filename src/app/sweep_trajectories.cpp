@@ -13,6 +13,7 @@
 #include "app/output.hpp"
 #include "app/sweep_digest.hpp"
 #include "app/sweep_file.hpp"
+#include "app/sweep_own_files.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 
@@ -92,12 +93,9 @@ std::string write_member_trajectory(const fs::path& dir, std::size_t m, const Sw
     text += exact_text(trajectory.values[i]);
     text += (i + 1) % width == 0 ? "\n" : ",";
   }
-  // A link planted at the member's name is not written through (write_text_atomically would follow it).
-  const fs::path path = member_trajectory_path(dir, m);
-  std::error_code error;
-  if (fs::is_symlink(path, error))
-    throw IoError(quote_for_message(path.string(), 200) + " is a link: not written through; remove it and run again");
-  write_text_atomically(path.string(), text);
+  // A link (or a FIFO, a device) planted at the member's name is not written through
+  // (write_text_atomically would follow it).
+  write_text_atomically(sweep_own_file(member_trajectory_path(dir, m)), text);
   return record_of(text);
 }
 
