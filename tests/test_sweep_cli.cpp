@@ -303,6 +303,8 @@ record = ["final", "energy_error", "momentum_error", "steps", "cpu_s"]
 }
 
 int lines_in(const fs::path& p) { return count_lines(read_file(p)); }
+/// The members' rows in a journal: its lines but the first, which binds it to its sweep.
+int rows_in(const fs::path& journal) { return std::max(0, lines_in(journal) - 1); }
 
 /// `mpirun -n <ranks> mechint <args>` (Open MPI; root needs --allow-run-as-root, a machine with
 /// fewer cores than ranks --oversubscribe): its exit status and standard error.
@@ -336,7 +338,7 @@ record = ["final", "energy_error", "momentum_error", "steps", "cpu_s"]
     const CliResult r = run_mpi(2, "sweep " + file.string() + " --out " + out.string() + " --threads " + threads, dir_);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(without_cpu(read_file(out / "summary.csv")), reference) << threads << " threads per rank";
-    EXPECT_EQ(lines_in(out / "journal.csv"), 27);
+    EXPECT_EQ(rows_in(out / "journal.csv"), 27);
   }
   const fs::path bad = write("bad.toml", "system = \"kepler\"\nh = 0.01\n[vary]\nzz = [1.0]\n");
   const CliResult refused = run_mpi(2, "sweep " + bad.string() + " --out " + (dir_ / "bad").string(), dir_);
@@ -386,7 +388,7 @@ record = ["final", "energy_error", "steps", "cpu_s"]
   const fs::path journal = resumed / "journal.csv";
   int status = 0;
   bool exited = false;
-  while (!(fs::exists(journal) && lines_in(journal) >= 1)) {
+  while (!(fs::exists(journal) && rows_in(journal) >= 1)) {
     if (::waitpid(pid, &status, WNOHANG) == pid) {
       exited = true;
       break;
@@ -397,7 +399,7 @@ record = ["final", "energy_error", "steps", "cpu_s"]
     ::kill(pid, SIGKILL);
     ::waitpid(pid, &status, 0);
   }
-  const int journaled = lines_in(journal);
+  const int journaled = rows_in(journal);
   ASSERT_FALSE(exited && WIFEXITED(status) && WEXITSTATUS(status) != 0);
   EXPECT_TRUE(WIFSIGNALED(status)) << "the sweep finished before it was killed: lengthen it";
   EXPECT_LT(journaled, 200);
@@ -407,7 +409,7 @@ record = ["final", "energy_error", "steps", "cpu_s"]
   const CliResult again = run_mechint("sweep " + file.string() + " --out " + resumed.string() + " --threads 2");
   ASSERT_EQ(again.status, 0) << again.err;
   EXPECT_EQ(without_cpu(read_file(resumed / "summary.csv")), without_cpu(read_file(reference / "summary.csv")));
-  EXPECT_EQ(lines_in(journal), 200);
+  EXPECT_EQ(rows_in(journal), 200);
   // Finished: once more changes nothing.
   const CliResult third = run_mechint("sweep " + file.string() + " --out " + resumed.string());
   ASSERT_EQ(third.status, 0) << third.err;
@@ -455,7 +457,7 @@ trajectories = true
   {
     std::istringstream journal(read_file(one / "journal.csv"));
     std::string kept, line;
-    for (int i = 0; i < 2 && std::getline(journal, line); ++i) kept += line + "\n";
+    for (int i = 0; i < 3 && std::getline(journal, line); ++i) kept += line + "\n";  // its first line, 2 rows
     std::ofstream(resumed / "journal.csv", std::ios::trunc) << kept;
   }
   for (const auto& gone : {resumed / "summary.csv", resumed / "trajectories.h5",
@@ -556,7 +558,7 @@ TEST_F(SweepCli, RefusesToResumeADifferentSweep) {
   std::ofstream(dir_ / "out" / "journal.csv", std::ios::app) << "garbage line\n1,2,3\n";
   const CliResult damaged = run_mechint("sweep " + a.string() + " --out " + out);
   EXPECT_EQ(damaged.status, 2);
-  EXPECT_NE(damaged.err.find("damaged at line 3"), std::string::npos) << damaged.err;
+  EXPECT_NE(damaged.err.find("damaged at line 4"), std::string::npos) << damaged.err;  // after the first line and 2 rows
   // A directory with other files in it is not taken either.
   write("other/notes.txt", "");
   fs::create_directories(dir_ / "other");

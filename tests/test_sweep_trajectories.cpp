@@ -70,11 +70,13 @@ TEST(SweepTrajectories, TheHdf5DatasetsAreTheMembersRowsBitForBit) {
   SweepPlan::Trajectory a{{"t", "x", "energy"}, {0.0, 0.1, 1.0 / 3.0, 0.5, -1e-300, std::nextafter(1.0, 2.0)}};
   SweepPlan::Trajectory b{{"t", "theta_with_a_long_name", "J1", "lambda1"},
                           {0.0, M_PI, -2.5e300, std::numeric_limits<double>::denorm_min()}};
-  write_member_trajectory(dir, 0, a);
-  write_member_trajectory(dir, 2, b);
-  write_member_trajectory(dir, 3, {});  // failed before its first row: no file
+  std::vector<std::string> records(4, kNoTrajectoryFile);  // member 1: no row journaled, no file
+  records[0] = write_member_trajectory(dir, 0, a);
+  records[2] = write_member_trajectory(dir, 2, b);
+  records[3] = write_member_trajectory(dir, 3, {});  // failed before its first row: no file
+  EXPECT_EQ(records[3], kNoTrajectoryFile);
   EXPECT_FALSE(fs::exists(member_trajectory_path(dir, 3)));
-  write_trajectories_h5(dir, 4);
+  write_trajectories_h5(dir, records);
   const fs::path file = dir / "trajectories.h5";
   const auto read_a = read_trajectory_h5(file, 0), read_b = read_trajectory_h5(file, 2);
   ASSERT_TRUE(read_a && read_b);
@@ -85,7 +87,17 @@ TEST(SweepTrajectories, TheHdf5DatasetsAreTheMembersRowsBitForBit) {
   EXPECT_FALSE(read_trajectory_h5(file, 1).has_value());
   EXPECT_FALSE(read_trajectory_h5(file, 3).has_value());
   const std::string first = bytes_of(file);
-  write_trajectories_h5(dir, 4);
+  write_trajectories_h5(dir, records);
+  EXPECT_EQ(bytes_of(file), first);
+  // A file that is not the one recorded (edited, gone) is never gathered: the HDF5 file is not
+  // written, and the one there keeps its bytes.
+  EXPECT_TRUE(member_trajectory_matches(dir, 2, records[2]));
+  std::ofstream(member_trajectory_path(dir, 2), std::ios::app) << "1,2,3,4\n";
+  EXPECT_FALSE(member_trajectory_matches(dir, 2, records[2]));
+  EXPECT_THROW(write_trajectories_h5(dir, records), IoError);
+  fs::remove(member_trajectory_path(dir, 0));
+  EXPECT_FALSE(member_trajectory_matches(dir, 0, records[0]));
+  EXPECT_THROW(write_trajectories_h5(dir, records), IoError);
   EXPECT_EQ(bytes_of(file), first);
   fs::remove_all(dir);
 }

@@ -269,7 +269,8 @@ def sweep(sweep, threads=None, out=None):
     once (None: one per hardware thread). out: the directory for summary.csv, sweep.json and the
     journal (new, empty, or that of the same sweep, which it finishes); None: a temporary one,
     removed after reading. A bad sweep file raises ValueError before any member runs; a member
-    that fails is a row with its status and exit, not an exception. A sweep with
+    that fails is a row with its status and exit, not an exception — unless every member fails for
+    one and the same reason, which raises as their single run would (docs/sweeps.md). A sweep with
     ``trajectories = true`` also gives ``frame.attrs["trajectories"]``: ``sweep_trajectories(out)``.
     """
     try:

@@ -7,7 +7,7 @@
 
 #include "app/hdf5_module.hpp"
 #include "app/installation.hpp"
-#include "app/temporary_files.hpp"
+#include "app/output.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 
@@ -39,69 +39,62 @@ const hdf5::Backend& backend() {
   return *loaded;
 }
 
-/// `f()`, a module failure (std::runtime_error, one line) turned into IoError.
+/// `f()`, a module failure (std::runtime_error, one line) turned into IoError; `file` (when given)
+/// named in its message.
 template <class F>
-decltype(auto) in_module(F&& f) {
+decltype(auto) in_module(F&& f, const fs::path& file = {}) {
   try {
     return f();
   } catch (const Error&) {
     throw;
   } catch (const std::runtime_error& e) {
-    throw IoError(e.what());
+    if (file.empty()) throw IoError(e.what());
+    throw IoError("cannot write " + quote_for_message(file.string(), 200) + ": " + e.what());
+  } catch (const std::bad_alloc&) {
+    throw IoError("cannot write " + quote_for_message(file.string(), 200) + ": not enough memory to build it");
   }
 }
 
 }  // namespace
 
 struct Hdf5Output::Impl {
-  fs::path target, partial;
-  TemporaryFileGuard guard;
+  fs::path target;
   std::unique_ptr<hdf5::Writer> file;
-  bool committed = false;
-  Impl(const fs::path& t, const fs::path& p) : target(t), partial(p), guard(p.string()) {}
 };
 
-Hdf5Output::Hdf5Output(const fs::path& target) {
+Hdf5Output::Hdf5Output(const fs::path& target) : impl_(std::make_unique<Impl>()) {
   const hdf5::Backend& module = backend();
-  impl_ = std::make_unique<Impl>(target, fs::path(temporary_path_for(target.string())));
-  impl_->file = in_module([&] { return module.create(impl_->partial); });
+  impl_->target = target;
+  impl_->file = in_module([&] { return module.create(target); }, target);
 }
 
-Hdf5Output::~Hdf5Output() {
-  if (!impl_ || impl_->committed) return;
-  try {
-    impl_->file.reset();
-  } catch (...) {  // closing a file that is removed next
-  }
-  std::error_code ignored;
-  fs::remove(impl_->partial, ignored);
-}
+// Nothing of the file is on the disk before commit(): an error or an interrupt leaves nothing.
+Hdf5Output::~Hdf5Output() = default;
 
 void Hdf5Output::create_group(const std::string& path) {
-  in_module([&] { impl_->file->create_group(path); });
+  in_module([&] { impl_->file->create_group(path); }, impl_->target);
 }
 
 void Hdf5Output::write_table(const std::string& path, std::size_t rows, std::size_t columns, const double* values,
                              const std::vector<std::string>& column_names) {
-  in_module([&] { impl_->file->write_table(path, rows, columns, values, column_names); });
+  in_module([&] { impl_->file->write_table(path, rows, columns, values, column_names); }, impl_->target);
 }
 
 void Hdf5Output::write_strings(const std::string& path, const std::vector<std::string>& values) {
-  in_module([&] { impl_->file->write_strings(path, values); });
+  in_module([&] { impl_->file->write_strings(path, values); }, impl_->target);
 }
 
 void Hdf5Output::write_string_attribute(const std::string& path, const std::string& name,
                                         const std::vector<std::string>& values) {
-  in_module([&] { impl_->file->write_string_attribute(path, name, values); });
+  in_module([&] { impl_->file->write_string_attribute(path, name, values); }, impl_->target);
 }
 
 void Hdf5Output::commit() {
-  in_module([&] { impl_->file->close(); });  // everything is on the disk
+  const std::string image = in_module([&] { return impl_->file->close(); }, impl_->target);
   impl_->file.reset();
-  std::error_code error;
-  fs::rename(impl_->partial, impl_->target, error);
-  if (error) throw IoError("cannot write " + quote_for_message(impl_->target.string(), 200) + ": " + error.message());
-  impl_->committed = true;
+  // The one writer of mechint's files (app/output.hpp): a temporary beside the target, renamed; a
+  // full disk is IoError with no temporary left, an interrupt removes it.
+  write_text_atomically(impl_->target.string(), image);
 }
 
 std::optional<Hdf5Table> read_hdf5_table(const fs::path& file, const std::string& path) {

@@ -1,10 +1,13 @@
 #pragma once
 /// \file
 /// The little of HDF5 (serial libhdf5 from Debian) the sweeps write and their tests read back:
-/// float64 tables with their column names, lists of strings. A file is written through a temporary
-/// file and a rename (no partial file under its name, removed on SIGINT/SIGTERM meanwhile), and
-/// records no object times, so its bytes depend only on what is written. Failures are IoError, one
-/// line (HDF5's own error stack is not printed). The one source that includes hdf5.h is hdf5_file.cpp.
+/// float64 tables with their column names, lists of strings. A file is built in memory by HDF5
+/// and written by commit() through mechint's one writer, write_text_atomically (app/output.hpp: a
+/// temporary file and a rename, no partial file under its name, none left on a full disk or on
+/// SIGINT/SIGTERM); nothing is on the disk before. It records no object times, so its bytes depend
+/// only on what is written. Failures are IoError, one line naming the file (HDF5's own error stack
+/// is not printed). The one source that includes hdf5.h is hdf5_module.cpp. The file is held in
+/// memory whole until it is written: its size in memory (twice, briefly, when it is written).
 
 #include <cstddef>
 #include <filesystem>
@@ -18,7 +21,7 @@ namespace mechint::app {
 class Hdf5Output {
  public:
   explicit Hdf5Output(const std::filesystem::path& target);
-  ~Hdf5Output();  ///< without commit(): the temporary file is removed
+  ~Hdf5Output();  ///< without commit(): nothing is written
   Hdf5Output(const Hdf5Output&) = delete;
   Hdf5Output& operator=(const Hdf5Output&) = delete;
 
@@ -31,7 +34,7 @@ class Hdf5Output {
   void write_strings(const std::string& path, const std::vector<std::string>& values);
   /// A list of strings as the attribute `name` of the object at `path` ("/": the file).
   void write_string_attribute(const std::string& path, const std::string& name, const std::vector<std::string>& values);
-  /// Closes the file and renames it into place.
+  /// Closes the file and writes it, whole, under its name.
   void commit();
 
  private:

@@ -79,8 +79,11 @@ class FileWriter final : public Writer {
  public:
   explicit FileWriter(const fs::path& path) {
     const Handle file_creation = untimed(H5P_FILE_CREATE);  // the root group's times
-    file_.emplace(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, file_creation, H5P_DEFAULT), H5Fclose,
-                  "create " + quote_for_message(path.string(), 200));
+    // In memory, grown a MiB at a time, never written to a file by HDF5 (app/hdf5_module.hpp).
+    const Handle file_access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create a property list");
+    check(H5Pset_fapl_core(file_access, std::size_t{1} << 20, false), "keep a file in memory");
+    file_.emplace(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, file_creation, file_access), H5Fclose,
+                  "create " + quote_for_message(path.string(), 200) + " in memory");
   }
 
   void create_group(const std::string& path) override {
@@ -120,7 +123,16 @@ class FileWriter final : public Writer {
     check(H5Awrite(attribute, type, packed.data()), "write the attribute " + name + " of " + path);
   }
 
-  void close() override { file_.reset(); }
+  std::string close() override {
+    check(H5Fflush(*file_, H5F_SCOPE_GLOBAL), "finish the file");
+    const ssize_t size = H5Fget_file_image(*file_, nullptr, 0);
+    if (size < 0) throw std::runtime_error("HDF5: cannot read the file's bytes");
+    std::string image(static_cast<std::size_t>(size), '\0');
+    if (H5Fget_file_image(*file_, image.data(), image.size()) != size)
+      throw std::runtime_error("HDF5: cannot read the file's bytes");
+    file_.reset();
+    return image;
+  }
 
  private:
   // HDF5's own error printing off before anything is asked of it; the property lists before the file.

@@ -22,7 +22,10 @@ struct Hdf5Table;
 
 namespace mechint::app::hdf5 {
 
-/// An HDF5 file being written: created (truncated) at a path, closed by close() or the destructor.
+/// An HDF5 file being built in memory (HDF5's core driver, no backing store): HDF5 itself never
+/// writes to the disk. It did, and on a full disk it lost writes it had deferred and still reported
+/// its file closed (a sparse, damaged file), or left a file it could not close that crashed the
+/// process at exit; the bytes it builds are written by mechint's own writer instead.
 class Writer {
  public:
   virtual ~Writer() = default;
@@ -32,15 +35,16 @@ class Writer {
   virtual void write_strings(const std::string& path, const std::vector<std::string>& values) = 0;
   virtual void write_string_attribute(const std::string& path, const std::string& name,
                                       const std::vector<std::string>& values) = 0;
-  /// Closes the file: everything written is on the disk.
-  virtual void close() = 0;
+  /// Closes the file and returns its bytes: the HDF5 file, whole.
+  virtual std::string close() = 0;
 };
 
-/// What the module provides (app/hdf5_file.hpp's functions, without the temporary file and rename).
+/// What the module provides (app/hdf5_file.hpp's functions, without the writing of the file).
 class Backend {
  public:
   virtual ~Backend() = default;
-  /// A new file at `path`, recording no object times (its bytes depend only on what is written).
+  /// A new file in memory, named `path` in messages, recording no object times (its bytes depend
+  /// only on what is written).
   virtual std::unique_ptr<Writer> create(const std::filesystem::path& path) const = 0;
   virtual std::optional<Hdf5Table> read_table(const std::filesystem::path& file, const std::string& path) const = 0;
   virtual std::optional<std::vector<std::string>> read_strings(const std::filesystem::path& file,

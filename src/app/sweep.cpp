@@ -3,9 +3,11 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -14,7 +16,10 @@
 
 #include "app/output.hpp"
 #include "app/progress.hpp"
+#include "app/sweep_csv.hpp"
 #include "app/sweep_journal.hpp"
+#include "app/sweep_lock.hpp"
+#include "app/sweep_own_files.hpp"
 #include "app/sweep_plan.hpp"
 #include "app/sweep_summary_hdf5.hpp"
 #include "app/sweep_trajectories.hpp"
@@ -26,33 +31,71 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// Makes `dir` the sweep's directory: new, empty, or holding this same sweep (sweep.json equal in
-/// everything but the sweep file's path), then (re)writes its sweep.json.
-void prepare_directory(const fs::path& dir, const nlohmann::json& record) {
+/// Makes `dir` the sweep's directory and locks it for the sweep's life (app/sweep_lock.hpp): new,
+/// empty (but for its lock), or holding this same sweep (sweep.json equal in everything but the
+/// sweep file's path), then (re)writes its sweep.json. Checked under the lock: two sweeps started
+/// at once cannot both find it new.
+std::unique_ptr<SweepDirectoryLock> prepare_directory(const fs::path& dir, const nlohmann::json& record) {
   const std::string shown = quote_for_message(dir.string(), 200);
   std::error_code error;
   const fs::path json_path = dir / "sweep.json";
   if (fs::exists(dir, error)) {
     if (!fs::is_directory(dir, error)) throw InvalidInput("--out " + shown + " is not a directory");
-    if (fs::exists(json_path, error)) {
-      nlohmann::json earlier;
-      try {
-        std::ifstream in(json_path);
-        earlier = nlohmann::json::parse(in);
-      } catch (const nlohmann::json::exception&) {
-        throw InvalidInput("--out " + shown + ": its sweep.json is not readable; choose another directory");
-      }
-      if (!earlier.is_object() || !earlier.contains("sweep") || earlier["sweep"] != record["sweep"])
-        throw InvalidInput("--out " + shown + " holds a different sweep (its sweep.json differs from this sweep " +
-                           "file's); choose another directory, or remove it to start over");
-    } else if (!fs::is_empty(dir, error)) {
-      throw InvalidInput("--out " + shown + " is not empty and holds no sweep.json: choose a new or empty directory");
-    }
   } else {
-    fs::create_directories(dir, error);
-    if (error) throw IoError("cannot create " + shown + ": " + error.message());
+    fs::create_directories(dir, error);  // another sweep may create it meanwhile: the lock decides
+    if (error && !fs::is_directory(dir)) throw IoError("cannot create " + shown + ": " + error.message());
   }
-  write_text_atomically(json_path.string(), record.dump(2) + "\n");
+  auto lock = std::make_unique<SweepDirectoryLock>(dir);
+  sweep_own_file(json_path);  // never read or written through a link
+  if (fs::exists(json_path, error)) {
+    nlohmann::json earlier;
+    try {
+      std::ifstream in(json_path);
+      earlier = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception&) {
+      throw InvalidInput("--out " + shown + ": its sweep.json is not readable; choose another directory");
+    }
+    if (!earlier.is_object() || !earlier.contains("sweep") || earlier["sweep"] != record["sweep"])
+      throw InvalidInput("--out " + shown + " holds a different sweep (its sweep.json differs from this sweep " +
+                         "file's); choose another directory, or remove it to start over");
+  } else {
+    for (const auto& entry : fs::directory_iterator(dir, error))
+      if (entry.path().filename() != kSweepLockName)
+        throw InvalidInput("--out " + shown +
+                           " is not empty and holds no sweep.json: choose a new or empty directory");
+    if (error) throw IoError("cannot read " + shown + ": " + error.message());
+  }
+  write_text_atomically(sweep_own_file(json_path), record.dump(2) + "\n");
+  return lock;
+}
+
+/// What the journal of `plan`'s sweep is bound to.
+JournalBinding binding_of(const SweepPlan& plan) {
+  JournalBinding b;
+  b.sweep = plan.digest();
+  b.members = plan.members();
+  b.columns = csv_cells(plan.header_line()).size();
+  b.inputs = [&plan](std::size_t m) { return plan.member_inputs(m); };
+  return b;
+}
+
+/// When every member failed for one and the same reason (exit code and message), the sweep fails
+/// as their single run would: with that exit code and that message (summary.csv records them).
+void refuse_when_every_member_failed(const std::vector<JournalEntry>& entries, const fs::path& summary) {
+  if (entries.empty()) return;
+  const std::vector<std::string> first = csv_cells(entries.front().row);
+  if (first.size() < 2 || first.back() == "0") return;
+  for (const auto& e : entries) {
+    const std::vector<std::string> cells = csv_cells(e.row);
+    if (cells.size() < 2 || cells.back() != first.back() || cells[cells.size() - 2] != first[first.size() - 2]) return;
+  }
+  const std::string message = std::string(entries.size() > 1 ? "every member failed: " : "the member failed: ") +
+                              first[first.size() - 2] + " (summary.csv in " +
+                              quote_for_message(summary.parent_path().string(), 200) + " records it)";
+  const int exit = std::atoi(first.back().c_str());
+  if (exit == static_cast<int>(ExitCode::kBadInput)) throw InvalidInput(message);
+  if (exit == static_cast<int>(ExitCode::kNumericalFailure)) throw NumericalFailure(message);
+  if (exit == static_cast<int>(ExitCode::kIoError)) throw IoError(message);
 }
 
 /// What rank 0 tells the other ranks before any member runs: "ok" and the members not yet done, or
@@ -84,15 +127,8 @@ std::vector<std::size_t> read_start_word(const std::string& word) {
   return todo;
 }
 
-/// The member index a summary row starts with.
-std::size_t member_of(const std::string& row, std::size_t members) {
-  const std::size_t m = std::stoul(row.substr(0, row.find(',')));
-  if (m >= members) throw std::logic_error("a rank sent a row of no member");
-  return m;
-}
-
 SweepOutcome run_members(const SweepPlan& plan, const std::string& file, const fs::path& dir, std::optional<SweepJournal>& journal,
-                         std::vector<std::string>& rows, const std::vector<std::size_t>& todo, SweepOutcome outcome,
+                         std::vector<JournalEntry>& entries, const std::vector<std::size_t>& todo, SweepOutcome outcome,
                          unsigned threads, bool progress, std::ostream& err,
                          const std::function<void()>& check_interrupt, SweepRanks* ranks);
 
@@ -116,14 +152,15 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
   const fs::path dir(out_dir);
   const bool owner = !ranks || ranks->rank() == 0;  // of the directory, the journal and summary.csv
 
+  std::unique_ptr<SweepDirectoryLock> lock;  // held until the sweep returns or throws
   std::optional<SweepJournal> journal;
-  std::vector<std::string> rows(plan.members());
+  std::vector<JournalEntry> entries(plan.members());
   std::vector<std::size_t> todo;
   SweepOutcome outcome;
   outcome.members = plan.members();
   if (owner) {
     try {
-      prepare_directory(dir, {{"file", file}, {"sweep", plan.describe()}});
+      lock = prepare_directory(dir, {{"file", file}, {"sweep", plan.describe()}});
       if (plan.spec().trajectories) {
         // Its own directory, never followed through a link planted at its name.
         const fs::path trajectories = dir / "trajectories";
@@ -134,7 +171,7 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
         fs::create_directories(trajectories, error);
         if (error) throw IoError("cannot create " + shown + ": " + error.message());
       }
-      journal.emplace((dir / "journal.csv").string(), plan.members());
+      journal.emplace((dir / "journal.csv").string(), binding_of(plan));
     } catch (const InvalidInput& e) {
       if (ranks) ranks->broadcast(refusal_word(e, e.what()));
       throw;
@@ -142,9 +179,12 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
       if (ranks) ranks->broadcast(refusal_word(e, e.what()));
       throw;
     }
+    // A journaled member is taken as it is only with the trajectory file its row records: one
+    // missing, or not the one written, runs again (its new row supersedes the old one).
     for (std::size_t m = 0; m < plan.members(); ++m) {
-      if (journal->rows()[m]) {
-        rows[m] = *journal->rows()[m];
+      const auto& entry = journal->entries()[m];
+      if (entry && (!plan.spec().trajectories || member_trajectory_matches(dir, m, entry->trajectory))) {
+        entries[m] = *entry;
         ++outcome.resumed;
       } else {
         todo.push_back(m);
@@ -154,11 +194,11 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
   } else {
     todo = read_start_word(ranks->broadcast(""));
   }
-  if (!ranks) return run_members(plan, file, dir, journal, rows, todo, outcome, threads, progress, err, check_interrupt, nullptr);
+  if (!ranks) return run_members(plan, file, dir, journal, entries, todo, outcome, threads, progress, err, check_interrupt, nullptr);
   // Past the start every rank runs on its own: an error on one stops the whole job (the others
   // would wait for its rows), rank 0 saying why.
   try {
-    return run_members(plan, file, dir, journal, rows, todo, outcome, threads, progress, err, check_interrupt, ranks);
+    return run_members(plan, file, dir, journal, entries, todo, outcome, threads, progress, err, check_interrupt, ranks);
   } catch (...) {
     int code = static_cast<int>(ExitCode::kInternalError);
     std::string message = "internal error (please report)";
@@ -179,9 +219,10 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
 /// This process's share of the members not yet done (`todo`), on its threads; rank 0 (or the process
 /// alone) journals every finished row, its own and those the other ranks send, and writes summary.csv.
 SweepOutcome run_members(const SweepPlan& plan, const std::string& file, const fs::path& dir, std::optional<SweepJournal>& journal,
-                         std::vector<std::string>& rows, const std::vector<std::size_t>& todo, SweepOutcome outcome,
+                         std::vector<JournalEntry>& entries, const std::vector<std::size_t>& todo, SweepOutcome outcome,
                          unsigned threads, bool progress, std::ostream& err,
                          const std::function<void()>& check_interrupt, SweepRanks* ranks) {
+  const JournalBinding binding = binding_of(plan);  // a rank > 0 sends journal lines, checked by rank 0
   const int rank = ranks ? ranks->rank() : 0, size = ranks ? ranks->size() : 1;
   const bool owner = rank == 0;
   // This process's share: every size-th member not yet done, from its rank on (cyclic, so that
@@ -213,15 +254,15 @@ SweepOutcome run_members(const SweepPlan& plan, const std::string& file, const f
     while (!stop.load()) {
       const std::size_t i = next.fetch_add(1);
       if (i >= mine.size()) break;
-      std::string row;
+      JournalEntry entry;
       try {
         if (plan.spec().trajectories) {
           // The trajectory's file first: a member whose row is journaled has one (app/sweep_trajectories.hpp).
           SweepPlan::Trajectory trajectory;
-          row = plan.run_member(mine[i], &stop, &trajectory);
-          write_member_trajectory(dir, mine[i], trajectory);
+          entry.row = plan.run_member(mine[i], &stop, &trajectory);
+          entry.trajectory = write_member_trajectory(dir, mine[i], trajectory);
         } else {
-          row = plan.run_member(mine[i], &stop);
+          entry.row = plan.run_member(mine[i], &stop);
         }
       } catch (...) {
         // run_member records the member's own failures: what reaches here stops the sweep.
@@ -234,18 +275,18 @@ SweepOutcome run_members(const SweepPlan& plan, const std::string& file, const f
         const std::lock_guard lock(mutex);
         if (owner) {
           try {
-            journal->append(row);
+            journal->append(entry);
           } catch (...) {
             fail(std::current_exception());
           }
-          rows[mine[i]] = std::move(row);
+          entries[mine[i]] = std::move(entry);
           const auto now = std::chrono::steady_clock::now();
           if (now - last_sync >= kSyncInterval) {
             last_sync = now;
             sync = true;
           }
         } else {
-          outbox.push_back(std::move(row));
+          outbox.push_back(journal_line(binding, entry));
         }
         ++done;
         finished.notify_one();
@@ -268,10 +309,9 @@ SweepOutcome run_members(const SweepPlan& plan, const std::string& file, const f
   const auto exchange = [&](std::unique_lock<std::mutex>& lock) {
     if (!ranks) return;
     if (owner) {
-      while (auto row = ranks->receive_row()) {
-        const std::size_t m = member_of(*row, plan.members());
-        journal->append(*row);
-        rows[m] = std::move(*row);
+      while (auto line = ranks->receive_row()) {
+        auto [m, entry] = journal->append_checked(*line);
+        entries[m] = std::move(entry);
         ++received;
       }
     } else {
@@ -332,13 +372,22 @@ SweepOutcome run_members(const SweepPlan& plan, const std::string& file, const f
   journal->sync();
 
   std::string summary = plan.header_line() + "\n";
-  for (const auto& row : rows) {
-    summary += row + "\n";
-    outcome.failed += row_exit_code(row) != 0;
+  std::vector<std::string> rows, records;
+  rows.reserve(entries.size());
+  for (const auto& entry : entries) {
+    summary += entry.row + "\n";
+    outcome.failed += row_exit_code(entry.row) != 0;
+    rows.push_back(entry.row);
+    records.push_back(entry.trajectory);
   }
-  write_text_atomically((dir / "summary.csv").string(), summary);
+  write_text_atomically(sweep_own_file(dir / "summary.csv"), summary);
+  sweep_own_file(dir / "summary.h5");
   write_summary_h5(dir, plan.header_line(), rows);
-  if (plan.spec().trajectories) write_trajectories_h5(dir, plan.members());
+  if (plan.spec().trajectories) {
+    sweep_own_file(dir / "trajectories.h5");
+    write_trajectories_h5(dir, records);
+  }
+  refuse_when_every_member_failed(entries, dir / "summary.csv");
   if (outcome.failed > 0)
     err << "mechint sweep: " << outcome.failed << " of " << outcome.members
         << " members failed (their status and exit are in " << printable_line((dir / "summary.csv").string(), 200)

@@ -43,8 +43,12 @@ struct SweepOutcome {
 
 /// Runs the sweep file `file` into `out_dir` on `threads` threads (0: one per hardware thread);
 /// `progress` shows a progress line on a terminal. Writes one line to `err` when members failed.
-/// Throws InvalidInput (exit 2) for a bad sweep file, before any member runs, or an `out_dir` that
-/// holds something else than this sweep; IoError (exit 4) when the files cannot be written.
+/// Throws InvalidInput (exit 2) for a bad sweep file, before any member runs, an `out_dir` that
+/// holds something else than this sweep, that another sweep is writing (app/sweep_lock.hpp), or
+/// whose journal is not this sweep's (app/sweep_journal.hpp); IoError (exit 4) when the files
+/// cannot be written or a member meets an I/O error. A sweep whose every member fails for one
+/// reason throws that reason's error, as their single run would: before any member runs when none
+/// can start, else once summary.csv records them (docs/sweeps.md).
 /// `check_interrupt` (may be empty) is called every 100 ms from the calling thread: when it throws
 /// (the Python module's Ctrl-C check, Interrupted), the members running stop between steps, the
 /// finished ones stay in the journal, and the exception propagates.

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "app/run_system.hpp"
+#include "app/sweep_digest.hpp"
 #include "app/sweep_rows.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
@@ -238,22 +239,40 @@ void SweepPlan::find_columns() {
       if (const std::string why = refusal(*system_, method_, s.overrides); !why.empty())
         spec_.fail(spec_.vary.empty() ? spec_.system_where : spec_.vary.front().where, "member 0: " + why);
   }
-  // The state columns: the header of the first member whose stepper starts (no step is taken).
-  for (std::size_t m = 0; m < spec_.members; ++m) {
+  // The state columns: the header of the first member whose stepper starts (no step is taken). A
+  // member that cannot start fails alone (its row says why) and the next one may start; but when
+  // none can, all for one and the same reason, the sweep is refused as its single run would be,
+  // before any member runs (a combination of [set] values and record no member can run). An I/O
+  // error (a model that cannot be loaded) is the sweep's, not a member's: it refuses it at once.
+  bool started = false, one_reason = true;
+  int first_exit = 0;
+  std::string first_why;
+  bool first_from_settings = false;
+  for (std::size_t m = 0; m < spec_.members && !started; ++m) {
     const MemberSettings s = settings_of(m);
-    if (!s.failure.empty()) continue;
-    OutputSchedule schedule = schedule_;
-    schedule.h = s.h;
-    HeaderProbe probe;
-    try {
-      run_system(*system_, method_, s.overrides, schedule, probe);
-    } catch (const HeaderSeen& seen) {
-      state_names_ = RunColumns::of(seen.columns).state_names();
-      break;
-    } catch (const Error&) {
-      // A member that cannot start: its row will say why; the next one may.
+    int exit = static_cast<int>(ExitCode::kBadInput);
+    std::string why = s.failure;
+    if (why.empty()) {
+      try {
+        state_names_ = RunColumns::of(probe_columns(s)).state_names();
+        started = true;
+        break;
+      } catch (const IoError&) {
+        throw;
+      } catch (const Error& e) {
+        exit = static_cast<int>(e.exit_code());
+        why = e.what();
+      }
+    }
+    if (m == 0) {
+      first_exit = exit;
+      first_why = why;
+      first_from_settings = !s.failure.empty();
+    } else if (exit != first_exit || why != first_why) {
+      one_reason = false;
     }
   }
+  if (!started && one_reason && spec_.members > 0) refuse_every_member(first_exit, first_why, first_from_settings);
   header_ = "member";
   for (const auto& v : spec_.vary) header_ += "," + v.name;
   for (const auto& d : spec_.derived) header_ += "," + d.name;
@@ -264,6 +283,46 @@ void SweepPlan::find_columns() {
       header_ += "," + r;
   }
   header_ += ",status,exit";
+}
+
+std::vector<std::string> SweepPlan::probe_columns(const MemberSettings& s) const {
+  OutputSchedule schedule = schedule_;
+  schedule.h = s.h;
+  HeaderProbe probe;
+  try {
+    run_system(*system_, method_, s.overrides, schedule, probe);
+  } catch (const HeaderSeen& seen) {
+    return seen.columns;
+  }
+  throw std::logic_error("a sweep member's run ended without its header");
+}
+
+void SweepPlan::refuse_every_member(int exit, const std::string& why, bool from_settings) const {
+  const std::string what = (spec_.members > 1 ? "no member can run: " : "the member cannot run: ") + why;
+  if (exit == static_cast<int>(ExitCode::kNumericalFailure)) throw NumericalFailure(spec_.file + ": " + what);
+  // Bad input: located in the sweep file, as the refusals of check_names.
+  if (from_settings && !spec_.derived.empty()) {
+    // At the expression the message names ("[derived] NAME ..."), else the first.
+    for (const auto& d : spec_.derived)
+      if (why.starts_with("[derived] " + d.name + " ")) spec_.fail(d.text_where, what);
+    spec_.fail(spec_.derived.front().text_where, what);
+  }
+  if (spec_.records_indicators()) {
+    // The chaos indicators' option with the rest of the file (adapt=sundman with indicators=on):
+    // refused at `record`, as a method that has no such option is.
+    MemberSettings without = settings_of(0);
+    without.overrides.erase("indicators");
+    bool starts_without = without.failure.empty();
+    try {
+      if (starts_without) probe_columns(without);
+    } catch (const Error&) {
+      starts_without = false;
+    }
+    if (starts_without)
+      spec_.fail(spec_.record_where, "record megno, lyapunov and fli need the method option indicators=on: " + why);
+  }
+  spec_.fail(!spec_.set.empty() ? spec_.set.front().where : spec_.vary.empty() ? spec_.system_where : spec_.vary_where,
+             what);
 }
 
 std::string SweepPlan::run_member(std::size_t m, const std::atomic<bool>* stop, Trajectory* trajectory) const {
@@ -307,6 +366,8 @@ std::string SweepPlan::run_member(std::size_t m, const std::atomic<bool>* stop, 
     }
   } catch (const Interrupted&) {
     throw;  // the sweep stops: not the member's failure
+  } catch (const IoError&) {
+    throw;  // nor is an I/O error (a model that cannot be loaded): the sweep stops with exit 4
   } catch (const NumericalFailure& e) {
     status = e.what();
     exit = static_cast<int>(e.exit_code());
@@ -336,9 +397,7 @@ std::string SweepPlan::run_member(std::size_t m, const std::atomic<bool>* stop, 
     return ok && j >= 0 ? exact_text(rows.last_row()[static_cast<std::size_t>(j)]) : std::string();
   };
 
-  std::string line = std::to_string(m);
-  const auto indices = spec_.value_indices(m);
-  for (std::size_t i = 0; i < spec_.vary.size(); ++i) line += "," + spec_.vary[i].cells[indices[i]];
+  std::string line = member_inputs(m);
   for (std::size_t j = 0; j < spec_.derived.size(); ++j)
     line += "," + (j < derived.size() ? exact_text(derived[j]) : std::string());
   for (const auto& r : spec_.record) {
@@ -368,6 +427,15 @@ std::string SweepPlan::run_member(std::size_t m, const std::atomic<bool>* stop, 
   }
   line += "," + csv_cell(printable_line(status)) + "," + std::to_string(exit);
   return line;
+}
+
+std::string SweepPlan::digest() const { return sweep_digest(describe().dump()); }
+
+std::string SweepPlan::member_inputs(std::size_t m) const {
+  std::string cells = std::to_string(m);
+  const auto indices = spec_.value_indices(m);
+  for (std::size_t i = 0; i < spec_.vary.size(); ++i) cells += "," + spec_.vary[i].cells[indices[i]];
+  return cells;
 }
 
 nlohmann::json SweepPlan::describe() const {

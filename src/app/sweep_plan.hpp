@@ -41,7 +41,9 @@ class SweepPlan {
 
   /// Runs member `m` and returns its summary row (no newline). A member that fails (exit 2 or 3)
   /// gives a row with its message and exit code, not an exception. When `stop` (may be null) turns
-  /// true, the member stops between steps and Interrupted is thrown: it has no row.
+  /// true, the member stops between steps and Interrupted is thrown: it has no row. An I/O error
+  /// (IoError: a model that cannot be loaded, a cache not to be trusted) is never one member's
+  /// result but the sweep's: it is thrown, and stops the sweep as it stops `mechint run` (exit 4).
   /// With `trajectory` (the sweep keeps trajectories), the member's rows at output_every go there
   /// too: its columns and its rows one after another (empty when it failed before its first row).
   struct Trajectory {
@@ -54,6 +56,10 @@ class SweepPlan {
   /// member's values), the member count and mechint's version; a rerun into the same directory
   /// continues only a sweep whose description is equal.
   nlohmann::json describe() const;
+  /// The digest of describe() (app/sweep_digest.hpp): what the journal is bound to.
+  std::string digest() const;
+  /// The cells member m's summary row begins with: its index and its varied values.
+  std::string member_inputs(std::size_t m) const;
 
  private:
   /// Member m's --set values and step, its derived values computed; `failure` set (with exit 2)
@@ -65,6 +71,10 @@ class SweepPlan {
     std::string failure;
   };
   MemberSettings settings_of(std::size_t m) const;
+  /// Starts member m's stepper (no step taken): its run's columns, or the error that stops it.
+  std::vector<std::string> probe_columns(const MemberSettings& s) const;
+  /// Refuses the sweep when no member can start, all for one and the same reason.
+  [[noreturn]] void refuse_every_member(int exit, const std::string& why, bool from_settings) const;
   void check_names();
   void parse_derived();
   void find_columns();

@@ -22,25 +22,6 @@ bool number_of(const std::string& cell, double& value) {
 
 }  // namespace
 
-std::vector<std::string> csv_cells(const std::string& line) {
-  std::vector<std::string> cells(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-      cells.back() += '"';
-      ++i;
-    } else if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      cells.emplace_back();
-    } else {
-      cells.back() += c;
-    }
-  }
-  return cells;
-}
-
 void write_summary_h5(const std::filesystem::path& dir, const std::string& header, const std::vector<std::string>& rows) {
   const std::vector<std::string> columns = csv_cells(header);
   std::vector<std::vector<std::string>> cells;

@@ -10,10 +10,9 @@
 #include <string>
 #include <vector>
 
-namespace mechint::app {
+#include "app/sweep_csv.hpp"
 
-/// The cells of one CSV line (quoted cells unquoted, "" inside them one ").
-std::vector<std::string> csv_cells(const std::string& line);
+namespace mechint::app {
 
 /// Writes DIR/summary.h5 from summary.csv's header line and rows (no newlines).
 void write_summary_h5(const std::filesystem::path& dir, const std::string& header, const std::vector<std::string>& rows);
