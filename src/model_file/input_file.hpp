@@ -45,12 +45,12 @@ class InputFile {
     // Checked by path before opening, since opening some devices acts (a watchdog starts), then
     // again on the descriptor: the path may have been replaced in between.
     struct stat named {};
-    if (::stat(path.c_str(), &named) != 0) fail("cannot read the " + what_ + " (" + std::strerror(errno) + ")");
+    if (::stat(path.c_str(), &named) != 0) fail_to_open();
     if (!S_ISREG(named.st_mode)) fail("the " + what_ + " is not a regular file");
     fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd_ < 0) fail("cannot read the " + what_ + " (" + std::strerror(errno) + ")");
+    if (fd_ < 0) fail_to_open();
     struct stat opened {};
-    if (::fstat(fd_, &opened) != 0) fail("cannot read the " + what_ + " (" + std::strerror(errno) + ")");
+    if (::fstat(fd_, &opened) != 0) fail_to_open();
     if (!S_ISREG(opened.st_mode)) fail("the " + what_ + " is not a regular file");
     if (static_cast<std::uint64_t>(opened.st_size) > max_bytes_) fail_too_large();
   }
@@ -110,7 +110,10 @@ class InputFile {
   /// Back to the start of the file, for a second pass over no more than the bytes of the first
   /// (a file that grows meanwhile is read as it was).
   void rewind() {
-    if (::lseek(fd_, 0, SEEK_SET) != 0) fail("cannot read the " + what_ + " again (" + std::strerror(errno) + ")");
+    if (::lseek(fd_, 0, SEEK_SET) != 0) {
+      const int error = errno;
+      fail("cannot read the " + what_ + " again (" + std::strerror(error) + ")");
+    }
     max_bytes_ = consumed_;
     consumed_ = 0;
     begin_ = end_ = 0;
@@ -138,7 +141,10 @@ class InputFile {
       do {
         n = ::read(fd_, buffer_.data(), buffer_.size());
       } while (n < 0 && errno == EINTR);
-      if (n < 0) fail("cannot read the " + what_ + " (" + std::strerror(errno) + ")");
+      if (n < 0) {
+        const int error = errno;
+        fail("cannot read the " + what_ + " (" + std::strerror(error) + ")");
+      }
       if (n == 0) return false;
       end_ = static_cast<std::size_t>(n);
       consumed_ += static_cast<std::uint64_t>(n);
@@ -154,6 +160,11 @@ class InputFile {
     }
     chunk = std::string_view(buffer_.data() + begin_, end_ - begin_);
     return true;
+  }
+
+  [[noreturn]] void fail_to_open() const {
+    const int error = errno;  // before anything else may set it
+    fail("cannot read the " + what_ + ": cannot open it (" + std::strerror(error) + ")");
   }
 
   [[noreturn]] void fail_too_large() const {
