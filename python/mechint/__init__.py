@@ -224,14 +224,23 @@ def optimize(problem, out=None, verbose=False):
     return OptimalControlResult(solved)
 
 
-def _toml_value(value):
-    """A TOML value: a number, a string, a boolean, a list or an inline table, in the dict's order."""
+# The deepest nesting of a TOML input (model_file/toml_input.hpp, kMaxTomlDepth): a deeper dict is
+# refused here, before Python's own recursion limit, with the message a file would get.
+_MAX_TOML_DEPTH = 64
+
+
+def _toml_value(value, depth=1):
+    """A TOML value: a number, a string, a boolean, a list or an inline table, in the dict's order.
+    depth: the value's nesting (a top-level key's value is 1)."""
+    if depth > _MAX_TOML_DEPTH:
+        raise ValueError(f"the sweep is nested deeper than {_MAX_TOML_DEPTH} levels of dicts and lists "
+                         "(a sweep needs a few; does it hold itself?)")
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, dict):
-        return "{ " + ", ".join(_toml_key(k) + " = " + _toml_value(v) for k, v in value.items()) + " }"
+        return "{ " + ", ".join(_toml_key(k) + " = " + _toml_value(v, depth + 1) for k, v in value.items()) + " }"
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+        return "[" + ", ".join(_toml_value(v, depth + 1) for v in value) + "]"
     if isinstance(value, str):
         return _json.dumps(value, ensure_ascii=False)  # a TOML basic string: the same escapes
     if hasattr(value, "__index__"):  # int, numpy integers
@@ -254,7 +263,7 @@ def _sweep_toml(sweep):
     text = "".join(_toml_key(k) + " = " + _toml_value(v) + "\n" for k, v in lines)
     for name, table in tables:
         text += "[" + _toml_key(name) + "]\n"
-        text += "".join(_toml_key(k) + " = " + _toml_value(v) + "\n" for k, v in table.items())
+        text += "".join(_toml_key(k) + " = " + _toml_value(v, 2) + "\n" for k, v in table.items())
     return text
 
 

@@ -32,6 +32,7 @@
 #include "errors.hpp"
 #include "mechint/core/format.hpp"
 #include "model_file/model_file_system.hpp"
+#include "model_file/toml_input.hpp"
 
 namespace py = pybind11;
 
@@ -198,22 +199,31 @@ class PySystem {
   Settings settings_;
 };
 
-/// A Python value of a problem or model description as a TOML value (dicts are tables).
-toml::table to_table(const py::dict& dict);
+/// A Python value of a problem or model description as a TOML value (dicts are tables). `depth`:
+/// the nesting of the value, bounded as a TOML file's (model_file/toml_input.hpp), so that a dict
+/// nested without end, or holding itself, is refused rather than exhausting the stack.
+toml::table to_table(const py::dict& dict, int depth);
 
-void append_value(toml::array& array, const py::handle& value);
+void append_value(toml::array& array, const py::handle& value, int depth);
+
+void refuse_deeper_than_toml(int depth, const std::string& where) {
+  if (depth > model_file::kMaxTomlDepth)
+    throw InvalidInput(where + ": nested deeper than " + std::to_string(model_file::kMaxTomlDepth) +
+                       " levels of dicts and lists (a problem or model description needs a few; does it hold itself?)");
+}
 
 template <class Insert>
-void convert_value(const py::handle& value, const std::string& where, Insert&& insert) {
+void convert_value(const py::handle& value, const std::string& where, int depth, Insert&& insert) {
+  refuse_deeper_than_toml(depth, where);
   if (py::isinstance<py::bool_>(value)) {
     insert(value.cast<bool>());
   } else if (py::isinstance<py::str>(value)) {
     insert(value.cast<std::string>());
   } else if (py::isinstance<py::dict>(value)) {
-    insert(to_table(value.cast<py::dict>()));
+    insert(to_table(value.cast<py::dict>(), depth));
   } else if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
     toml::array array;
-    for (const auto& item : value) append_value(array, item);
+    for (const auto& item : value) append_value(array, item, depth + 1);
     insert(std::move(array));
   } else if (py::hasattr(value, "__index__")) {
     insert(static_cast<int64_t>(value.cast<py::int_>()));
@@ -225,22 +235,25 @@ void convert_value(const py::handle& value, const std::string& where, Insert&& i
   }
 }
 
-void append_value(toml::array& array, const py::handle& value) {
-  convert_value(value, "a list item", [&](auto&& v) { array.push_back(std::forward<decltype(v)>(v)); });
+void append_value(toml::array& array, const py::handle& value, int depth) {
+  convert_value(value, "a list item", depth,
+                [&](auto&& v) { array.push_back(std::forward<decltype(v)>(v)); });
 }
 
-toml::table to_table(const py::dict& dict) {
+/// The table of `dict`, itself at `depth` (0: the description).
+toml::table to_table(const py::dict& dict, int depth) {
   toml::table table;
   for (const auto& [key, value] : dict) {
     const std::string name = py::str(key);
-    convert_value(value, quote_for_message(name), [&](auto&& v) { table.insert(name, std::forward<decltype(v)>(v)); });
+    convert_value(value, quote_for_message(name), depth + 1,
+                  [&](auto&& v) { table.insert(name, std::forward<decltype(v)>(v)); });
   }
   return table;
 }
 
 std::string toml_text(const py::dict& dict) {
   std::ostringstream out;
-  out << toml::toml_formatter(to_table(dict));
+  out << toml::toml_formatter(to_table(dict, 0));
   return out.str();
 }
 

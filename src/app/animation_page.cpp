@@ -11,6 +11,7 @@
 #include "app/exact_number.hpp"
 #include "app/file_writer.hpp"
 #include "app/output.hpp"
+#include "app/run_csv.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 
@@ -19,8 +20,24 @@ namespace mechint::app {
 /// The template src/app/animation_page.html (generated source, CMakeLists.txt).
 extern const char* const kAnimationPageTemplate;
 
+namespace {
+
+std::uint64_t stride_for(std::uint64_t rows, std::uint64_t max_frames) {
+  return std::max<std::uint64_t>(1, (rows + max_frames - 1) / max_frames);
+}
+
+}  // namespace
+
 AnimationFrames::AnimationFrames(std::uint64_t expected_rows)
-    : stride_(std::max<std::uint64_t>(1, (expected_rows + kMaxFrames - 1) / kMaxFrames)) {}
+    : expected_rows_(expected_rows), stride_(stride_for(expected_rows, kMaxFrames)) {}
+
+void AnimationFrames::header(const std::vector<std::string>& columns) {
+  columns_ = columns;
+  // Wide rows (a chain of hundreds of links) keep fewer frames, so that what is held stays within
+  // kMaxKeptValues whatever the width; the page thins them further by its drawing (animation_page).
+  const std::uint64_t by_width = std::max<std::uint64_t>(2, kMaxKeptValues / std::max<std::size_t>(1, columns.size()));
+  stride_ = std::max(stride_, stride_for(expected_rows_, std::min(kMaxFrames, by_width)));
+}
 
 void AnimationFrames::row(const std::vector<double>& values) {
   last_kept_ = seen_ % stride_ == 0;
@@ -194,47 +211,10 @@ void write_animation_page(const std::string& path, const Drawing& drawing, const
 }
 
 AnimationFrames read_run_csv(const std::string& path) {
-  const std::string label = quote_for_message(path, 200);
-  // Checked before opening, as for model files: opening a FIFO or a device could block or never end.
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error))
-    throw InvalidInput("view: " + label + " is not a regular file (a CSV written by mechint run is expected)");
-  std::ifstream in(path);
-  if (!in) throw InvalidInput("view: cannot read " + label);
-  std::string line;
-  std::uint64_t lines = 0;
-  while (std::getline(in, line)) ++lines;
-  if (lines < 2) throw InvalidInput("view: " + label + " has no rows (a CSV written by mechint run is expected)");
-  in.clear();
-  in.seekg(0);
-  AnimationFrames frames(lines - 1);
-  std::getline(in, line);
-  std::vector<std::string> columns;
-  for (std::size_t start = 0;;) {
-    const auto comma = line.find(',', start);
-    columns.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  if (columns.empty() || columns.front() != "t")
-    throw InvalidInput("view: " + label + ":1: the first column must be t (a CSV written by mechint run is expected)");
-  frames.header(columns);
-  std::vector<double> values(columns.size());
-  for (std::uint64_t number = 2; std::getline(in, line); ++number) {
-    if (line.empty()) continue;
-    const char* p = line.c_str();
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-      char* end = nullptr;
-      values[c] = std::strtod(p, &end);
-      const bool separator_ok = c + 1 < columns.size() ? *end == ',' : (*end == '\0' || *end == '\r');
-      if (end == p || !separator_ok || !std::isfinite(values[c]))
-        throw InvalidInput("view: " + label + ":" + std::to_string(number) + ": column " + std::to_string(c + 1) + " (" +
-                           quote_for_message(columns[c]) + ") is not a finite number, or the row has not " +
-                           std::to_string(columns.size()) + " values");
-      p = end + (c + 1 < columns.size() ? 1 : 0);
-    }
-    frames.row(values);
-  }
+  RunCsv csv(path);
+  AnimationFrames frames(csv.rows());
+  frames.header(csv.columns());
+  csv.read_rows([&](const std::vector<double>& values) { frames.row(values); });
   frames.finish();
   return frames;
 }

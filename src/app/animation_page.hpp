@@ -14,17 +14,21 @@
 namespace mechint::app {
 
 /// The rows a page keeps. A browser holds a few tens of thousands of frames without effort, so a
-/// longer run is decimated: every stride-th row, stride = ceil(rows / kMaxFrames), and the last
-/// row always. A page of 10^6 rows thus holds at most kMaxFrames + 1 frames (about 4 MB for the
-/// double pendulum).
+/// longer run is decimated: every stride-th row, stride = ceil(rows / F), and the last row always,
+/// with F = kMaxFrames, or fewer for wide rows: F = kMaxKeptValues / columns when that is smaller.
+/// A page of 10^6 rows thus holds at most kMaxFrames + 1 frames (about 4 MB for the double
+/// pendulum), and what is held while a run or a CSV is read stays bounded whatever its width.
 class AnimationFrames {
  public:
   static constexpr std::uint64_t kMaxFrames = 20000;
+  /// The most numbers the kept rows hold (16 MB).
+  static constexpr std::uint64_t kMaxKeptValues = 2000000;
 
   /// `expected_rows`: the rows the run will write (app/disk_space.hpp, output_rows).
   explicit AnimationFrames(std::uint64_t expected_rows);
 
-  void header(const std::vector<std::string>& columns) { columns_ = columns; }
+  /// The columns; call before the first row (it sets the stride for their number).
+  void header(const std::vector<std::string>& columns);
   void row(const std::vector<double>& values);
   /// Keeps the last row if the stride skipped it; call once after the last row.
   void finish();
@@ -35,6 +39,7 @@ class AnimationFrames {
   std::uint64_t stride() const { return stride_; }
 
  private:
+  std::uint64_t expected_rows_;
   std::uint64_t stride_;
   std::uint64_t seen_ = 0;
   bool last_kept_ = false;
@@ -62,9 +67,9 @@ void check_page_path(const std::string& option, const std::string& path);
 void write_animation_page(const std::string& path, const Drawing& drawing, const AnimationFrames& frames,
                           const std::string& title, const std::string& option = "--out");
 
-/// Reads a CSV written by `mechint run` into frames (decimated as a run's would be). InvalidInput,
-/// naming the file and line, for what is not such a file: no header with t first, a row of another
-/// length, a value that is not a finite number.
+/// Reads a CSV written by `mechint run` into frames (decimated as a run's would be). InvalidInput
+/// `FILE:LINE: what` for what is not such a file (app/run_csv.hpp): empty, no header with t first,
+/// a row of another length, a value that is not a finite number, t not increasing.
 AnimationFrames read_run_csv(const std::string& path);
 
 }  // namespace mechint::app

@@ -18,22 +18,22 @@ using Values = ParameterValues;
 /// A parameter value as text that reads back exactly.
 std::string num(double x) { return "(" + format_exact(x) + ")"; }
 
-/// Planar chain hinged at the origin, angles from the downward vertical; `relative`: each angle
-/// measured from the previous link (the double pendulum, the acrobot, the pendulum chain).
+/// Planar chain hinged at the origin, angles from the downward vertical, each measured from the
+/// previous link (the double pendulum, the acrobot, the pendulum chain): placed link by link
+/// (DrawingText::Chain), so that a chain of any length draws in time linear in its links.
 DrawingText planar_chain(const std::vector<std::string>& angles, const std::vector<double>& lengths) {
   DrawingText d;
   d.coordinates = angles;
   d.fixed.push_back({"pivot", {0.0, 0.0}});
-  std::string absolute, x, y, previous = "pivot";
+  DrawingText::Chain chain{"pivot", angles, lengths, {}};
+  std::string previous = "pivot";
   for (std::size_t i = 0; i < angles.size(); ++i) {
-    absolute += (i ? "+" : "") + angles[i];
-    x += (i ? " + " : "") + num(lengths[i]) + "*sin(" + absolute + ")";
-    y += " - " + num(lengths[i]) + "*cos(" + absolute + ")";
     const std::string name = "m" + std::to_string(i + 1);
-    d.points.push_back({name, {x, y}});
+    chain.names.push_back(name);
     d.links.emplace_back(previous, name);
     previous = name;
   }
+  d.chain = std::move(chain);
   return d;
 }
 

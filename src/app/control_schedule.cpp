@@ -3,11 +3,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <string_view>
 
 #include "app/parameters.hpp"
+#include "model_file/input_file.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 
@@ -49,34 +48,22 @@ ControlSchedule ControlSchedule::constant(std::vector<double> values) {
 }
 
 ControlSchedule ControlSchedule::read(const std::string& path, const std::vector<std::string>& names) {
-  const std::string file = printable_line(path, 200);
   // A regular file only, of bounded size, as model and problem files: /dev/zero or a FIFO would be
   // read forever.
-  std::error_code error;
-  const auto status = std::filesystem::status(path, error);
-  if (!error && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
-    throw InvalidInput(file + ": the controls file is not a regular file");
-  constexpr std::uintmax_t kMaxControlsFileSize = std::uintmax_t{1} << 30;
-  if (!error && std::filesystem::is_regular_file(status) && std::filesystem::file_size(path, error) > kMaxControlsFileSize)
-    throw InvalidInput(file + ": the controls file is larger than 1 GiB");
-  std::ifstream in(path);
-  if (!in) throw InvalidInput(file + ": cannot open the controls file");
-  int line_number = 0;
-  const auto fail = [&](const std::string& what) {
-    throw InvalidInput(file + ":" + std::to_string(line_number) + ": " + what);
-  };
+  constexpr std::uint64_t kMaxControlsFileSize = std::uint64_t{1} << 30;
+  model_file::InputFile in(path, "controls file", kMaxControlsFileSize);
+  const auto fail = [&](const std::string& what) { in.fail_at_line(what); };
+  const auto next_line = [&](std::string& line) { return in.read_line(line, model_file::kMaxCsvLineLength); };
 
   // Header: t, then every control name once; column_of[c] is the control of CSV column c + 1.
   std::string line;
   std::vector<int> column_of;
   std::vector<std::string> header;
-  while (header.empty() && std::getline(in, line)) {
-    ++line_number;
+  while (header.empty() && next_line(line)) {
     if (trim(line).empty()) continue;
     header = split_cells(line);
   }
   if (header.empty()) {
-    line_number = std::max(line_number, 1);
     fail("the controls file is empty: it needs a header t," + join(names) + " and rows");
   }
   if (header.front() != "t") fail("the first column must be t, got " + quote_for_message(header.front()));
@@ -95,8 +82,7 @@ ControlSchedule ControlSchedule::read(const std::string& path, const std::vector
 
   ControlSchedule s;
   s.width_ = static_cast<int>(names.size());
-  while (std::getline(in, line)) {
-    ++line_number;
+  while (next_line(line)) {
     if (trim(line).empty()) continue;
     const auto cells = split_cells(line);
     if (cells.size() != header.size())
@@ -116,7 +102,6 @@ ControlSchedule ControlSchedule::read(const std::string& path, const std::vector
     s.times_.push_back(t);
     s.values_.insert(s.values_.end(), row.begin(), row.end());
   }
-  if (in.bad()) fail("cannot read the controls file");
   if (s.times_.empty()) fail("no rows after the header: give at least one row t," + join(names));
   return s;
 }

@@ -19,9 +19,22 @@
 namespace mechint::app {
 
 /// A drawing as text: the form of a model file's `[draw]` with its parameters already replaced by
-/// numbers.
+/// numbers, and a planar chain placed link by link.
 struct DrawingText {
   std::vector<std::string> coordinates;  ///< the names the expressions use (columns of the run)
+  /// A planar chain hinged at a fixed point (the double pendulum, the acrobot, the pendulum chain):
+  /// link i, of length lengths[i], turned by the coordinate angles[i] from the previous link (the
+  /// first from the downward vertical), its end the moving point names[i]. Placed link by link,
+  /// each point from the one before, in time and memory linear in the links: as expressions, each
+  /// point's would repeat every link before it (the 80-link chain's last x, 10 KB of text, was
+  /// longer than an expression may be; 1000 links took 2 GB).
+  struct Chain {
+    std::string pivot;  ///< a name of `fixed`
+    std::vector<std::string> angles;
+    std::vector<double> lengths;
+    std::vector<std::string> names;
+  };
+  std::optional<Chain> chain;
   std::vector<std::pair<std::string, std::vector<std::string>>> points;  ///< name, 2 or 3 expressions of q
   std::vector<std::pair<std::string, std::vector<double>>> fixed;
   std::vector<std::pair<std::string, std::string>> links;
@@ -44,9 +57,10 @@ class Drawing {
                                  std::vector<double> parameters);
 
   int dimension() const { return dimension_; }
-  /// The moving points' names, then the fixed points' names: the order of positions() and links().
+  /// The moving points' names (a chain's first), then the fixed points' names: the order of
+  /// positions() and links().
   const std::vector<std::string>& point_names() const { return names_; }
-  std::size_t moving_points() const { return points_.size(); }
+  std::size_t moving_points() const { return chain_lengths_.size() + points_.size(); }
   const std::vector<std::vector<double>>& fixed_positions() const { return fixed_; }
   /// Index pairs into point_names().
   const std::vector<std::pair<int, int>>& links() const { return links_; }
@@ -63,6 +77,10 @@ class Drawing {
   int dimension_ = 2;
   std::vector<std::string> coordinates_;
   std::vector<double> parameters_;
+  /// A DrawingText::Chain: its pivot's position, each link's angle (an index into coordinates_) and length.
+  std::array<double, 2> chain_pivot_{};
+  std::vector<std::size_t> chain_angles_;
+  std::vector<double> chain_lengths_;
   std::vector<std::vector<model_file::Expression>> points_;
   std::vector<std::vector<double>> fixed_;
   std::vector<std::string> names_;

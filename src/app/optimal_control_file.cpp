@@ -12,6 +12,7 @@
 #include "app/toml_values.hpp"
 #include "mechint/core/format.hpp"
 #include "model_file/model_file.hpp"
+#include "model_file/toml_input.hpp"
 
 namespace mechint::app {
 namespace {
@@ -173,14 +174,7 @@ class Reader : public TomlValues<Reader> {
 OptimalControlSpec parse_optimal_control_text(std::string_view text, const std::string& file) {
   OptimalControlSpec spec;
   spec.file = file;
-  toml::table root;
-  try {
-    root = toml::parse(text, std::string_view(file));
-  } catch (const toml::parse_error& error) {
-    const auto& begin = error.source().begin;
-    spec.fail({std::max(static_cast<int>(begin.line), 1), std::max(static_cast<int>(begin.column), 1)},
-              "TOML syntax error: " + std::string(error.description()));
-  }
+  const toml::table root = model_file::parse_toml(text, file);
   Reader(root, spec).read();
   return spec;
 }

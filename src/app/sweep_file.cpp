@@ -15,6 +15,7 @@
 #include "app/toml_values.hpp"
 #include "mechint/core/format.hpp"
 #include "model_file/model_file.hpp"
+#include "model_file/toml_input.hpp"
 
 namespace mechint::app {
 namespace {
@@ -363,12 +364,7 @@ std::vector<std::size_t> SweepSpec::value_indices(std::size_t m) const {
 SweepSpec parse_sweep_text(std::string_view text, const std::string& file) {
   SweepSpec spec;
   spec.file = file;
-  toml::table root;
-  try {
-    root = toml::parse(text, std::string_view(file));
-  } catch (const toml::parse_error& error) {
-    spec.fail(position_of(error.source()), "TOML syntax error: " + std::string(error.description()));
-  }
+  const toml::table root = model_file::parse_toml(text, file);
   Reader(root, spec).read();
   return spec;
 }

@@ -168,16 +168,17 @@ int run_system(const cli::RunCommand& command) {
 }
 
 int view_run(const cli::ViewCommand& command) {
-  std::optional<app::SystemEntry> model_file;
-  if (model_file::is_model_file_name(command.system)) model_file = model_file::model_file_system(command.system);
-  const app::SystemEntry& system = model_file ? *model_file : app::find_system(command.system);
   app::Overrides overrides;
   for (const auto& a : command.assignments) app::parse_assignment(a, overrides);
   app::check_page_path("--out", command.out);
   app::refuse_same_file("--out", command.out, "the CSV", command.csv);
+  // The CSV first: a file that is not a run's is refused before a model file is compiled for it.
+  const app::AnimationFrames frames = app::read_run_csv(command.csv);
+  std::optional<app::SystemEntry> model_file;
+  if (model_file::is_model_file_name(command.system)) model_file = model_file::model_file_system(command.system);
+  const app::SystemEntry& system = model_file ? *model_file : app::find_system(command.system);
   const auto values = app::ParameterValues::resolve(system.parameters(overrides), overrides, system.name);
   const app::Drawing drawing = app::system_drawing(command.system, values);
-  const app::AnimationFrames frames = app::read_run_csv(command.csv);
   app::write_animation_page(command.out, drawing, frames,
                             printable_line(command.csv, 200) + " (" + printable_line(command.system, 200) + ")");
   return 0;

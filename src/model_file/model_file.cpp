@@ -7,11 +7,8 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
-#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -20,6 +17,7 @@
 #include "model_file/diagnostics.hpp"
 #include "model_file/expression_parser.hpp"
 #include "model_file/nonholonomic_checks.hpp"
+#include "model_file/toml_input.hpp"
 
 namespace mechint::model_file {
 
@@ -632,48 +630,8 @@ class Reader {
 }  // namespace
 
 ModelDescription parse_model_text(std::string_view text, const std::string& file_label) {
-  if (text.size() > kMaxModelFileSize) {
-    fail_at(file_label, {1, 1},
-            "model file of " + std::to_string(text.size()) + " bytes is larger than the limit of " +
-                std::to_string(kMaxModelFileSize) + " bytes");
-  }
-  toml::table root;
-  try {
-    root = toml::parse(text, std::string_view(file_label));
-  } catch (const toml::parse_error& error) {
-    SourcePosition where = position_of(error.source());
-    where.line = std::max(where.line, 1);
-    where.column = std::max(where.column, 1);
-    fail_at(file_label, where, "TOML syntax error: " + std::string(error.description()));
-  }
+  const toml::table root = parse_toml(text, file_label);
   return Reader(text, file_label, root).read();
-}
-
-std::string read_input_file(const std::string& path, std::string_view what) {
-  namespace fs = std::filesystem;
-  const std::string label = printable_line(path, 400);
-  const std::string kind(what);
-  std::error_code error;
-  const fs::file_status status = fs::status(path, error);
-  if (error) throw InvalidInput(label + ": cannot read the " + kind + " (" + error.message() + ")");
-  // Checked before opening: opening a FIFO or a device could block or never end.
-  if (!fs::is_regular_file(status)) throw InvalidInput(label + ": the " + kind + " is not a regular file");
-  const std::uintmax_t size = fs::file_size(path, error);
-  if (error) throw InvalidInput(label + ": cannot read the " + kind + " (" + error.message() + ")");
-  const auto too_large = [&] {
-    return InvalidInput(label + ": the " + kind + " is larger than the limit of " + std::to_string(kMaxModelFileSize) +
-                        " bytes");
-  };
-  if (size > kMaxModelFileSize) throw too_large();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidInput(label + ": cannot open the " + kind);
-  // Read at most one byte past the limit: the file may have grown since file_size.
-  std::string text(kMaxModelFileSize + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) throw InvalidInput(label + ": cannot read the " + kind);
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  if (text.size() > kMaxModelFileSize) throw too_large();
-  return text;
 }
 
 ModelDescription read_model_file(const std::string& path) {

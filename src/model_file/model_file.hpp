@@ -8,12 +8,13 @@
 #include <string>
 #include <string_view>
 
+#include "model_file/input_file.hpp"
 #include "model_file/model_description.hpp"
 
 namespace mechint::model_file {
 
-/// Largest model file accepted, in bytes.
-inline constexpr std::size_t kMaxModelFileSize = 1 << 20;
+/// Largest model file accepted, in bytes (model_file/input_file.hpp).
+inline constexpr std::size_t kMaxModelFileSize = kMaxTextFileSize;
 /// Most coordinates a model file may declare.
 inline constexpr std::size_t kMaxCoordinates = 32;
 /// Longest name (of the model, a coordinate, a parameter, a control or a definition), in bytes.
@@ -23,16 +24,13 @@ inline constexpr std::size_t kMaxNameLength = 64;
 inline constexpr std::size_t kMaxExpandedNodesInFile = 1000000;
 
 /// Parses and checks the text of a model file. `file_label` names the file in messages and in the
-/// result's `file`. Throws mechint::InvalidInput `FILE:LINE:COLUMN: what is wrong` on a TOML syntax
+/// result's `file`. Throws mechint::InvalidInput `FILE:LINE:COLUMN: what is wrong` on a text
+/// beyond the limits of TOML inputs (model_file/toml_input.hpp: size, nesting, keys), a TOML syntax
 /// error, an unknown key, a value of the wrong type, a missing required key, a bad or duplicate
 /// name, a non-finite number, a wrong count (symmetry components, forces, constraints) or any
 /// error in an expression. Definitions (`[definitions]`) are substituted into the trees: the
 /// result holds only coordinates, velocities, parameters, controls and t.
 ModelDescription parse_model_text(std::string_view text, const std::string& file_label);
-
-/// The text of an input file (a model or problem file, `what` in messages): refuses with
-/// mechint::InvalidInput what is not a regular file, is larger than kMaxModelFileSize or cannot be read.
-std::string read_input_file(const std::string& path, std::string_view what);
 
 /// True for a name that ends in ".toml": a model file rather than a built-in system.
 bool is_model_file_name(const std::string& name);
