@@ -39,6 +39,7 @@ void KernelSundmanIntegrator::start_from_velocity(const Vector& q0, const Vector
   aside_->start_from_velocity(q0, s * qdot0, t0);  // its state sized as after a landing (checkpoints)
   previous_q_ = main_->q(), previous_p_ = main_->p(), previous_t_ = t0;
   steps_ = 0, last_dt_ = 0.0, showing_aside_ = false;
+  guard_.start();
 }
 
 void KernelSundmanIntegrator::step_toward(double t) {
@@ -52,13 +53,7 @@ void KernelSundmanIntegrator::step_toward(double t) {
   take_step(*main_);
   ++steps_;
   last_dt_ = main_->time() - previous_t_;
-  // A time scale that vanishes along the motion stalls the physical time (dt = h s → 0): stop
-  // rather than step forever.
-  if (!(main_->time() > previous_t_))
-    throw NumericalFailure("the physical step h*s(q) = " + format_number(last_dt_) + " no longer advances the time t = " +
-                               format_number(previous_t_) + " (step " + std::to_string(steps_) +
-                               "): the time scale vanishes along the motion (check time_scale)",
-                           FailureLocation{steps_, previous_t_});
+  guard_.after_step(steps_, previous_t_, main_->time(), t, scale_at(main_->q()));
   if (main_->time() > t) land(t);
 }
 
@@ -110,6 +105,12 @@ void KernelSundmanIntegrator::land(double t) {
   if (!landed)
     throw NumericalFailure("no step from t = " + format_number(previous_t_) + " ends at the output time " +
                                format_number(t) + " (step " + std::to_string(steps_) + "); reduce the step size",
+                           FailureLocation{steps_, previous_t_});
+  const double scale = scale_at(aside_->q());
+  if (!(scale > 0.0) || !std::isfinite(scale))
+    throw NumericalFailure("the time scale s(q) is " + format_number(scale) + " at the output time t = " +
+                               format_number(t) + " (step " + std::to_string(steps_) +
+                               "): it must stay positive and finite; reduce the step size or check time_scale",
                            FailureLocation{steps_, previous_t_});
   landed_t_ = t;
   showing_aside_ = true;
