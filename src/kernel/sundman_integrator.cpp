@@ -54,7 +54,30 @@ void KernelSundmanIntegrator::step_toward(double t) {
   ++steps_;
   last_dt_ = main_->time() - previous_t_;
   guard_.after_step(steps_, previous_t_, main_->time(), t, scale_at(main_->q()));
+  check_transformation_error();
   if (main_->time() > t) land(t);
+}
+
+void KernelSundmanIntegrator::check_transformation_error() {
+  const KernelModel& base = transformation_.base();
+  const Vector& q = main_->q();
+  double s = 0.0;
+  scale_gradient_.resize(q.size()), force_.resize(q.size());
+  if (!base.time_scale(q, s, &scale_gradient_, nullptr) || !(s > 0.0)) return;  // the guard's to report
+  physical_velocity_ = main_->velocity() / s;
+  const double error = kernel_energy(base, q, physical_velocity_) - transformation_.energy_level();
+  if (!base.gradient(q, physical_velocity_, nullptr, &force_, nullptr)) return;
+  const double spurious = std::abs(error) * scale_gradient_.lpNorm<Eigen::Infinity>() / s;
+  const double physical = force_.lpNorm<Eigen::Infinity>();
+  // Where the model exerts no force the comparison has no scale (a free particle): not judged.
+  if (!(physical > 0.0) || !std::isfinite(spurious) || spurious <= physical) return;
+  throw NumericalFailure("at step " + std::to_string(steps_) + " (t = " + format_number(main_->time()) +
+                             ") the motion is no longer the model's: the energy error E - E0 = " +
+                             format_number(error, 3) + " acts through the time scale s(q) = " + format_number(s, 3) +
+                             " with a force " + format_number(spurious / physical, 3) +
+                             " times the model's (s is too close to 0 along the motion); check time_scale, or "
+                             "reduce the step size",
+                         FailureLocation{steps_, previous_t_});
 }
 
 void KernelSundmanIntegrator::take_step(KernelGalerkinIntegrator& integrator) {

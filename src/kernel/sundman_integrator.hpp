@@ -80,6 +80,11 @@ class KernelSundmanIntegrator {
   /// integrator.step(), a failure caused by the time scale named as such.
   void take_step(KernelGalerkinIntegrator& integrator);
   double scale_at(const Vector& q) const;
+  /// Refuses (NumericalFailure) a step end where the transformation's own error drives the motion:
+  /// the fictive force −(E − E0)∇s of an energy error E − E0, seen in physical time as
+  /// −(E − E0)∇s/s, stronger than the model's ∂L/∂q. Near a zero of s that force turns the motion
+  /// back (s = x: the orbit came back mirrored, exit 0); on a resolved run it is O(h^p) of ∂L/∂q.
+  void check_transformation_error();
 
   SundmanTransformation transformation_;
   double h_;
@@ -93,6 +98,7 @@ class KernelSundmanIntegrator {
   /// The time scale and the physical time's progress after every step (not checkpointed: a resumed
   /// run's guard starts again from its first step).
   PhysicalTimeGuard guard_;
+  Vector scale_gradient_, force_, physical_velocity_;  ///< check_transformation_error's workspace
 };
 
 }  // namespace mechint::kernel
