@@ -53,7 +53,8 @@ class PhysicalTimeGuard {
   static constexpr int kConvergingWindows = 4;
 
   /// A trajectory starting afresh (a resumed run's guard starts again at its first step).
-  void start() { *this = PhysicalTimeGuard(); }
+  /// `h`: the fictive step, also the unit of the rows' grid (no row lies beyond 2^44 h).
+  void start(double h) { *this = PhysicalTimeGuard(), row_horizon_ = kMostStepsToARow * h; }
 
   /// Judges step `step` of the trajectory, from t_before to t_after, taken toward the row at
   /// `target`; `scale` is s(q) at its end. Throws NumericalFailure (exit 3) as the file comment says.
@@ -75,7 +76,8 @@ class PhysicalTimeGuard {
     if (dt < kSmallestStepRatio * largest_step_)
       stall(step, t_before, "the physical step h*s(q) = " + format_number(dt) + " fell below 2^-30 of the run's largest (" +
                                 format_number(largest_step_) + "), s(q) = " + format_number(scale));
-    if ((target - t_after) / dt > kMostStepsToARow)
+    // A target beyond any row of a run (a caller stepping freely) is not judged.
+    if (target - t_after <= row_horizon_ && (target - t_after) / dt > kMostStepsToARow)
       stall(step, t_before, "the physical step h*s(q) = " + format_number(dt) + " would need more than 2^44 steps to reach t = " +
                                 format_number(target) + ", s(q) = " + format_number(scale));
     judge_convergence(step, t_after, target);
@@ -115,7 +117,7 @@ class PhysicalTimeGuard {
     next_window_end_ *= 2;
   }
 
-  double largest_step_ = 0.0;
+  double largest_step_ = 0.0, row_horizon_ = 0.0;
   long steps_ = 0, next_window_end_ = 1;
   double window_start_t_ = 0.0, previous_gain_ = 0.0;
   int converging_ = 0;
