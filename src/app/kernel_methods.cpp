@@ -16,6 +16,7 @@
 #include "kernel/kernel_runge_kutta.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
 #include "kernel/nonholonomic_integrator.hpp"
+#include "kernel/start_checks.hpp"
 #include "kernel/sundman_integrator.hpp"
 
 namespace mechint::app {
@@ -433,6 +434,7 @@ void check_kernel_start(const KernelProblem& p) {
   if (p.q0.size() != n || p.qdot0.size() != n) throw std::logic_error("start does not match the model");
   if (!p.q0.allFinite() || !p.qdot0.allFinite()) throw InvalidStart("the initial values are not finite");
   check_start_angles(p.labels, p.q0);
+  kernel::check_start_precision(m, p.q0, p.qdot0, p.labels.coordinates);
   kernel::LagrangianValues l(n);
   if (!m.lagrangian(p.q0, p.qdot0, l, /*with_value=*/true)) throw InvalidStart("the model is not defined at the start (outside its domain)");
   Vector g(k);

@@ -70,6 +70,7 @@ void KernelEnergyStepIntegrator::start_from_velocity(const Vector& q0, const Vec
   t_ = t0, h_ = nominal_h_, target_ = last_energy_ = kernel_energy(*model_, q0, qdot0);
   steps_ = fallbacks_ = 0;
   started_ = false, showing_aside_ = false;
+  energy_jumps_.reset();
   previous_q_ = q_, previous_p_ = p_, previous_v_ = v_, previous_t_ = t_;
   aside_q_ = q_, aside_p_ = p_, aside_v_ = v_, aside_t_ = t_;  // sized as after a landing (checkpoints)
 }
@@ -124,7 +125,8 @@ bool KernelEnergyStepIntegrator::energy_step(double& h) {
   return false;
 }
 
-double KernelEnergyStepIntegrator::finish(const Vector& q0, const Vector& v, double h, Vector& q1, Vector& p1) {
+double KernelEnergyStepIntegrator::finish(const Vector& q0, const Vector& v, double h, Vector& q1, Vector& p1,
+                                          double* size) {
   midpoint_ = q0;
   midpoint_.noalias() += (0.5 * h) * v;
   double l = std::numeric_limits<double>::quiet_NaN();
@@ -134,6 +136,7 @@ double KernelEnergyStepIntegrator::finish(const Vector& q0, const Vector& v, dou
   q1.noalias() += h * v;
   p1 = values_.v;
   p1.noalias() += (0.5 * h) * values_.q;
+  if (size) *size = std::abs(v.dot(values_.v)) + std::abs(l);
   return v.dot(values_.v) - l;
 }
 
@@ -152,8 +155,16 @@ void KernelEnergyStepIntegrator::trajectory_step() {
       ++fallbacks_;
     }
   }
-  last_energy_ = finish(q_, v_, h, q1_, p1_);
+  double size = 0.0;
+  last_energy_ = finish(q_, v_, h, q1_, p1_, &size);
   if (!q1_.allFinite() || !p1_.allFinite()) throw NewtonFailure(steps_ + 1, t_ + h, std::nan(""), 0);
+  // The step stays within [h/64, 64 h] of the nominal one (energy_step), so it cannot collapse; only
+  // a time so large that h is below its rounding could stop it from advancing.
+  if (!(t_ + h > t_))
+    throw NumericalFailure("the step h = " + format_number(h) + " no longer advances the time t = " + format_number(t_) +
+                               " (step " + std::to_string(steps_ + 1) + "); use a larger h",
+                           FailureLocation{steps_ + 1, t_});
+  energy_jumps_.judge(last_energy_, size, steps_ + 1, t_ + h);
   model_->check_step(q_, q1_, t_ + h);
   q_ = q1_, p_ = p1_;
   t_ += h, h_ = h;

@@ -25,6 +25,7 @@
 /// of the size that ends there, taken aside from the trajectory (as adapt=sundman's land=aside).
 /// Unconstrained models without forces.
 
+#include "kernel/energy_jump_check.hpp"
 #include "kernel/kernel_model.hpp"
 #include "mechint/solve/newton.hpp"
 
@@ -71,6 +72,7 @@ class KernelEnergyStepIntegrator {
     a(q_), a(p_), a(v_), a(t_), a(h_), a(target_), a(last_energy_), a(steps_), a(fallbacks_), a(started_);
     a(previous_q_), a(previous_p_), a(previous_v_), a(previous_t_), a(aside_q_), a(aside_p_), a(aside_v_), a(aside_t_),
         a(showing_aside_);
+    energy_jumps_.reset();  // a resumed state has no previous step to compare with
   }
 
  private:
@@ -83,7 +85,8 @@ class KernelEnergyStepIntegrator {
   /// The step size that keeps E_d (into h and v_); false when there is none near h_.
   bool energy_step(double& h);
   /// q1, p1 of the step solved, and its discrete energy E(Q, V).
-  double finish(const Vector& q0, const Vector& v, double h, Vector& q1, Vector& p1);
+  /// The step's end (q1, p1) and its midpoint energy; the size of the energy's terms into `size`.
+  double finish(const Vector& q0, const Vector& v, double h, Vector& q1, Vector& p1, double* size = nullptr);
   void trajectory_step();
   void land(double t);
 
@@ -97,6 +100,9 @@ class KernelEnergyStepIntegrator {
   double t_ = 0.0, h_ = 0.0, target_ = 0.0, last_energy_ = 0.0;
   long steps_ = 0, fallbacks_ = 0;
   bool started_ = false;
+  /// A fallback step keeps no energy by construction: it is held to the energy balance of the
+  /// midpoint rule (kernel/energy_jump_check.hpp), as every step is (one that keeps E_d passes).
+  EnergyJumpCheck energy_jumps_;
   Vector previous_q_, previous_p_, previous_v_;
   double previous_t_ = 0.0;
   Vector aside_q_, aside_p_, aside_v_;

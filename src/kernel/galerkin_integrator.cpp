@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "kernel/energy_jump_check.hpp"
 #include "kernel/kernel_legendre.hpp"
 #include "kernel/sized_newton.hpp"
 #include "kernel/start_checks.hpp"
@@ -271,6 +272,7 @@ KernelGalerkinIntegrator::KernelGalerkinIntegrator(const KernelModel& model, Gal
   dg_stage_.assign(s_, RowMatrix::Zero(k_, n));
   dg_end_.setZero(k_, n), v_end_.setZero(n), p_hat_.setZero(n);
   force_now_.setZero(n), force_next_.setZero(n), explicit_rhs_.setZero(n), explicit_v_.setZero(n);
+  mass_velocity_.setZero(n), zero_velocity_.setZero(n);
   end_values_ = LagrangianValues(n);
   deviation_ = initial_deviation(2 * n);
   for (Vector* v : {&lin_q0_, &lin_p0_, &lin_dq0_, &lin_dp0_, &lin_dq_stage_}) v->setZero(n);
@@ -316,6 +318,7 @@ void KernelGalerkinIntegrator::start_from_velocity(const Vector& q0, const Vecto
   indicators_.restart(t0);
   explicit_.reset();
   force_now_valid_ = false;
+  potential_now_valid_ = false;
   // A separable model (kernel/separable.hpp): the trapezoid rule is explicit, and every rule's Newton
   // Jacobian takes L_qq alone from the model, L_qv = 0 and L_vv = M being constants (assemble).
   const bool explicit_rule = tableau_.quadrature == Quadrature::kLobatto && s_ == 2;
@@ -437,7 +440,7 @@ void KernelGalerkinIntegrator::predict(double h) {
 double KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::MatrixXd* jacobian, int index) {
   const bool linearise = jacobian != nullptr || tracking_;
   if (explicit_ && !linearise && !time_scale_) {
-    explicit_substep(h, t_start);
+    explicit_substep(h, t_start, index);
     return h;
   }
   force_now_valid_ = false;  // q changes by a Newton step: the reused L_q would be stale
@@ -544,12 +547,17 @@ bool KernelGalerkinIntegrator::methods_substep(double h) {
 
 /// The Störmer–Verlet sub-step of the class comment. The state changes only once L_q(q1) is known, so
 /// a q1 outside the model's domain leaves the last good step.
-void KernelGalerkinIntegrator::explicit_substep(double h, double t_start) {
+void KernelGalerkinIntegrator::explicit_substep(double h, double t_start, int index) {
   const int n = n_;
   if (!force_now_valid_) {
     if (!model_->gradient(q_, stages_.head(n), nullptr, &force_now_, nullptr))
       throw NewtonFailure(step_index_ + 1, t_start, std::numeric_limits<double>::quiet_NaN(), 0);
     force_now_valid_ = true;
+  }
+  if (check_.enabled && !potential_now_valid_) {
+    if (!model_->gradient(q_, zero_velocity_, &potential_now_, nullptr, nullptr))
+      potential_now_ = std::numeric_limits<double>::quiet_NaN();
+    potential_now_valid_ = true;
   }
   const bool defined = model_steps_itself_ ? model_substep(h) : methods_substep(h);
   if (!defined)
@@ -558,6 +566,25 @@ void KernelGalerkinIntegrator::explicit_substep(double h, double t_start) {
   stats_ = NewtonStats{};
   stats_.converged = true;
   last_h_ = h;
+  if (check_.enabled) check_explicit_energy_balance(t_start + h, index);
+}
+
+/// Ē = ½VᵀMV − ½[U(q0) + U(q1)] with U(q) = L(q, 0), and the size of its terms Σ b_i (|L_v·V| + |L_i|)
+/// with L_v = MV + b and L_i = ½VᵀMV + b·V + U(Q_i): the stage mean check_energy_balance forms, for
+/// the two stages of the explicit step. U(q1) is kept as the next sub-step's U(q0).
+void KernelGalerkinIntegrator::check_explicit_energy_balance(double t_end, int index) {
+  double potential_next = std::numeric_limits<double>::quiet_NaN();
+  if (!model_->gradient(q_, zero_velocity_, &potential_next, nullptr, nullptr))
+    potential_next = std::numeric_limits<double>::quiet_NaN();
+  mass_velocity_.noalias() = explicit_->mass * explicit_v_;
+  const double kinetic = 0.5 * explicit_v_.dot(mass_velocity_);
+  const double linear = explicit_->linear.size() == n_ ? explicit_->linear.dot(explicit_v_) : 0.0;
+  const double energy = kinetic - 0.5 * (potential_now_ + potential_next);
+  const double size = std::abs(2.0 * kinetic + linear) +
+                      0.5 * (std::abs(kinetic + linear + potential_now_) + std::abs(kinetic + linear + potential_next));
+  potential_now_ = potential_next;
+  const double ratio = balances_[static_cast<std::size_t>(index)].update_with_work_between(energy, size, 0.0, check_);
+  if (!(ratio <= check_.reject_energy)) reject_energy_jump(step_index_ + 1, t_end, energy, ratio);
 }
 
 /// h Σ_j b_j s(Q_j) at the converged stages (set_time_scale).

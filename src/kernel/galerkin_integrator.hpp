@@ -39,9 +39,10 @@
 /// same equations as the Newton path, whose root it is up to round-off, so compositions of it are
 /// the explicit symplectic methods of order 4–8. A model that supplies the whole step
 /// (model_kernels.h, separable_step: the AD backend, a separable model file's C) takes it on its
-/// side of the table with the same arithmetic and numbers. There is no root to choose between, so the step
-/// check (which rejects a Newton root that is not the continuation of the motion) has nothing to
-/// reject and is not run. The Newton path stays for tracked deviations, step Jacobians and time
+/// side of the table with the same arithmetic and numbers. There is no root to choose between, but a
+/// step can still fail to resolve the motion (a pole of the potential crossed in one step): the step
+/// check keeps the same energy balance, Ē = ½VᵀMV − ½[L(q0, 0) + L(q1, 0)] (the stage mean for
+/// V_1 = V_2 = V), one value of L per step (kernel/energy_jump_check.hpp). The Newton path stays for tracked deviations, step Jacobians and time
 /// scales (their linearisations need the Hessians of the stages).
 
 #include <functional>
@@ -152,6 +153,7 @@ class KernelGalerkinIntegrator {
     if (balances_.size() > 1 && model_->forced()) a(substep_work_);
     a(deviation_), indicators_.checkpoint_state(a);
     a(force_now_), a(force_now_valid_);
+    potential_now_valid_ = false;  // evaluated again at the next explicit step
   }
 
  private:
@@ -162,7 +164,9 @@ class KernelGalerkinIntegrator {
   /// Returns the sub-step's physical duration (h, or its time-scaled duration).
   /// `index`: the sub-step's place in the composition (its energy balance, check_energy_balance).
   double substep(double h, double t_start, Eigen::MatrixXd* jacobian, int index);
-  void explicit_substep(double h, double t_start);
+  void explicit_substep(double h, double t_start, int index);
+  /// The explicit sub-step's energy balance (kernel/energy_jump_check.hpp), from L(q, 0) at its ends.
+  void check_explicit_energy_balance(double t_end, int index);
   bool model_substep(double h);
   bool methods_substep(double h);
   double scaled_duration(double h, double t_start);
@@ -222,6 +226,10 @@ class KernelGalerkinIntegrator {
   bool model_steps_itself_ = false;
   Vector force_now_, force_next_, explicit_rhs_, explicit_v_;
   bool force_now_valid_ = false;
+  // The explicit steps' energy balance: L(q, 0) at the current q (reused), M V, a zero velocity.
+  double potential_now_ = 0.0;
+  bool potential_now_valid_ = false;
+  Vector mass_velocity_, zero_velocity_;
   // The tangent map of the last sub-step (factor_linearisation) and the tracked deviation.
   bool tracking_ = false;
   Vector deviation_;

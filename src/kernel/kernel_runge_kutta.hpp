@@ -23,6 +23,7 @@
 #include <Eigen/LU>
 
 #include "kernel/chaos_indicators.hpp"
+#include "kernel/energy_jump_check.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
 #include "mechint/integrate/odeint_baselines.hpp"
 
@@ -61,6 +62,9 @@ class KernelRungeKutta : public Method {
     this->start(x, t0);
     before_.resize(q0.size());
     after_.resize(q0.size());
+    energy_q_.resize(q0.size()), energy_v_.resize(q0.size()), energy_l_v_.resize(q0.size());
+    energy_jumps_.reset();
+    judge_energy();
   }
   /// The method's step, then the model's own check of the step (a model file's domain,
   /// KernelModel::check_step), as the variational integrators on kernels check theirs.
@@ -75,6 +79,7 @@ class KernelRungeKutta : public Method {
       after_ = q();
       model().check_step(before_, after_, this->time());
     }
+    judge_energy();
     if (tracking_) renormalise_deviation();
   }
   void step_toward(double t_out)
@@ -88,6 +93,7 @@ class KernelRungeKutta : public Method {
       after_ = q();
       model().check_step(before_, after_, this->time());
     }
+    judge_energy();
     if (tracking_) renormalise_deviation();
   }
 
@@ -128,6 +134,7 @@ class KernelRungeKutta : public Method {
     requires requires(Method& m, Archive& a) { m.checkpoint_state(a); }
   void checkpoint_state(Archive& a) {
     Method::checkpoint_state(a);
+    energy_jumps_.reset();  // a resumed state has no previous step to compare with
     if (tracking_) indicators_.checkpoint_state(a);
   }
 
@@ -169,7 +176,23 @@ class KernelRungeKutta : public Method {
     }
   }
 
+  /// The step's energy against the previous one's (kernel/energy_jump_check.hpp): a step that does
+  /// not resolve the motion (a pole of the potential crossed in one step) is refused, not written.
+  /// Models without forces; a state that is not finite is the run loop's to report.
+  void judge_energy() {
+    if (model().forced()) return;
+    const int n = model().dim();
+    energy_q_ = Eigen::Map<const Vector>(this->state().data(), n);
+    energy_v_ = Eigen::Map<const Vector>(this->state().data() + n, n);
+    if (!energy_q_.allFinite() || !energy_v_.allFinite()) return;
+    double energy = std::numeric_limits<double>::quiet_NaN(), size = 0.0;
+    if (!model().energy(energy_q_, energy_v_, energy, size, energy_l_v_)) return;
+    energy_jumps_.judge(energy, size, this->step_index(), this->time());
+  }
+
   Vector before_, after_;  ///< the step's ends, for the model's step check (sized at the start)
+  Vector energy_q_, energy_v_, energy_l_v_;  ///< judge_energy's workspace (sized at the start)
+  EnergyJumpCheck energy_jumps_;
   bool tracking_ = false;
   ChaosIndicators indicators_;
 };

@@ -39,6 +39,7 @@ void KernelSundmanIntegrator::start_from_velocity(const Vector& q0, const Vector
   aside_->start_from_velocity(q0, s * qdot0, t0);  // its state sized as after a landing (checkpoints)
   previous_q_ = main_->q(), previous_p_ = main_->p(), previous_t_ = t0;
   steps_ = 0, last_dt_ = 0.0, showing_aside_ = false;
+  guard_.start(h_);
 }
 
 void KernelSundmanIntegrator::step_toward(double t) {
@@ -52,14 +53,33 @@ void KernelSundmanIntegrator::step_toward(double t) {
   take_step(*main_);
   ++steps_;
   last_dt_ = main_->time() - previous_t_;
-  // A time scale that vanishes along the motion stalls the physical time (dt = h s → 0): stop
-  // rather than step forever.
-  if (!(main_->time() > previous_t_))
-    throw NumericalFailure("the physical step h*s(q) = " + format_number(last_dt_) + " no longer advances the time t = " +
-                               format_number(previous_t_) + " (step " + std::to_string(steps_) +
-                               "): the time scale vanishes along the motion (check time_scale)",
-                           FailureLocation{steps_, previous_t_});
+  guard_.after_step(steps_, previous_t_, main_->time(), t, scale_at(main_->q()));
+  // Only where s has fallen far below its values of the run (near a zero of s): elsewhere the
+  // energy error's force is O(h^p) of the model's, and the check would cost each step allocations.
+  if (last_dt_ < 1e-3 * guard_.largest_step()) check_transformation_error();
   if (main_->time() > t) land(t);
+}
+
+void KernelSundmanIntegrator::check_transformation_error() {
+  const KernelModel& base = transformation_.base();
+  const Vector& q = main_->q();
+  double s = 0.0;
+  scale_gradient_.resize(q.size()), force_.resize(q.size());
+  if (!base.time_scale(q, s, &scale_gradient_, nullptr) || !(s > 0.0)) return;  // the guard's to report
+  physical_velocity_ = main_->velocity() / s;
+  const double error = kernel_energy(base, q, physical_velocity_) - transformation_.energy_level();
+  if (!base.gradient(q, physical_velocity_, nullptr, &force_, nullptr)) return;
+  const double spurious = std::abs(error) * scale_gradient_.lpNorm<Eigen::Infinity>() / s;
+  const double physical = force_.lpNorm<Eigen::Infinity>();
+  // Where the model exerts no force the comparison has no scale (a free particle): not judged.
+  if (!(physical > 0.0) || !std::isfinite(spurious) || spurious <= physical) return;
+  throw NumericalFailure("at step " + std::to_string(steps_) + " (t = " + format_number(main_->time()) +
+                             ") the motion is no longer the model's: the energy error E - E0 = " +
+                             format_number(error, 3) + " acts through the time scale s(q) = " + format_number(s, 3) +
+                             " with a force " + format_number(spurious / physical, 3) +
+                             " times the model's (s is too close to 0 along the motion); check time_scale, or "
+                             "reduce the step size",
+                         FailureLocation{steps_, previous_t_});
 }
 
 void KernelSundmanIntegrator::take_step(KernelGalerkinIntegrator& integrator) {
@@ -110,6 +130,12 @@ void KernelSundmanIntegrator::land(double t) {
   if (!landed)
     throw NumericalFailure("no step from t = " + format_number(previous_t_) + " ends at the output time " +
                                format_number(t) + " (step " + std::to_string(steps_) + "); reduce the step size",
+                           FailureLocation{steps_, previous_t_});
+  const double scale = scale_at(aside_->q());
+  if (!(scale > 0.0) || !std::isfinite(scale))
+    throw NumericalFailure("the time scale s(q) is " + format_number(scale) + " at the output time t = " +
+                               format_number(t) + " (step " + std::to_string(steps_) +
+                               "): it must stay positive and finite; reduce the step size or check time_scale",
                            FailureLocation{steps_, previous_t_});
   landed_t_ = t;
   showing_aside_ = true;

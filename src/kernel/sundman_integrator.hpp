@@ -20,6 +20,7 @@
 #include <memory>
 
 #include "kernel/galerkin_integrator.hpp"
+#include "kernel/physical_time_guard.hpp"
 #include "kernel/sundman_transformation.hpp"
 
 namespace mechint::kernel {
@@ -39,7 +40,9 @@ class KernelSundmanIntegrator {
   /// start's energy. Throws InvalidStart when s(q0) is not positive and finite.
   void start_from_velocity(const Vector& q0, const Vector& qdot0, double t0 = 0.0);
 
-  /// One step of its own toward physical time t (never past it; exactly t once reached).
+  /// One step of its own toward physical time t (never past it; exactly t once reached). Throws
+  /// NumericalFailure where the time scale is not positive and finite at a stage or at the step's
+  /// end, or where the physical time stalls (PhysicalTimeGuard).
   void step_toward(double t);
 
   // ---- state of the row (the stepper contract) -------------------------------------------------
@@ -77,6 +80,11 @@ class KernelSundmanIntegrator {
   /// integrator.step(), a failure caused by the time scale named as such.
   void take_step(KernelGalerkinIntegrator& integrator);
   double scale_at(const Vector& q) const;
+  /// Refuses (NumericalFailure) a step end where the transformation's own error drives the motion:
+  /// the fictive force −(E − E0)∇s of an energy error E − E0, seen in physical time as
+  /// −(E − E0)∇s/s, stronger than the model's ∂L/∂q. Near a zero of s that force turns the motion
+  /// back (s = x: the orbit came back mirrored, exit 0); on a resolved run it is O(h^p) of ∂L/∂q.
+  void check_transformation_error();
 
   SundmanTransformation transformation_;
   double h_;
@@ -87,6 +95,10 @@ class KernelSundmanIntegrator {
   double landed_t_ = 0.0;  ///< the row's time T while the aside step shows (its state is at T to round-off)
   long steps_ = 0;
   bool showing_aside_ = false;
+  /// The time scale and the physical time's progress after every step (not checkpointed: a resumed
+  /// run's guard starts again from its first step).
+  PhysicalTimeGuard guard_;
+  Vector scale_gradient_, force_, physical_velocity_;  ///< check_transformation_error's workspace
 };
 
 }  // namespace mechint::kernel

@@ -2,6 +2,8 @@
 
 #include <ceres/jet.h>
 
+#include <Eigen/LU>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -9,7 +11,9 @@
 
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
+#include "model_file/diagnostics.hpp"
 #include "model_file/evaluate.hpp"
+#include "model_file/model_file.hpp"
 
 namespace mechint::model_file {
 namespace {
@@ -72,7 +76,72 @@ SymbolValues<Dual> duals(const ModelDescription& d, const std::vector<double>& q
                      std::to_string(k + 1) + " " + what);
 }
 
+/// Whether the velocity of coordinate `index` occurs anywhere in `e`.
+bool mentions_velocity(const Expression& e, int index) {
+  if (e.kind == Expression::Kind::kSymbol) return e.symbol == SymbolKind::kVelocity && e.index == index;
+  return std::any_of(e.args.begin(), e.args.end(), [&](const Expression& a) { return mentions_velocity(a, index); });
+}
+
 }  // namespace
+
+void check_mass_matrix(const ModelDescription& d) {
+  const int n = static_cast<int>(d.coordinates.size());
+  const int k = static_cast<int>(d.constraints.size());
+  if (n == 0 || n > static_cast<int>(kMaxCoordinates)) return;
+  // ∂²L/∂q̇_i∂q̇_j by central differences of the exact gradient over q̇ (a jet): exact to round-off
+  // for a Lagrangian quadratic in q̇, and within O(δ²) otherwise, far below the rank threshold.
+  using Slope = ceres::Jet<double, static_cast<int>(kMaxCoordinates)>;
+  const auto velocity_gradient = [&](int j, double shift, Eigen::VectorXd& out) {
+    SymbolValues<Slope> values;
+    for (const auto& p : d.parameters) values.parameters.push_back(p.value);
+    for (int i = 0; i < n; ++i) {
+      values.q.push_back(Slope(d.initial_q[static_cast<std::size_t>(i)]));
+      values.v.push_back(Slope(d.initial_v[static_cast<std::size_t>(i)] + (i == j ? shift : 0.0), i));
+    }
+    const Slope l = evaluate(d.lagrangian, values);
+    out.resize(n);
+    for (int i = 0; i < n; ++i) out[i] = l.v[i];
+  };
+  Eigen::MatrixXd bordered = Eigen::MatrixXd::Zero(n + k, n + k);
+  Eigen::VectorXd plus, minus;
+  for (int j = 0; j < n; ++j) {
+    const double delta = 1e-3 * (1.0 + std::abs(d.initial_v[static_cast<std::size_t>(j)]));
+    velocity_gradient(j, delta, plus);
+    velocity_gradient(j, -delta, minus);
+    bordered.col(j).head(n) = (plus - minus) / (2.0 * delta);
+  }
+  bordered.topLeftCorner(n, n) = (0.5 * (bordered.topLeftCorner(n, n) + bordered.topLeftCorner(n, n).transpose())).eval();
+  if (k > 0) {
+    SymbolValues<Slope> values;
+    for (const auto& p : d.parameters) values.parameters.push_back(p.value);
+    for (int i = 0; i < n; ++i) {
+      values.q.push_back(Slope(d.initial_q[static_cast<std::size_t>(i)], i));
+      values.v.push_back(Slope(d.initial_v[static_cast<std::size_t>(i)]));
+    }
+    for (int c = 0; c < k; ++c) {
+      const Slope g = evaluate(d.constraints[static_cast<std::size_t>(c)], values);
+      for (int i = 0; i < n; ++i) bordered(n + c, i) = bordered(i, n + c) = g.v[i];
+    }
+  }
+  // Not finite: the start's other checks say where the model is not defined.
+  if (!bordered.allFinite()) return;
+  Eigen::FullPivLU<Eigen::MatrixXd> lu(bordered);
+  lu.setThreshold(1e-9);  // pivots below 1e-9 of the largest: round-off and the differences' error
+  if (lu.isInvertible()) return;
+  std::string without;
+  for (int i = 0; i < n; ++i)
+    if (!mentions_velocity(d.lagrangian, i))
+      without += (without.empty() ? "" : ", ") + d.coordinates[static_cast<std::size_t>(i)];
+  const std::string why =
+      !without.empty()
+          ? "coordinate" + std::string(without.find(',') == std::string::npos ? " " : "s ") + without +
+                " ha" + (without.find(',') == std::string::npos ? "s" : "ve") +
+                " no kinetic term (its velocity does not occur in the Lagrangian): a coordinate without inertia is "
+                "not one the equations of motion determine; give it a kinetic term, or eliminate it"
+          : std::string(k > 0 ? "bordered by the constraints' Jacobian, " : "") +
+                "no method can solve for the accelerations there; check the masses, the parameters and [initial]";
+  fail_at(d.file, d.lagrangian.position, "the mass matrix d2L/dqdot2 is singular at the start: " + why);
+}
 
 SymmetryCheck check_symmetries(const ModelDescription& d) {
   SymmetryCheck result;

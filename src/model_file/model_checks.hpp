@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// What a model file declares, checked before the model is compiled or run: that the Lagrangian is
-/// invariant under each declared symmetry generator (else its "conserved" momentum is not), and
-/// that the start lies in the declared domain. Evaluated on the checked expression trees
+/// invariant under each declared symmetry generator (else its "conserved" momentum is not), that
+/// the start lies in the declared domain, and that the mass matrix is invertible at the start. Evaluated on the checked expression trees
 /// (model_file/evaluate.hpp) with dual numbers: exact derivatives, no compiler.
 
 #include <string>
@@ -23,5 +23,12 @@ struct SymmetryCheck {
 /// for every generator ξ; with constraints, also that ∇g(q0)·ξ(q0) = 0 (the motion stays on the
 /// manifold). Throws InvalidInput naming the generator and where it is in the file.
 SymmetryCheck check_symmetries(const ModelDescription& d);
+
+/// Refuses (InvalidInput, at the Lagrangian's place in the file) a model whose mass matrix
+/// ∂²L/∂q̇² — bordered by the holonomic constraints' Jacobian, as every run takes it — is singular
+/// at the file's start: no method can integrate it (the runs refuse it at their start), so `check`
+/// must not report it as a model that runs. A coordinate whose velocity does not occur in L at all
+/// (no kinetic term: singular everywhere) is named.
+void check_mass_matrix(const ModelDescription& d);
 
 }  // namespace mechint::model_file

@@ -200,6 +200,8 @@ app::SystemEntry model_file_system(const std::string& path) {
 std::string describe_model_file(const std::string& path) {
   const ModelDescription d = read_model_file(path);
   check_before_compiling(d);
+  // Every run refuses a singular mass matrix at its start: the report must not say the model runs.
+  check_mass_matrix(d);
   const std::size_t n = d.coordinates.size();
   std::ostringstream out;
   out << "model " << d.name << " (" << d.file << ")";
