@@ -1,6 +1,7 @@
 #include "model_file/model_compiler.hpp"
 
 #include "mechint/core/notices.hpp"
+#include "model_file/content_digest.hpp"
 
 #include <elf.h>
 #include <link.h>
@@ -120,18 +121,7 @@ Toolchain find_toolchain() {
   return t;
 }
 
-std::string digest(const std::string& material) {
-  // FNV-1a 64 with two offset bases: 128 bits against accidental collisions of cache entries.
-  std::uint64_t a = 0xcbf29ce484222325ULL, b = 0x84222325cbf29ce4ULL;
-  for (const unsigned char c : material) {
-    a = (a ^ c) * 0x100000001b3ULL;
-    b = (b ^ (c + 0x9eU)) * 0x100000001b3ULL;
-  }
-  char text[33];
-  std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(a),
-                static_cast<unsigned long long>(b));
-  return text;
-}
+std::string digest(const std::string& material) { return content_digest(material); }
 
 std::string cache_key(const std::string& made_by, const std::string& model_text, const Toolchain& toolchain) {
   std::string material = "source\n" + made_by + "\nmodel\n" + model_text + "\ncompiler\n" + toolchain.compiler + "\n" +
