@@ -29,7 +29,6 @@ using app::ParameterSpec;
 
 constexpr std::size_t kMaxTokens = 64;
 
-/// Every byte printable ASCII: one line on a terminal, no escape sequence.
 /// The longest quote_for_message(text, max_length) can be: the quotes, max_length characters of
 /// at most 4 bytes each ("\xNN"), and "...' (N bytes)" with N of at most 20 digits.
 constexpr std::size_t quoted_bound(std::size_t max_length) { return 2 + 4 * max_length + 6 + 20 + 7; }
@@ -41,13 +40,14 @@ void check_quoting(std::string_view text) {
   FUZZ_CHECK(quoted.size() >= 2 && quoted.front() == '\'');
   // Cut exactly when the text is longer than the limit, and then the full length is stated.
   const bool cut = quoted.ends_with("...' (" + std::to_string(text.size()) + " bytes)");
-  FUZZ_CHECK(cut == (text.size() > 40));
-  if (text.size() <= 40 && mechint::fuzz::printable(text)) FUZZ_CHECK(quoted == "'" + std::string(text) + "'");
+  FUZZ_CHECK(cut == (mechint::fuzz::characters(text) > 40));
+  if (mechint::fuzz::characters(text) <= 40 && mechint::fuzz::printable(text))
+    FUZZ_CHECK(quoted == "'" + std::string(text) + "'");
 
   const std::string line = printable_line(text);
   FUZZ_CHECK(mechint::fuzz::printable(line));
   FUZZ_CHECK(line.size() <= quoted_bound(400));
-  if (text.size() <= 400 && mechint::fuzz::printable(text)) FUZZ_CHECK(line == text);
+  if (mechint::fuzz::characters(text) <= 400 && mechint::fuzz::printable(text)) FUZZ_CHECK(line == text);
 }
 
 /// Realistic specs: bounded and unbounded reals, an integer range and choices, as the systems and

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
 
 #define FUZZ_CHECK(condition)             \
   do {                                    \
@@ -17,13 +18,34 @@
 
 namespace mechint::fuzz {
 
-/// Only printable ASCII: one line a terminal shows as it is.
+/// Only printable ASCII and well-formed UTF-8 of printable characters (no C1 control, no zero-width
+/// or bidirectional mark, no line separator: core/format.hpp's printable_utf8_length): one line a
+/// terminal shows as it is.
 inline bool printable(std::string_view text) {
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte >= 0x7f) return false;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte >= 0x80) {
+      const std::size_t length = mechint::printable_utf8_length(text, i);
+      if (length == 0) return false;
+      i += length;
+      continue;
+    }
+    if (byte < 0x20 || byte == 0x7f) return false;
+    ++i;
   }
   return true;
+}
+
+/// The characters quote_for_message counts in `text`: a printable UTF-8 sequence is one, any other
+/// byte one.
+inline std::size_t characters(std::string_view text) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < text.size(); ++n) {
+    const std::size_t length =
+        static_cast<unsigned char>(text[i]) >= 0x80 ? mechint::printable_utf8_length(text, i) : 0;
+    i += length > 0 ? length : 1;
+  }
+  return n;
 }
 
 /// One printable line `LABEL:LINE:COLUMN: what`, of bounded length (the readers of TOML files).
