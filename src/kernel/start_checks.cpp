@@ -56,10 +56,9 @@ void check_start_precision(const KernelModel& model, const Vector& q0, const Vec
     const std::string name = i < static_cast<int>(names.size()) ? names[static_cast<std::size_t>(i)]
                                                                  : "q" + std::to_string(i + 1);
     const double spacing = std::nextafter(std::abs(x), INFINITY) - std::abs(x);
-    if (!(std::abs(x) < kLargestCoordinate))
-      throw InvalidStart("the initial " + name + " = " + format_number(x) + " has lost its precision (doubles near it are " +
-                         format_number(spacing) + " apart; from 2^52 = 4.5e15 on they are 1 or more): give it within "
-                         "4.5e15, in units that keep the motion's numbers moderate");
+    // Only angles: a large coordinate that is not one keeps its relative precision (a distance of
+    // 1e17 m between stars is a legitimate start), and a start too large to evaluate is refused by
+    // check_start (not finite) or stops the run (exit 3).
     if (std::abs(x) > kLargestAngle && is_angle_of_lagrangian(model, q0, qdot0, i))
       throw InvalidStart("the angle " + name + " = " + format_number(x) + " rad has lost its precision (doubles near it are " +
                          format_number(spacing) + " rad apart): give it in (-pi, pi], or within 1e7 rad");

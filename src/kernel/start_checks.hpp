@@ -15,15 +15,11 @@ namespace mechint::kernel {
 /// q̇0 off Dg(q0) q̇0 = 0. Returns Dg(q0) (k x n; 0 x n without constraints).
 RowMatrix check_start_on_constraints(const KernelModel& model, const Vector& q0, const Vector* qdot0);
 
-/// The largest magnitude of an initial coordinate: 2^52, beyond which consecutive doubles are 1 or
-/// more apart (ulp(1e17) = 16) and no motion smaller than that can be represented.
-inline constexpr double kLargestCoordinate = 4503599627370496.0;
 /// The largest magnitude of an initial angle: at 1e7 rad consecutive doubles are 1.9e-9 rad apart.
 inline constexpr double kLargestAngle = 1e7;
 
 /// Refuses (InvalidStart, exit 2) a start whose coordinates have lost their precision
-/// (docs/trustworthy-runs.md, "Starts"): any coordinate of magnitude kLargestCoordinate or more, and
-/// an angle of the Lagrangian — a coordinate L depends on 2π-periodically, found by evaluating L and
+/// (docs/trustworthy-runs.md, "Starts"): an angle of the Lagrangian — a coordinate L depends on 2π-periodically, found by evaluating L and
 /// ∂L/∂q at the start with that coordinate reduced to (−π, π] and shifted by ±2π — beyond
 /// kLargestAngle. A pendulum released at th1 = 1e17 rad otherwise stays frozen with exit 0: its
 /// doubles are 16 rad apart. `names` names the coordinates in the message.
