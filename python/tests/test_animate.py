@@ -121,12 +121,34 @@ def test_save_reaches_a_fifos_reader(tmp_path):
     animation = mechint.System("kepler").run(t_end=1).animate()
     fifo = tmp_path / "page.fifo"
     os.mkfifo(fifo)
-    received = []
-    reader = threading.Thread(target=lambda: received.append(open(fifo, encoding="utf-8").read()))
+    # The reader's end is open before save() (without blocking: no writer yet), so save() finds its
+    # reader at once; a thread drains it while save() writes, then what is left: no timing.
+    descriptor = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    chunks = []
+    done = threading.Event()
+
+    def drain():
+        import select
+
+        while True:
+            finished = done.is_set()
+            select.select([descriptor], [], [], 0.1)
+            os.set_blocking(descriptor, False)
+            try:
+                while chunk := os.read(descriptor, 1 << 16):
+                    chunks.append(chunk)
+            except BlockingIOError:
+                pass
+            if finished:
+                return
+
+    reader = threading.Thread(target=drain)
     reader.start()
     animation.save(fifo)
-    reader.join(timeout=30)
-    assert received == [animation.html]
+    done.set()
+    reader.join()
+    os.close(descriptor)
+    assert b"".join(chunks).decode("utf-8") == animation.html
     assert sorted(p.name for p in tmp_path.iterdir()) == ["page.fifo"]
 
 
