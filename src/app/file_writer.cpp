@@ -30,7 +30,7 @@ constexpr auto kFifoReaderWait = std::chrono::seconds(5);
 std::string shown(const std::string& path) { return quote_for_message(path, 200); }
 
 std::string what_kind(mode_t mode) {
-  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISLNK(mode)) return "a link";
   if (S_ISFIFO(mode)) return "a FIFO";
   if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
   if (S_ISSOCK(mode)) return "a socket";
@@ -104,6 +104,13 @@ void sync_directory_of(const std::string& path) {
 
 }  // namespace
 
+void refuse_foreign_entry(const std::string& path) {
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode))
+    throw IoError(shown(path) + " is " + what_kind(info.st_mode) +
+                  ", which mechint did not write: neither followed nor replaced; remove it and run again");
+}
+
 bool written_through(const std::string& path) {
   if (path.empty() || path == "-") return true;
   struct stat info {};
@@ -142,10 +149,7 @@ FileWriter::FileWriter(std::string path, WriteOptions options) : path_(std::move
     target_ = follow_symlinks(path_, option);  // a dangling link: its target is created
   } else {
     if (path_.empty()) throw InvalidInput(option + ": no file named");
-    struct stat info {};
-    if (::lstat(path_.c_str(), &info) == 0 && !S_ISREG(info.st_mode))
-      throw IoError(shown(path_) + " exists and is " + what_kind(info.st_mode) +
-                    ", which mechint did not write: not replaced; remove it and run again");
+    refuse_foreign_entry(path_);
     target_ = path_;
   }
   require_parent_directory(option, path_, fs::path(target_));

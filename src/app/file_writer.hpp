@@ -93,6 +93,11 @@ void write_file(const std::string& path, std::string_view text, const WriteOptio
 /// marker, a checkpoint. Throws IoError on failure.
 void write_text_atomically(const std::string& path, std::string_view text, bool durable = false);
 
+/// Refuses (IoError) a name of mechint's own that exists as anything but a regular file (a link, a
+/// FIFO, a device planted in a results directory): what WritePath::kOwned writes, and what a reader
+/// of mechint's own files checks before it opens one.
+void refuse_foreign_entry(const std::string& path);
+
 /// True when `path` names standard output ("-") or an existing file that is written through.
 bool written_through(const std::string& path);
 

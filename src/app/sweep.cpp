@@ -19,7 +19,6 @@
 #include "app/sweep_csv.hpp"
 #include "app/sweep_journal.hpp"
 #include "app/sweep_lock.hpp"
-#include "app/sweep_own_files.hpp"
 #include "app/sweep_plan.hpp"
 #include "app/sweep_summary_hdf5.hpp"
 #include "app/sweep_trajectories.hpp"
@@ -46,7 +45,7 @@ std::unique_ptr<SweepDirectoryLock> prepare_directory(const fs::path& dir, const
     if (error && !fs::is_directory(dir)) throw IoError("cannot create " + shown + ": " + error.message());
   }
   auto lock = std::make_unique<SweepDirectoryLock>(dir);
-  sweep_own_file(json_path);  // never read or written through a link
+  refuse_foreign_entry(json_path.string());  // never read or written through a link
   if (fs::exists(json_path, error)) {
     nlohmann::json earlier;
     try {
@@ -65,7 +64,7 @@ std::unique_ptr<SweepDirectoryLock> prepare_directory(const fs::path& dir, const
                            " is not empty and holds no sweep.json: choose a new or empty directory");
     if (error) throw IoError("cannot read " + shown + ": " + error.message());
   }
-  write_text_atomically(sweep_own_file(json_path), record.dump(2) + "\n");
+  write_text_atomically(json_path.string(), record.dump(2) + "\n");
   return lock;
 }
 
@@ -380,11 +379,11 @@ SweepOutcome run_members(const SweepPlan& plan, const std::string& file, const f
     rows.push_back(entry.row);
     records.push_back(entry.trajectory);
   }
-  write_text_atomically(sweep_own_file(dir / "summary.csv"), summary);
-  sweep_own_file(dir / "summary.h5");
+  write_text_atomically((dir / "summary.csv").string(), summary);
+  refuse_foreign_entry((dir / "summary.h5").string());  // before the file is built
   write_summary_h5(dir, plan.header_line(), rows);
   if (plan.spec().trajectories) {
-    sweep_own_file(dir / "trajectories.h5");
+    refuse_foreign_entry((dir / "trajectories.h5").string());
     write_trajectories_h5(dir, records);
   }
   refuse_when_every_member_failed(entries, dir / "summary.csv");

@@ -13,7 +13,6 @@
 #include "app/output.hpp"
 #include "app/sweep_digest.hpp"
 #include "app/sweep_file.hpp"
-#include "app/sweep_own_files.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 
@@ -95,7 +94,7 @@ std::string write_member_trajectory(const fs::path& dir, std::size_t m, const Sw
   }
   // A link (or a FIFO, a device) planted at the member's name is not written through
   // (write_text_atomically would follow it).
-  write_text_atomically(sweep_own_file(member_trajectory_path(dir, m)), text);
+  write_text_atomically(member_trajectory_path(dir, m).string(), text);
   return record_of(text);
 }
 
