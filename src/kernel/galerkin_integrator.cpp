@@ -272,7 +272,7 @@ KernelGalerkinIntegrator::KernelGalerkinIntegrator(const KernelModel& model, Gal
   dg_stage_.assign(s_, RowMatrix::Zero(k_, n));
   dg_end_.setZero(k_, n), v_end_.setZero(n), p_hat_.setZero(n);
   force_now_.setZero(n), force_next_.setZero(n), explicit_rhs_.setZero(n), explicit_v_.setZero(n);
-  mass_velocity_.setZero(n), zero_velocity_.setZero(n);
+  zero_velocity_.setZero(n);
   end_values_ = LagrangianValues(n);
   deviation_ = initial_deviation(2 * n);
   for (Vector* v : {&lin_q0_, &lin_p0_, &lin_dq0_, &lin_dp0_, &lin_dq_stage_}) v->setZero(n);
@@ -330,7 +330,10 @@ void KernelGalerkinIntegrator::start_from_velocity(const Vector& q0, const Vecto
   end_velocity_predictor_.reset();
   if (kinetics && tableau_.quadrature == Quadrature::kGauss) end_velocity_predictor_ = kinetics;
   if (allow_explicit_ && explicit_rule) explicit_ = std::move(kinetics);
-  model_steps_itself_ = explicit_ && allow_model_step_ && supplies_separable_step(*model_);
+  // The model's own step returns no value of L, which the step check's energy balance needs at q1:
+  // with the check on, the methods' drift and kick (the same numbers, tests/test_model_explicit_step)
+  // take it from the gradient evaluation the step makes anyway (check_explicit_energy_balance).
+  model_steps_itself_ = explicit_ && allow_model_step_ && !check_.enabled && supplies_separable_step(*model_);
 }
 
 void KernelGalerkinIntegrator::start_from_momentum(const Vector& q0, const Vector& p0, double t0) {
@@ -515,6 +518,7 @@ double KernelGalerkinIntegrator::substep(double h, double t_start, Eigen::Matrix
 bool KernelGalerkinIntegrator::model_substep(double h) {
   const int n = n_;
   if (!model_separable_step(*model_, *explicit_, h, q_, p_, force_now_, q_, explicit_v_, force_next_, p_)) return false;
+  lagrangian_next_ = std::numeric_limits<double>::quiet_NaN();  // the balance evaluates U(q1) itself
   // V_1 = V_2 = v, read one entry at a time: a plugin's C writes its outputs entry by entry, and two
   // of them loaded as a pair right after would wait on a failed store forward (the fence keeps the
   // compiler from pairing the loads). The stage positions are not kept: nothing reads them after an
@@ -534,7 +538,10 @@ bool KernelGalerkinIntegrator::methods_substep(double h) {
   return at_short_size(n, [&]<int N>() {
     using V = Eigen::Matrix<double, N, 1>;
     separable_drift<N>(*explicit_, q_, p_, force_now_, h, explicit_rhs_, explicit_v_, predicted_);  // V_1 = V_2
-    if (!model_->gradient(predicted_, explicit_v_, nullptr, &force_next_, nullptr) ||
+    // With the step check on, L's value comes with the gradient (the same pass of the kernel): the
+    // energy balance's U(q1) follows from it (check_explicit_energy_balance).
+    double* lagrangian = check_.enabled ? &lagrangian_next_ : nullptr;
+    if (!model_->gradient(predicted_, explicit_v_, lagrangian, &force_next_, nullptr) ||
         !Eigen::Map<const V>(force_next_.data(), n).allFinite())
       return false;
     Eigen::Map<V>(stages_.data(), n) = Eigen::Map<const V>(explicit_v_.data(), n);
@@ -572,13 +579,36 @@ void KernelGalerkinIntegrator::explicit_substep(double h, double t_start, int in
 /// Ē = ½VᵀMV − ½[U(q0) + U(q1)] with U(q) = L(q, 0), and the size of its terms Σ b_i (|L_v·V| + |L_i|)
 /// with L_v = MV + b and L_i = ½VᵀMV + b·V + U(Q_i): the stage mean check_energy_balance forms, for
 /// the two stages of the explicit step. U(q1) is kept as the next sub-step's U(q0).
+///
+/// U(q1) = L(q1, V) − ½VᵀMV − b·V from the value of L the sub-step's gradient evaluation returned
+/// (separable L: kernel/separable.hpp), else L(q1, 0) evaluated here: an evaluation more per step
+/// made the explicit step about twice as costly on Kepler (docs/performance.md). The difference
+/// rounds at ε times the terms' size, which the balance is judged against.
 void KernelGalerkinIntegrator::check_explicit_energy_balance(double t_end, int index) {
-  double potential_next = std::numeric_limits<double>::quiet_NaN();
-  if (!model_->gradient(q_, zero_velocity_, &potential_next, nullptr, nullptr))
+  // ½VᵀMV and b·V in plain loops: the step itself is a few tens of nanoseconds on Kepler, and
+  // runtime-sized Eigen products of two-vectors cost as much again (M = I and diagonal M apart).
+  const int n = n_;
+  const double* v = explicit_v_.data();
+  double twice_kinetic = 0.0, linear = 0.0;
+  if (explicit_->unit) {
+    for (int i = 0; i < n; ++i) twice_kinetic += v[i] * v[i];
+  } else {
+    const double* m = explicit_->mass.data();  // row-major
+    for (int i = 0; i < n; ++i) {
+      double row = 0.0;
+      if (explicit_->diagonal)
+        row = m[i * n + i] * v[i];
+      else
+        for (int j = 0; j < n; ++j) row += m[i * n + j] * v[j];
+      twice_kinetic += v[i] * row;
+    }
+    if (explicit_->linear.size() == n)
+      for (int i = 0; i < n; ++i) linear += explicit_->linear[i] * v[i];
+  }
+  const double kinetic = 0.5 * twice_kinetic;
+  double potential_next = lagrangian_next_ - kinetic - linear;
+  if (std::isnan(lagrangian_next_) && !model_->gradient(q_, zero_velocity_, &potential_next, nullptr, nullptr))
     potential_next = std::numeric_limits<double>::quiet_NaN();
-  mass_velocity_.noalias() = explicit_->mass * explicit_v_;
-  const double kinetic = 0.5 * explicit_v_.dot(mass_velocity_);
-  const double linear = explicit_->linear.size() == n_ ? explicit_->linear.dot(explicit_v_) : 0.0;
   const double energy = kinetic - 0.5 * (potential_now_ + potential_next);
   const double size = std::abs(2.0 * kinetic + linear) +
                       0.5 * (std::abs(kinetic + linear + potential_now_) + std::abs(kinetic + linear + potential_next));

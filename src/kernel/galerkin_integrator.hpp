@@ -122,7 +122,8 @@ class KernelGalerkinIntegrator {
   /// false: the next starts keep the Newton path even where the explicit one applies (a comparison).
   void allow_explicit_steps(bool allow) { allow_explicit_ = allow; }
   /// Whether the explicit steps are the model's own (model_kernels.h, separable_step: the same
-  /// numbers, the step's values kept in registers), decided at the start.
+  /// numbers, the step's values kept in registers), decided at the start: only with the step check
+  /// off (check=off), whose energy balance needs the value of L at q1 the model's step does not give.
   bool model_takes_explicit_steps() const { return model_steps_itself_; }
   /// false: the next starts take the explicit steps here even where the model supplies its own (a
   /// comparison).
@@ -229,7 +230,11 @@ class KernelGalerkinIntegrator {
   // The explicit steps' energy balance: L(q, 0) at the current q (reused), M V, a zero velocity.
   double potential_now_ = 0.0;
   bool potential_now_valid_ = false;
-  Vector mass_velocity_, zero_velocity_;
+  /// L(q1, V) from the gradient the methods' explicit sub-step evaluates at q1 (methods_substep), from
+  /// which the energy balance takes U(q1) without another evaluation; NaN after the model's own step,
+  /// which returns no value of L.
+  double lagrangian_next_ = 0.0;
+  Vector zero_velocity_;
   // The tangent map of the last sub-step (factor_linearisation) and the tracked deviation.
   bool tracking_ = false;
   Vector deviation_;
