@@ -23,6 +23,7 @@
 #include "app/experiment_entry.hpp"
 #include "app/installation.hpp"
 #include "app/optimal_control_file.hpp"
+#include "app/open_system.hpp"
 #include "app/optimize.hpp"
 #include "app/reproduce.hpp"
 #include "app/run_system.hpp"
@@ -45,12 +46,9 @@ using Settings = std::map<std::string, std::string>;
 class PySystem {
  public:
   PySystem(const std::string& name, Settings settings) : name_(name), settings_(std::move(settings)) {
-    if (model_file::is_model_file_name(name)) {
-      const py::gil_scoped_release release;
-      owned_ = model_file::model_file_system(name);
-      entry_ = &*owned_;
-    } else {
-      entry_ = &app::find_system(name);
+    {
+      const py::gil_scoped_release release;  // a model file compiles here the first time
+      entry_ = app::open_system(name);
     }
     // Checks the settings now (unknown names, values out of range), as `mechint run` would; names
     // of method options are checked against the method when it is chosen.
@@ -194,8 +192,7 @@ class PySystem {
   }
 
   std::string name_;  ///< as given: a built-in's name or a model file's path (its [draw])
-  std::optional<app::SystemEntry> owned_;
-  const app::SystemEntry* entry_ = nullptr;
+  std::shared_ptr<const app::SystemEntry> entry_;  ///< app/open_system.hpp
   Settings settings_;
 };
 

@@ -25,7 +25,8 @@
 #include "app/temporary_files.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
-#include "model_file/model_file_system.hpp"
+#include "app/open_system.hpp"
+#include "model_file/model_file.hpp"
 
 namespace mechint::app {
 namespace {
@@ -161,16 +162,16 @@ OptimalControlSpec with_numbered_controls(const OptimalControlSpec& spec, const 
 
 }  // namespace
 
-/// The problem's system (a model file's entry is kept in `model_file`) and its parameter values.
-const SystemEntry& problem_system(const OptimalControlSpec& spec, std::optional<SystemEntry>& model_file,
-                                  ParameterValues& values) {
-  if (model_file::is_model_file_name(spec.model)) model_file = model_file::model_file_system(spec.model);
-  const SystemEntry* found = model_file ? &*model_file : nullptr;
-  if (!found) {
+/// The problem's system (app/open_system.hpp) and its parameter values.
+std::shared_ptr<const SystemEntry> problem_system(const OptimalControlSpec& spec, ParameterValues& values) {
+  std::shared_ptr<const SystemEntry> found;
+  if (model_file::is_model_file_name(spec.model)) {
+    found = open_system(spec.model);  // its errors are located in the model file
+  } else {
     try {
-      found = &find_system(spec.model);
+      found = open_system(spec.model);
     } catch (const InvalidInput& e) {
-      spec.fail(spec.model_where, e.what());
+      spec.fail(spec.model_where, e.what());  // an unknown name, located in the problem file
     }
   }
   // An initial value set in [parameters] would be ignored: an optimal control problem starts where
@@ -189,13 +190,13 @@ const SystemEntry& problem_system(const OptimalControlSpec& spec, std::optional<
   } catch (const std::invalid_argument& e) {
     throw InvalidInput(spec.file + ": [parameters]: " + e.what());
   }
-  return *found;
+  return found;
 }
 
 OptimizeOutcome solve_optimal_control(const OptimalControlSpec& spec) {
-  std::optional<SystemEntry> model_file;
   ParameterValues values;
-  const SystemEntry& system = problem_system(spec, model_file, values);
+  const auto opened = problem_system(spec, values);
+  const SystemEntry& system = *opened;
   return system.optimize(values, with_numbered_controls(spec, system.controls, values), system.controls);
 }
 
@@ -203,9 +204,8 @@ OptimizeOutcome solve_optimal_control(const OptimalControlSpec& spec) {
 /// `mechint view` would; a system without a drawing (a model file without [draw]) gets none, and its
 /// report links none.
 bool write_motion_page(const fs::path& dir, const OptimalControlSpec& spec) {
-  std::optional<SystemEntry> model_file;
   ParameterValues values;
-  problem_system(spec, model_file, values);
+  problem_system(spec, values);
   std::optional<Drawing> drawing;
   try {
     drawing = system_drawing(spec.model, values);

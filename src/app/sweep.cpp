@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/error_report.hpp"
 #include "app/output.hpp"
 #include "app/progress.hpp"
 #include "app/sweep_csv.hpp"
@@ -199,19 +200,11 @@ SweepOutcome run_sweep(SweepSpec spec, const std::string& file, const std::strin
   try {
     return run_members(plan, file, dir, journal, entries, todo, outcome, threads, progress, err, check_interrupt, ranks);
   } catch (...) {
-    int code = static_cast<int>(ExitCode::kInternalError);
-    std::string message = "internal error (please report)";
-    try {
-      throw;
-    } catch (const Error& e) {
-      code = static_cast<int>(e.exit_code());
-      message = std::string("error: ") + dynamic_cast<const std::exception&>(e).what();
-    } catch (const std::exception& e) {
-      message += std::string(": ") + e.what();
-    } catch (...) {
-    }
+    const ErrorReport report = report_of(std::current_exception());  // the one table (app/error_report.hpp)
+    const std::string message =
+        report.exit == ExitCode::kInternalError ? described(report) : "error: " + report.message;
     if (owner) err << "mechint: " << printable_line(message) << " (rank 0; stopping every rank)\n" << std::flush;
-    ranks->abort(code);
+    ranks->abort(static_cast<int>(report.exit));
   }
 }
 

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <set>
 
+#include "app/error_report.hpp"
+#include "app/open_system.hpp"
 #include "app/run_system.hpp"
 #include "app/sweep_digest.hpp"
 #include "app/sweep_rows.hpp"
@@ -74,15 +76,15 @@ SweepPlan::SweepPlan(SweepSpec spec) : spec_(std::move(spec)) {
     if (!std::filesystem::is_regular_file(spec_.system, error))
       spec_.fail(spec_.system_where, "model file " + quote_for_message(spec_.system, 200) +
                                          " not found (a relative path is relative to the sweep file)");
-    model_file_ = model_file::model_file_system(spec_.system);
-    system_ = &*model_file_;
+    opened_ = open_system(spec_.system);  // its errors are located in the model file
   } else {
     try {
-      system_ = &find_system(spec_.system);
+      opened_ = open_system(spec_.system);
     } catch (const InvalidInput& e) {
-      spec_.fail(spec_.system_where, e.what());
+      spec_.fail(spec_.system_where, e.what());  // an unknown name, located in the sweep file
     }
   }
+  system_ = opened_.get();
   method_ = spec_.method;
   OutputSchedule schedule;
   schedule.t_end = spec_.t_end;
@@ -376,15 +378,11 @@ std::string SweepPlan::run_member(std::size_t m, const std::atomic<bool>* stop, 
     status = e.what();
     exit = static_cast<int>(e.exit_code());
     failed_at = e.location().step;
-  } catch (const Error& e) {
-    status = e.what();
-    exit = static_cast<int>(e.exit_code());
-  } catch (const std::bad_alloc&) {
-    status = "out of memory";
-    exit = static_cast<int>(ExitCode::kNumericalFailure);
-  } catch (const std::exception& e) {
-    status = std::string("internal error (please report): ") + e.what();
-    exit = static_cast<int>(ExitCode::kInternalError);
+  } catch (...) {
+    const ErrorReport report = report_of(std::current_exception());  // the one table (app/error_report.hpp)
+    if (report.exit == ExitCode::kIoError) throw;  // a file operation's error stops the sweep, as IoError does
+    status = described(report);
+    exit = static_cast<int>(report.exit);
   }
   const double cpu = thread_cpu_seconds() - cpu_start;
   if (trajectory) {

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,7 +81,7 @@ class SweepPlan {
   void find_columns();
 
   SweepSpec spec_;
-  std::optional<SystemEntry> model_file_;
+  std::shared_ptr<const SystemEntry> opened_;  ///< app/open_system.hpp
   const SystemEntry* system_ = nullptr;
   std::string method_;  ///< the method as asked for (empty: the system's default)
   std::string resolved_method_;

@@ -29,7 +29,9 @@
 #include "app/drawing.hpp"
 #include "app/kernel_methods.hpp"
 #include "app/experiment_entry.hpp"
+#include "app/error_report.hpp"
 #include "app/file_paths.hpp"
+#include "app/open_system.hpp"
 #include "app/optimize.hpp"
 #include "app/reproduce.hpp"
 #include "app/output.hpp"
@@ -113,9 +115,9 @@ int list_everything() {
 }
 
 int run_system(const cli::RunCommand& command) {
-  std::optional<app::SystemEntry> model_file;
-  if (model_file::is_model_file_name(command.system)) model_file = model_file::model_file_system(command.system);
-  const app::SystemEntry& system = model_file ? *model_file : app::find_system(command.system);
+  const auto opened = app::open_system(command.system);
+  const app::SystemEntry& system = *opened;
+  const bool model_file = model_file::is_model_file_name(command.system);
   app::Overrides overrides;
   for (const auto& a : command.assignments) app::parse_assignment(a, overrides);
   const OutputSchedule schedule = app::with_default_step(system, command.schedule, command.h_given);
@@ -174,9 +176,8 @@ int view_run(const cli::ViewCommand& command) {
   app::refuse_same_file("--out", command.out, "the CSV", command.csv);
   // The CSV first: a file that is not a run's is refused before a model file is compiled for it.
   const app::AnimationFrames frames = app::read_run_csv(command.csv);
-  std::optional<app::SystemEntry> model_file;
-  if (model_file::is_model_file_name(command.system)) model_file = model_file::model_file_system(command.system);
-  const app::SystemEntry& system = model_file ? *model_file : app::find_system(command.system);
+  const auto opened = app::open_system(command.system);
+  const app::SystemEntry& system = *opened;
   const auto values = app::ParameterValues::resolve(system.parameters(overrides), overrides, system.name);
   const app::Drawing drawing = app::system_drawing(command.system, values);
   app::write_animation_page(command.out, drawing, frames,
@@ -274,15 +275,8 @@ int run_command(int argc, char** argv) {
         return 0;
     }
     return fail(ExitCode::kInternalError, "unknown command kind");
-  } catch (const mechint::Error& e) {
-    return fail(e.exit_code(), e.what());
-  } catch (const std::filesystem::filesystem_error& e) {
-    // A file operation of an experiment: name the path, not the library's wording.
-    return fail(ExitCode::kIoError, "cannot access " + quote_for_message(e.path1().string(), 200) + ": " +
-                                        e.code().message());
-  } catch (const std::bad_alloc&) {
-    return fail(ExitCode::kNumericalFailure, "out of memory");
-  } catch (const std::exception& e) {
-    return fail(ExitCode::kInternalError, e.what());
+  } catch (...) {
+    const app::ErrorReport report = app::report_of(std::current_exception());  // the one table
+    return fail(report.exit, report.message);
   }
 }
