@@ -15,11 +15,13 @@ cmake --install "$build" --prefix "$prefix" >"$work/install.log" || { cat "$work
 config="$(find "$prefix" -name mechintConfig.cmake -path '*/cmake/mechint/*')"
 [ -n "$config" ] || fail "not installed: <libdir>/cmake/mechint/mechintConfig.cmake"
 config_dir="$(dirname "$config")"
-for f in bin/mechint include/mechint/mechint.hpp share/mechint/plots/core_convergence.py \
+for f in bin/mechint include/mechint/mechint.hpp include/mechint/system.hpp \
+         include/mechint/internal/kernel/model_adapter.txx share/mechint/plots/core_convergence.py \
          share/mechint/model_compiler.json \
          "${config_dir#"$prefix"/}"/mechint{ConfigVersion,Targets,Dependencies}.cmake; do
   [ -e "$prefix/$f" ] || fail "not installed: $f"
 done
+[ -n "$(find "$prefix" -name 'libmechint.so*' -type f)" ] || fail "not installed: the library libmechint.so"
 echo "installed into $prefix: $(find "$prefix" -type f | wc -l) files"
 "$prefix/bin/mechint" list >/dev/null || fail "installed mechint list failed"
 # The command finds its plot scripts relative to itself: it holds no path of the source tree (in a
@@ -38,14 +40,19 @@ cmake --build "$work/consumer" -j "$(nproc)" >"$work/build.log" || { cat "$work/
 
 # The usage requirements of mechint::mechint: what a consumer needs, none of mechint's own warnings
 # or tuning flags (Unix Makefiles keep the compile flags in flags.make).
-flags="$work/consumer/CMakeFiles/pendulum.dir/flags.make"
+flags="$work/consumer/CMakeFiles/consumer.dir/flags.make"
 if [ -f "$flags" ]; then
   grep -q "EIGEN_STACK_ALLOCATION_LIMIT=0" "$flags" || fail "EIGEN_STACK_ALLOCATION_LIMIT=0 not passed to the consumer"
   grep -q "$prefix/include" "$flags" || fail "the installed include directory not passed to the consumer"
   if grep -E -q -- "-Wall|-Wextra|inline-unit-growth" "$flags"; then fail "mechint's own compile options leak to the consumer"; fi
 fi
 
-"$work/consumer/pendulum" || fail "consumer check failed"
+# The consumer runs a model file and a sweep from the installed tree alone (a copy of the model, so
+# that the sweep's relative path and the compiled model's cache are the consumer's own).
+cp "$src/examples/models/henon-heiles.toml" "$work/henon-heiles.toml"
+printf 'system = "henon-heiles.toml"\nh = 0.01\nt_end = 1.0\n[vary]\ny = [0.0, 0.1, 0.2]\n' >"$work/sweep.toml"
+(cd "$work" && MECHINT_CACHE_DIR="$work/model-cache" "$work/consumer/consumer" "$work/henon-heiles.toml" "$work/sweep.toml") \
+  >"$work/consumer.log" 2>&1 || { cat "$work/consumer.log"; fail "consumer check failed"; }
 
 # The README's Library section shows examples/consumer/main.cpp in full: keep them the same.
 awk '/^## Library/ {lib = 1} lib && /^```cpp/ {inside = 1; next} inside && /^```/ {exit} inside' "$src/README.md" \
@@ -53,7 +60,6 @@ awk '/^## Library/ {lib = 1} lib && /^```cpp/ {inside = 1; next} inside && /^```
   || fail "README.md (Library) no longer shows examples/consumer/main.cpp as it is"
 # A model file runs from the installed tree alone: its generated source compiles against the
 # installed headers (share/mechint/model_compiler.json names them relative to the prefix).
-cp "$src/examples/models/henon-heiles.toml" "$work/henon-heiles.toml"
 MECHINT_CACHE_DIR="$work/model-cache" "$prefix/bin/mechint" run "$work/henon-heiles.toml" --t-end 1 \
   >"$work/model.csv" 2>"$work/model.log" || { cat "$work/model.log"; fail "installed mechint cannot run a model file"; }
 grep -q "^t,x,y,energy" "$work/model.csv" || fail "model file run from the installed tree wrote no CSV"

@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// Everything of the mechint core in one include.
+/// Everything of mechint in one include: the engine's API (mechint/system.hpp: systems, runs,
+/// integrators, sweeps; linked from mechint::mechint) and the fixed-size templates of the core.
 
 #include "mechint/analysis/error_measures.hpp"
 #include "mechint/model/legendre.hpp"
@@ -10,3 +11,4 @@
 #include "mechint/discrete/discrete_lagrangians.hpp"
 #include "mechint/discrete/discrete_system.hpp"
 #include "mechint/integrate/variational_integrator.hpp"
+#include "mechint/system.hpp"

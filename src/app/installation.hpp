@@ -9,8 +9,9 @@
 
 namespace mechint::app {
 
-/// The prefix set by set_installation_prefix, else the parent of the running executable's
-/// directory (/proc/self/exe); empty when neither is known.
+/// The prefix set by set_installation_prefix; else, for mechint's code in the shared library
+/// libmechint (a program linking mechint::mechint), the prefix of <prefix>/<libdir>/libmechint.so;
+/// else the parent of the running executable's directory (/proc/self/exe); empty when none is known.
 std::filesystem::path installation_prefix();
 
 /// Overrides the prefix for this process.

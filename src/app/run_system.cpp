@@ -67,6 +67,17 @@ OutputSchedule with_default_step(const SystemEntry& system, OutputSchedule sched
   return schedule;
 }
 
+std::set<std::string> every_method_option() {
+  std::set<std::string> every_option;
+  for_each_method([&]<class Row>() {
+    for (const auto& spec : Row::options()) every_option.insert(spec.name);
+  });
+  for (const auto& row : kernel_only_rows())
+    for (const auto& spec : row.options) every_option.insert(spec.name);
+  for (const auto& [row, spec] : kernel_extra_options()) every_option.insert(spec.name);
+  return every_option;
+}
+
 ResolvedRun resolve_run(const SystemEntry& system, const std::string& requested_method, const Overrides& overrides,
                         const ControlsSource& controls_source) {
   auto system_specs = system.parameters(overrides);
@@ -84,13 +95,7 @@ ResolvedRun resolve_run(const SystemEntry& system, const std::string& requested_
   const std::string method = requested_method.empty() ? system.default_method : requested_method;
   // What needs no model: a method name or an option name that exists nowhere is refused before the
   // model's methods are asked for (which compiles a model file).
-  std::set<std::string> every_option;
-  for_each_method([&]<class Row>() {
-    for (const auto& spec : Row::options()) every_option.insert(spec.name);
-  });
-  for (const auto& row : kernel_only_rows())
-    for (const auto& spec : row.options) every_option.insert(spec.name);
-  for (const auto& [row, spec] : kernel_extra_options()) every_option.insert(spec.name);
+  const std::set<std::string> every_option = every_method_option();
   {
     bool exists = false;
     std::string all;

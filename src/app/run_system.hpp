@@ -3,6 +3,7 @@
 /// `mechint run` as a function: resolves a system's parameters and the chosen method's options
 /// from `--set` assignments, refuses what does not apply, and runs it into a RowWriter.
 
+#include <set>
 #include <string>
 
 #include "app/system_entry.hpp"
@@ -18,6 +19,10 @@ struct ResolvedRun {
   ParameterValues options;
   ControlSchedule controls;
 };
+
+/// The names of every method's options (`newton_tol`, `adapt`, ...): a name given with --set that is
+/// none of these nor a system's is refused before anything is built.
+std::set<std::string> every_method_option();
 
 /// Resolves a run; throws InvalidInput as run_system does (everything it refuses but the schedule).
 ResolvedRun resolve_run(const SystemEntry& system, const std::string& method, const Overrides& overrides,

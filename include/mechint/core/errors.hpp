@@ -24,8 +24,10 @@
 
 namespace mechint {
 
-/// Exit codes of the `mechint` command, the same for every subcommand (DESIGN §4).
-enum class ExitCode : int {
+/// Exit codes of the `mechint` command, the same for every subcommand (DESIGN §4). Unscoped, so that
+/// a program compares `e.exit_code() == 2` as DESIGN §3 writes it; its names are spelled
+/// `ExitCode::kBadInput` all the same.
+enum ExitCode : int {
   kSuccess = 0,
   kInternalError = 1,  ///< an exception mechint did not expect: a bug, please report it
   kBadInput = 2,
