@@ -171,25 +171,11 @@ class PySystem {
     return specs;
   }
 
-  /// The system's values; method options among the settings are left for the method to check.
-  app::ParameterValues parameter_values() const {
-    const auto all = specs();
-    Settings own;
-    for (const auto& [name, value] : settings_)
-      for (const auto& spec : all)
-        if (spec.name == name) own[name] = value;
-    return app::ParameterValues::resolve(all, own, entry_->name);
-  }
+  /// The system's values; method options among the settings are left for the method to check
+  /// (app/run_system.hpp, as the C++ API's System).
+  app::ParameterValues parameter_values() const { return app::resolve_system_settings(*entry_, settings_); }
 
-  Settings with_options(const Settings& options) const {
-    Settings all = settings_;
-    for (const auto& [name, value] : options) {
-      if (all.count(name))
-        throw InvalidInput(quote_for_message(name) + " is given both to the system and to the run: give it once");
-      all[name] = value;
-    }
-    return all;
-  }
+  Settings with_options(const Settings& options) const { return app::settings_with_run_options(settings_, options); }
 
   std::string name_;  ///< as given: a built-in's name or a model file's path (its [draw])
   std::shared_ptr<const app::SystemEntry> entry_;  ///< app/open_system.hpp

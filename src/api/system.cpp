@@ -5,7 +5,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <set>
 #include <utility>
 
 #include "api/api_errors.hpp"
@@ -41,29 +40,10 @@ class ColumnRows final : public app::RowWriter {
   std::vector<std::vector<double>> values_;
 };
 
-/// The system's values with these settings (parameters, start values, controls), checked as
-/// `mechint run` checks its --set: a value out of range, or a name that is neither the system's nor
-/// an option of any method, throws InvalidInput. A method's option among the settings (`newton_tol`)
-/// is checked against the method when one is chosen, as Python's System does.
+/// The system's values with these settings (app/run_system.hpp: names that exist nowhere and values
+/// out of range throw InvalidInput; a method's option is checked when a run chooses the method).
 app::ParameterValues system_values(const app::SystemEntry& entry, const Settings& settings) {
-  const app::Overrides overrides = overrides_of(settings);
-  auto specs = entry.parameters(overrides);
-  for (const auto& name : entry.controls)
-    specs.push_back(app::ParameterSpec::real(name, 0.0, "control input, constant over a run"));
-  app::Overrides own;
-  std::string names;
-  for (const auto& spec : specs) names += (names.empty() ? "" : ", ") + spec.name;
-  const std::set<std::string> options = app::every_method_option();
-  for (const auto& [name, value] : overrides) {
-    bool is_own = false;
-    for (const auto& spec : specs) is_own = is_own || spec.name == name;
-    if (is_own)
-      own[name] = value;
-    else if (!options.count(name))
-      throw InvalidInput("unknown name " + quote_for_message(name) + " for system '" + entry.name + "' (known: " + names +
-                         ", and the options of its methods: mechint list)");
-  }
-  return app::ParameterValues::resolve(specs, own, entry.name);
+  return app::resolve_system_settings(entry, overrides_of(settings));
 }
 
 Eigen::VectorXd to_vector(const std::vector<double>& v) {
@@ -112,13 +92,7 @@ std::vector<std::string> System::parameters() const {
 
 /// The system's settings and the method's options, as the --set of one command line.
 static app::Overrides with_options(const Settings& system, const Settings& options) {
-  app::Overrides all = overrides_of(system);
-  for (const auto& [name, value] : options) {
-    if (all.count(name))
-      throw InvalidInput(quote_for_message(name) + " is given both to the system and to the run: give it once");
-    all[name] = value.text();
-  }
-  return all;
+  return app::settings_with_run_options(overrides_of(system), overrides_of(options));
 }
 
 Trajectory System::run(const RunOptions& options) const {

@@ -78,13 +78,52 @@ std::set<std::string> every_method_option() {
   return every_option;
 }
 
+namespace {
+
+/// The system's settable names with these settings: its parameters, then its controls, settable like
+/// parameters (constant over the run, 0 unless set).
+std::vector<ParameterSpec> system_specs_of(const SystemEntry& system, const Overrides& overrides) {
+  auto specs = system.parameters(overrides);
+  for (const auto& name : system.controls)
+    specs.push_back(ParameterSpec::real(name, 0.0, "control input, constant over the run (or --controls FILE.csv)"));
+  return specs;
+}
+
+[[noreturn]] void refuse_unknown_name(const SystemEntry& system, const std::string& name,
+                                      const std::vector<std::string>& system_names) {
+  throw InvalidInput("unknown name " + quote_for_message(name) + " for system '" + system.name + "' (known: " +
+                     join(system_names) + ", and the options of its methods: mechint list)");
+}
+
+}  // namespace
+
+ParameterValues resolve_system_settings(const SystemEntry& system, const Overrides& overrides) {
+  const auto specs = system_specs_of(system, overrides);
+  const auto names = names_of(specs);
+  const std::set<std::string> options = every_method_option();
+  Overrides own;
+  for (const auto& [name, value] : overrides) {
+    if (contains(names, name))
+      own[name] = value;
+    else if (!options.count(name))
+      refuse_unknown_name(system, name, names);
+  }
+  return ParameterValues::resolve(specs, own, system.name);
+}
+
+Overrides settings_with_run_options(const Overrides& system_settings, const Overrides& run_options) {
+  Overrides all = system_settings;
+  for (const auto& [name, value] : run_options) {
+    if (all.count(name))
+      throw InvalidInput(quote_for_message(name) + " is given both to the system and to the run: give it once");
+    all[name] = value;
+  }
+  return all;
+}
+
 ResolvedRun resolve_run(const SystemEntry& system, const std::string& requested_method, const Overrides& overrides,
                         const ControlsSource& controls_source) {
-  auto system_specs = system.parameters(overrides);
-  // Controls are settable like parameters: constant over the run, 0 unless set.
-  for (const auto& name : system.controls)
-    system_specs.push_back(
-        ParameterSpec::real(name, 0.0, "control input, constant over the run (or --controls FILE.csv)"));
+  const auto system_specs = system_specs_of(system, overrides);
   const auto system_names = names_of(system_specs);
   Overrides system_overrides, option_overrides;
   for (const auto& [name, value] : overrides)
@@ -105,9 +144,7 @@ ResolvedRun resolve_run(const SystemEntry& system, const std::string& requested_
     }
     if (!exists) throw InvalidInput("unknown method " + quote_for_message(method) + " (the methods: " + all + ")");
     for (const auto& [name, value] : option_overrides)
-      if (!every_option.count(name))
-        throw InvalidInput("unknown name " + quote_for_message(name) + " for system '" + system.name + "' (known: " +
-                           join(system_names) + ", and the options of its methods: mechint list)");
+      if (!every_option.count(name)) refuse_unknown_name(system, name, system_names);
   }
   const auto offered = system.methods(values);
   if (!contains(offered, method)) {

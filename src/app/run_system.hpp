@@ -24,6 +24,16 @@ struct ResolvedRun {
 /// none of these nor a system's is refused before anything is built.
 std::set<std::string> every_method_option();
 
+/// The values of a system's own settings among `overrides` (--set: parameters, start values, a named
+/// start, controls held constant), checked as run_system checks them. A name that is an option of
+/// some method is left for the method a run chooses (resolve_run); a name that is neither throws
+/// InvalidInput with run_system's line. The C++ API's System and Python's check their settings here.
+ParameterValues resolve_system_settings(const SystemEntry& system, const Overrides& overrides);
+
+/// A system's settings and those given to one run of it, as the --set of one command line; a name
+/// given to both is refused (InvalidInput).
+Overrides settings_with_run_options(const Overrides& system_settings, const Overrides& run_options);
+
 /// Resolves a run; throws InvalidInput as run_system does (everything it refuses but the schedule).
 ResolvedRun resolve_run(const SystemEntry& system, const std::string& method, const Overrides& overrides,
                         const ControlsSource& controls = {});
