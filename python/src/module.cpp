@@ -25,6 +25,7 @@
 #include "app/optimal_control_file.hpp"
 #include "app/open_system.hpp"
 #include "app/optimize.hpp"
+#include "app/run_csv.hpp"
 #include "app/reproduce.hpp"
 #include "app/run_system.hpp"
 #include "app/sweep.hpp"
@@ -144,10 +145,15 @@ class PySystem {
     const auto n = static_cast<std::uint64_t>(rows.shape(0));
     app::AnimationFrames frames(n);
     frames.header(columns);
+    if (columns.empty() || columns.front() != "t") throw InvalidInput("animate: the first column must be t");
     std::vector<double> row(columns.size());
     const double* data = rows.data();
     for (std::uint64_t i = 0; i < n; ++i) {
       std::copy(data + i * columns.size(), data + (i + 1) * columns.size(), row.begin());
+      // A run's rows, as `mechint view` reads them (app/run_csv.hpp): finite, t increasing.
+      const double previous_t = i > 0 ? data[(i - 1) * columns.size()] : 0.0;
+      const std::string problem = app::run_row_problem(columns, row, i > 0 ? &previous_t : nullptr);
+      if (!problem.empty()) throw InvalidInput("animate: row " + std::to_string(i + 1) + ": " + problem);
       frames.row(row);
     }
     frames.finish();

@@ -58,6 +58,21 @@ def test_a_trajectory_without_its_system_cannot_be_drawn():
         traj.animate()
 
 
+def test_rows_that_are_not_a_runs_are_refused_as_view_refuses_them():
+    # A Trajectory built from a run's rows, edited: t going back, a value that is not finite. The
+    # page would play a motion the run never had; `mechint view` refuses such a CSV the same way.
+    system = mechint.System("kepler")
+    traj = system.run(t_end=1)
+    rows = traj.to_numpy()
+    backwards = mechint.Trajectory(traj.columns, np.vstack([rows[:5], rows[2:3]]), system)
+    with pytest.raises(ValueError, match=r"row 6: t = 0\.020*\d* is not after the previous row's t = 0\.040*"):
+        backwards.animate()
+    broken = rows.copy()
+    broken[3, 1] = np.nan
+    with pytest.raises(ValueError, match=r"row 4: column 2 \('x'\) is not a finite number"):
+        mechint.Trajectory(traj.columns, broken, system).animate()
+
+
 def test_a_sympy_model_draws_from_its_draw_section():
     import sympy
 

@@ -109,15 +109,26 @@ void RunCsv::read_rows(const std::function<void(const std::vector<double>&)>& ro
                           ") is not a finite number: " + quote_for_message(field));
       values[c] = *x;
     }
-    // The page plays the rows in order of t: a row going back in time (rows edited or joined) would
-    // draw a motion the run never had.
-    if (!first && !(values[0] > previous_t))
-      in_->fail_at_line("t = " + format_number(values[0], 17) + " is not after the previous row's t = " +
-                        format_number(previous_t, 17) + " (a run's rows have increasing t)");
+    const std::string problem = run_row_problem(columns_, values, first ? nullptr : &previous_t);
+    if (!problem.empty()) in_->fail_at_line(problem);
     previous_t = values[0];
     first = false;
     row(values);
   }
+}
+
+std::string run_row_problem(const std::vector<std::string>& columns, const std::vector<double>& values,
+                            const double* previous_t) {
+  for (std::size_t c = 0; c < values.size() && c < columns.size(); ++c)
+    if (!std::isfinite(values[c]))
+      return "column " + std::to_string(c + 1) + " (" + quote_for_message(columns[c]) +
+             ") is not a finite number: " + format_number(values[c]);
+  // The page plays the rows in order of t: a row going back in time (rows edited or joined) would
+  // draw a motion the run never had.
+  if (previous_t && !values.empty() && !(values[0] > *previous_t))
+    return "t = " + format_number(values[0], 17) + " is not after the previous row's t = " +
+           format_number(*previous_t, 17) + " (a run's rows have increasing t)";
+  return {};
 }
 
 }  // namespace mechint::app

@@ -21,6 +21,12 @@ class InputFile;
 
 namespace mechint::app {
 
+/// What is wrong with a row of a run's `columns` read after a row at `previous_t` (null: the first
+/// row), or empty: a value that is not a finite number, a `t` not after the previous row's. The one
+/// rule for the rows of a run given back to mechint (this file's reader, Python's Trajectory.animate).
+std::string run_row_problem(const std::vector<std::string>& columns, const std::vector<double>& values,
+                            const double* previous_t);
+
 class RunCsv {
  public:
   /// Largest CSV read, in bytes (a run of 10^8 rows of Kepler is about 10 GB).
