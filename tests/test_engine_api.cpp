@@ -37,6 +37,10 @@ struct Pendulum2D {
   }
 };
 
+/// Whether a column can be read from a T (an rvalue Trajectory: no, its span would dangle).
+template <class T>
+concept HasColumns = requires(T&& table) { std::forward<T>(table)["x"]; };
+
 /// The exit code of what `f` throws (0: nothing).
 template <class F>
 int exit_code_of(F f) {
@@ -162,7 +166,10 @@ TEST_F(EngineApi, SettingsAreExactAndChecked) {
   EXPECT_EQ(exit_code_of([] { mechint::System::open("kepler").run({.method = "no-such-method"}); }), 2);
   EXPECT_EQ(exit_code_of([] { mechint::System::open("kepler").run({.h = 0.3, .t_end = 1.0}); }), 2);
   EXPECT_EQ(exit_code_of([] { mechint::System::open("kepler").run({.options = {{"newton_tol", "x"}}}); }), 2);
-  EXPECT_EQ(exit_code_of([] { (void)mechint::System::open("kepler").run({.t_end = 1.0})["no_such_column"]; }), 2);
+  const mechint::Trajectory run = mechint::System::open("kepler").run({.t_end = 1.0});
+  EXPECT_EQ(exit_code_of([&] { (void)run["no_such_column"]; }), 2);
+  static_assert(!HasColumns<mechint::Trajectory> && HasColumns<mechint::Trajectory&>,
+                "a column of a temporary trajectory would dangle: it does not compile");
   // A start at the origin is outside Kepler's domain: refused as the command line refuses it.
   EXPECT_EQ(exit_code_of([] { mechint::System::open("kepler", {{"x", 0.0}, {"y", 0.0}}).run(); }), 2);
 }
@@ -234,8 +241,10 @@ TEST_F(EngineApi, TheDesignsExampleRunsAsWritten) {
   EXPECT_EQ(it.t(), 0.01);
   EXPECT_EQ(it.p().size(), 1);
   EXPECT_NEAR(it.energy(), 0.625, 1e-4);
-  EXPECT_EQ(cart.run({.t_end = 1.0})["th"].size(), 101u);
-  EXPECT_NEAR(acro.run({.t_end = 0.1})["th1"][0], 3.1, 1e-15);
+  const mechint::Trajectory cart_run = cart.run({.t_end = 1.0}), acro_run = acro.run({.t_end = 0.1});
+  EXPECT_EQ(cart_run["th"].size(), 101u);
+  EXPECT_NEAR(acro_run["th1"][0], 3.1, 1e-15);
+  EXPECT_EQ(mechint::System::open("kepler").run({.t_end = 0.1}).columns().front(), "t");  // of a temporary: a copy
 }
 
 }  // namespace

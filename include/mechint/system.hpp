@@ -76,15 +76,19 @@ class Table {
   Table(std::vector<std::string> columns, std::vector<std::vector<double>> values,
         std::map<std::string, std::vector<std::string>> text = {});
 
-  /// The column names, in order (a run's: the CSV header of DESIGN §4).
-  const std::vector<std::string>& columns() const { return columns_; }
+  /// The column names, in order (a run's: the CSV header of DESIGN §4). Of a temporary table, a copy.
+  const std::vector<std::string>& columns() const& { return columns_; }
+  std::vector<std::string> columns() && { return std::move(columns_); }
   std::size_t rows() const { return columns_.empty() ? 0 : values_.front().size(); }
   bool has(const std::string& column) const;
   /// The column's values; throws InvalidInput naming the columns for an unknown name. A text
-  /// column (a sweep's status) reads as NaN here: text() gives its cells.
-  std::span<const double> operator[](const std::string& column) const;
+  /// column (a sweep's status) reads as NaN here: text() gives its cells. The span views the table:
+  /// of a temporary table it would dangle, so keep the table (`auto tr = system.run(...)`).
+  std::span<const double> operator[](const std::string& column) const&;
+  std::span<const double> operator[](const std::string& column) const&& = delete;
   /// The cells of a column as written (empty for a column that is numbers only).
-  const std::vector<std::string>& text(const std::string& column) const;
+  const std::vector<std::string>& text(const std::string& column) const&;
+  const std::vector<std::string>& text(const std::string& column) const&& = delete;
   /// Row `i` across the columns.
   std::vector<double> row(std::size_t i) const;
 

@@ -29,9 +29,9 @@ std::size_t Table::index_of(const std::string& column) const {
   throw InvalidInput("no column " + quote_for_message(column) + " (columns: " + names + ")");
 }
 
-std::span<const double> Table::operator[](const std::string& column) const { return values_[index_of(column)]; }
+std::span<const double> Table::operator[](const std::string& column) const& { return values_[index_of(column)]; }
 
-const std::vector<std::string>& Table::text(const std::string& column) const {
+const std::vector<std::string>& Table::text(const std::string& column) const& {
   static const std::vector<std::string> kNone;
   index_of(column);  // an unknown name is refused as by operator[]
   const auto found = text_.find(column);
