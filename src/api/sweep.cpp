@@ -4,17 +4,18 @@
 
 #include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "api/api_errors.hpp"
+#include "app/run_csv.hpp"
 #include "app/sweep.hpp"
 #include "app/sweep_csv.hpp"
 #include "mechint/core/format.hpp"
 #include "mechint/system.hpp"
+#include "model_file/input_file.hpp"
 
 namespace mechint {
 namespace {
@@ -52,13 +53,15 @@ bool parse_number(const std::string& cell, double& value) {
 /// summary.csv as columns: a column of numbers (an empty cell, a failed member's, is NaN), or of text
 /// where any cell is not a number (`status`), whose numbers then read as NaN.
 Table read_summary(const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) throw IoError("cannot read the sweep's summary " + quote_for_message(path.string(), 200));
+  // Through the one reader (model_file/input_file.hpp): a regular file of bounded size and lines, as
+  // every file mechint reads; what replaced the summary in a directory of the user's is refused.
+  model_file::InputFile in(path.string(), "the sweep's summary", app::RunCsv::kMaxSize);
   std::string line;
-  if (!std::getline(in, line)) throw IoError("the sweep's summary " + quote_for_message(path.string(), 200) + " is empty");
+  if (!in.read_line(line, model_file::kMaxCsvLineLength))
+    throw IoError("the sweep's summary " + quote_for_message(path.string(), 200) + " is empty");
   const std::vector<std::string> columns = app::csv_cells(line);
   std::vector<std::vector<std::string>> cells(columns.size());
-  while (std::getline(in, line)) {
+  while (in.read_line(line, model_file::kMaxCsvLineLength)) {
     if (line.empty()) continue;
     const auto row = app::csv_cells(line);
     if (row.size() != columns.size())
