@@ -52,19 +52,26 @@ SystemEntry kernel_system_entry(std::string name, std::shared_ptr<const kernel::
   e.method_options = [model](const ParameterValues&, const std::string& method) {
     return kernel_method_options(*model, method);
   };
-  e.run = [problem](const ParameterValues& v, const std::string& method, const ParameterValues& options,
-                    const OutputSchedule& schedule, const ControlSchedule& controls, RowWriter& out) {
-    run_kernel_problem(problem(v), method, options, schedule, out, controls);
-  };
-  e.stepping = [problem](const ParameterValues& v, const std::string& method, const ParameterValues& options,
-                         double h, const ControlSchedule& controls) {
-    return make_kernel_stepping_session(problem(v), method, options, h, controls);
-  };
+  run_on_kernel_problems(e, problem);
   e.optimize = [problem](const ParameterValues& v, const OptimalControlSpec& spec,
                           const std::vector<std::string>& controls) {
     return optimize_kernel_problem(problem(v), spec, controls);
   };
   return e;
+}
+
+void run_on_kernel_problems(SystemEntry& entry, std::function<KernelProblem(const ParameterValues&)> problem,
+                            std::shared_ptr<const void> owner) {
+  entry.run = [problem](const ParameterValues& v, const std::string& method, const ParameterValues& options,
+                        const OutputSchedule& schedule, const ControlSchedule& controls, RowWriter& out) {
+    run_kernel_problem(problem(v), method, options, schedule, out, controls);
+  };
+  entry.stepping = [problem, owner](const ParameterValues& v, const std::string& method, const ParameterValues& options,
+                                    double h, const ControlSchedule& controls) {
+    auto session = make_kernel_stepping_session(problem(v), method, options, h, controls);
+    if (owner) session->keep_alive(owner);
+    return session;
+  };
 }
 
 }  // namespace mechint::app

@@ -12,6 +12,7 @@
 #include <ceres/jet.h>
 
 #include "app/nonholonomic_methods.hpp"
+#include "app/kernel_system.hpp"
 #include "app/system_entry.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
@@ -173,16 +174,7 @@ app::SystemEntry model_file_system(const std::string& path) {
     if (!d.unilateral.empty()) return app::kernel_impact_method_options(method);
     return app::kernel_method_options(static_cast<int>(d.constraints.size()), method);
   };
-  e.run = [model](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
-                  const OutputSchedule& schedule, const app::ControlSchedule& controls, app::RowWriter& out) {
-    app::run_kernel_problem(model->kernels().problem(v), method, options, schedule, out, controls);
-  };
-  e.stepping = [model](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
-                       double h, const app::ControlSchedule& controls) {
-    auto session = app::make_kernel_stepping_session(model->kernels().problem(v), method, options, h, controls);
-    session->keep_alive(model);
-    return session;
-  };
+  app::run_on_kernel_problems(e, [model](const app::ParameterValues& v) { return model->kernels().problem(v); }, model);
   e.optimize = [model](const app::ParameterValues& v, const app::OptimalControlSpec& spec,
                        const std::vector<std::string>& controls) {
     // What optimize_kernel_problem refuses (app/kernel_optimize.hpp), refused before anything is

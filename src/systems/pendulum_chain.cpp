@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "app/kernel_methods.hpp"
+#include "app/kernel_system.hpp"
 #include "app/system_entry.hpp"
 #include "kernel/chain_kernels.hpp"
 
@@ -70,14 +71,7 @@ app::SystemEntry pendulum_chain_entry() {
   e.method_options = [](const app::ParameterValues&, const std::string& method) {
     return app::kernel_method_options(kernel::pendulum_chain_model(1, 1.0, 1.0, 9.81), method);
   };
-  e.run = [](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
-             const OutputSchedule& schedule, const app::ControlSchedule& controls, app::RowWriter& out) {
-    app::run_kernel_problem(chain_problem(v), method, options, schedule, out, controls);
-  };
-  e.stepping = [](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
-                  double h, const app::ControlSchedule& controls) {
-    return app::make_kernel_stepping_session(chain_problem(v), method, options, h, controls);
-  };
+  app::run_on_kernel_problems(e, chain_problem);
   e.optimize = [](const app::ParameterValues&, const app::OptimalControlSpec& spec, const std::vector<std::string>&)
       -> app::OptimizeOutcome {
     spec.fail(spec.model_where, "the system has no control inputs: there is nothing to optimize");
