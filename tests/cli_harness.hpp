@@ -49,6 +49,16 @@ inline const std::filesystem::path& harness_directory() {
   return folder.path;
 }
 
+/// Writes `text` to `folder/name` in the harness's directory (the folder made if needed) and returns
+/// its path: a test's model, sweep or problem file.
+inline std::string write_harness_file(const std::string& folder, const std::string& name, const std::string& text) {
+  const std::filesystem::path dir = harness_directory() / folder;
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path path = dir / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
 /// `mechint <args>`; stdout and stderr go through files in the harness's temporary folder.
 inline CliResult run_mechint(const std::string& args) {
   namespace fs = std::filesystem;

@@ -26,11 +26,7 @@ std::string example(const std::string& name) { return std::string(MECHINT_SOURCE
 
 /// A model file in a fresh directory of the test's own.
 std::string write_model(const std::string& name, const std::string& text) {
-  const fs::path dir = ::mechint::testing::harness_directory() / "adaptive_cli";
-  fs::create_directories(dir);
-  const fs::path path = dir / name;
-  std::ofstream(path) << text;
-  return path.string();
+  return testing::write_harness_file("adaptive_cli", name, text);
 }
 
 /// The example's orbit (e = 0.95) on the built-in kepler: the same Lagrangian and s = r^1.5. The

@@ -26,21 +26,19 @@ using testing::run_mechint;
 /// The example's orbit, a = 1, mu = 1, of eccentricity `e`, started at pericentre (x = 1 − e) or at
 /// apocentre (x = −(1 + e)), with the given time scale.
 std::string orbit_model(const std::string& name, const std::string& time_scale, double e, bool apocentre) {
-  const fs::path dir = ::mechint::testing::harness_directory() / "adaptive_guards";
-  fs::create_directories(dir);
   const double r = apocentre ? 1.0 + e : 1.0 - e;
   const double speed = std::sqrt((apocentre ? 1.0 - e : 1.0 + e) / r);  // vis-viva with a = mu = 1
-  const fs::path path = dir / (name + ".toml");
-  std::ofstream(path) << "name = \"" << name << "\"\n"
-                      << "coordinates = [\"x\", \"y\"]\n"
-                      << "parameters = { mu = 1.0 }\n"
-                      << "lagrangian = \"0.5*(x_dot^2 + y_dot^2) + mu/sqrt(x^2 + y^2)\"\n"
-                      << "domain = [\"x^2 + y^2\"]\n"
-                      << "time_scale = \"" << time_scale << "\"\n"
-                      << "[initial]\n"
-                      << "x = " << (apocentre ? -r : r) << "\n"
-                      << "y_dot = " << (apocentre ? -speed : speed) << "\n";
-  return path.string();
+  std::ostringstream text;
+  text << "name = \"" << name << "\"\n"
+       << "coordinates = [\"x\", \"y\"]\n"
+       << "parameters = { mu = 1.0 }\n"
+       << "lagrangian = \"0.5*(x_dot^2 + y_dot^2) + mu/sqrt(x^2 + y^2)\"\n"
+       << "domain = [\"x^2 + y^2\"]\n"
+       << "time_scale = \"" << time_scale << "\"\n"
+       << "[initial]\n"
+       << "x = " << (apocentre ? -r : r) << "\n"
+       << "y_dot = " << (apocentre ? -speed : speed) << "\n";
+  return testing::write_harness_file("adaptive_guards", name + ".toml", text.str());
 }
 
 /// stderr without the notice of a model compiled by this run (its one-line rule is tested where the

@@ -26,11 +26,7 @@ using testing::parse_csv;
 using testing::run_mechint;
 
 std::string write_model(const std::string& name, const std::string& text) {
-  const fs::path dir = ::mechint::testing::harness_directory() / "silent_answers";
-  fs::create_directories(dir);
-  const fs::path path = dir / name;
-  std::ofstream(path) << text;
-  return path.string();
+  return testing::write_harness_file("silent_answers", name, text);
 }
 
 /// Lines of stderr other than the notice of a model compiled by this run (its one-line rule is
