@@ -3,7 +3,10 @@
 // exit 0 with the orbit mirrored) stops the run with exit 3 naming the step and its time; a time
 // scale whose physical time stalls (s = 1e-300, s = x^2: they ran without end) stops with exit 3 as
 // well, and no output file is left. Legitimate eccentric orbits (e = 0.95 and 0.99 with s = r^1.5,
-// from pericentre and from apocentre) run to their end and agree with rk78.
+// from pericentre and from apocentre) run to their end and agree with rk78. The guard itself is fed
+// step sequences whose sums are known in closed form: a power-law decay whose time converges just
+// past the row it steps to stops within 2^4 times the steps it took to start decaying; a periodic one
+// as eccentric as e = 0.9999 never stops.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +17,7 @@
 #include <string>
 
 #include "cli_harness.hpp"
+#include "kernel/physical_time_guard.hpp"
 
 namespace mechint {
 namespace {
@@ -123,6 +127,59 @@ TEST(AdaptiveGuards, EnergyStepsStayWithinTheirRange) {
   const auto t = parse_csv(r.out);
   ASSERT_EQ(t.rows, 2u);
   EXPECT_DOUBLE_EQ(t["t"][1], 1.0);
+}
+
+
+/// Feeds `guard` the physical steps dt(k), k = 1..steps, toward a row at `target`; returns the step it
+/// stopped at (0: it did not).
+template <class Step>
+long first_stop(double target, long steps, Step dt) {
+  kernel::PhysicalTimeGuard guard;
+  guard.start(0.01);
+  double t = 0.0;
+  for (long k = 1; k <= steps; ++k) {
+    const double next = t + dt(k);
+    try {
+      guard.after_step(k, t, next, target, dt(k) / 0.01);
+    } catch (const NumericalFailure&) {
+      return k;
+    }
+    t = next;
+  }
+  return 0;
+}
+
+TEST(PhysicalTimeGuard, ARowJustShortOfTheConvergedTimeStopsSoonAfterTheDecayStarts) {
+  // dt = c (1 + k/K)^(-4/3) (s = x^4 as it vanishes): the time converges to 3 c K. A row at 0.99 of
+  // it is reached only after about (1/0.01)^3 K = 10^6 K steps; the decay starts near k = K.
+  constexpr double c = 1e-6;
+  constexpr long K = 1000;
+  const auto decay = [&](long k) { return c * std::pow(1.0 + static_cast<double>(k) / K, -4.0 / 3.0); };
+  const long stopped = first_stop(0.99 * 3.0 * c * K, 1L << 26, decay);
+  EXPECT_GT(stopped, 0);
+  // Its gains per doubling shrink from about 4 K on: 2^4 times that, up to the windows' powers of two.
+  EXPECT_LE(stopped, 128 * K);
+  // A row the decay passes within a few times its onset is reached: 0.4 of the limit at k ≈ 1.2 K.
+  EXPECT_EQ(first_stop(0.4 * 3.0 * c * K, 8 * K, decay), 0);
+}
+
+TEST(PhysicalTimeGuard, APeriodicTimeScaleAsEccentricAsTheGuardAllowsNeverStops) {
+  // s = r^1.5 on Kepler orbits of e = 0.99 and 0.9999, sampled at the eccentric anomaly of each step
+  // (r = 1 - e cos E; the steps of a Sundman transformation are about uniform in E), 2^20 steps of
+  // 2^10 and 2^14 per orbit toward a row far ahead.
+  // From pericentre and from apocentre.
+  for (const double e : {0.99, 0.9999}) {
+    for (const long per_orbit : {1L << 10, 1L << 14}) {
+      for (const double phase : {0.0, 0.5}) {
+        const auto orbit = [&](long k) {
+          const double E = 2.0 * M_PI * (static_cast<double>(k) / static_cast<double>(per_orbit) + phase);
+          return 0.01 * std::pow(1.0 - e * std::cos(E), 1.5);
+        };
+        EXPECT_EQ(first_stop(1e3, 1L << 20, orbit), 0)
+            << "e = " << e << ", " << per_orbit << " steps per orbit, phase " << phase;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -27,7 +27,10 @@
 ///   the doubling before; once kConvergingWindows successive doublings each gained less than the one
 ///   before, the geometric series of the gains (their last ratio r) bounds the time the run will ever
 ///   reach, t_lim = t + gain·r/(1 − r); if t_lim falls short of the row being stepped to, the
-///   physical time stalls. A time scale vanishing as a power along the motion, s ~ x^m with
+///   physical time stalls. So it does if the row lies short of t_lim but the series would need more
+///   than kMostFurtherDoublings further doublings (2^4 times the steps taken so far) to reach it: a
+///   row just short of t_lim is reached only after ever more doublings (s = x⁴ on the example's
+///   orbit: 2^30 steps to the row at t = 0.02, where t_lim ≈ 0.021). A time scale vanishing as a power along the motion, s ~ x^m with
 ///   x ~ τ^(−1/(m−1)), gains 2^(−1/(m−1)) as much per doubling (x²: 0.5, x⁴: 0.79) and is caught
 ///   within 2^4 times the steps it took to start vanishing. A periodic motion gains about twice as
 ///   much per doubling once a window holds an orbit, and before that its gains shrink during a
@@ -51,6 +54,7 @@ class PhysicalTimeGuard {
   static constexpr double kMostStepsToARow = 17592186044416.0;  // 2^44, OutputSchedule::kMaxSteps
   static constexpr int kFirstWindow = 6;                          // windows from 64 steps on
   static constexpr int kConvergingWindows = 4;
+  static constexpr int kMostFurtherDoublings = 4;  // a stalling run may take 2^4 times its steps to a row
 
   /// A trajectory starting afresh (a resumed run's guard starts again at its first step).
   /// `h`: the fictive step, also the unit of the rows' grid (no row lies beyond 2^44 h).
@@ -103,11 +107,20 @@ class PhysicalTimeGuard {
       if (converging_ >= kConvergingWindows) {
         const double ratio = gain / previous_gain_;
         const double limit = t + gain * ratio / (1.0 - ratio);  // the gains' geometric series
+        const std::string shrank = "over the last " + std::to_string(kConvergingWindows) +
+                                   " doublings of the steps taken the time gained shrank each time (lastly to " +
+                                   format_number(ratio, 3) + " of the one before): at that rate ";
         if (limit < target)
-          stall(step, t, "over the last " + std::to_string(kConvergingWindows) +
-                             " doublings of the steps taken the time gained shrank each time (lastly to " +
-                             format_number(ratio, 3) + " of the one before): at that rate the run cannot pass t = " +
-                             format_number(limit) + " on its way to t = " + format_number(target));
+          stall(step, t, shrank + "the run cannot pass t = " + format_number(limit) + " on its way to t = " +
+                             format_number(target));
+        // The row lies short of the limit, but the series approaches it ever more slowly: the doublings
+        // n it needs satisfy gain·r·(1 − rⁿ)/(1 − r) ≥ target − t. Each doubles the steps taken so far.
+        const double share = (target - t) * (1.0 - ratio) / (gain * ratio);  // of the series' rest, in (0, 1]
+        const double doublings = std::log1p(-std::min(share, 1.0)) / std::log(ratio);
+        if (doublings > kMostFurtherDoublings)
+          stall(step, t, shrank + "reaching t = " + format_number(target) + " would take more than 2^" +
+                             std::to_string(kMostFurtherDoublings) + " times the " + std::to_string(steps_) +
+                             " steps taken so far (the time gained converges to t = " + format_number(limit) + ")");
       }
     } else {
       converging_ = 0;
