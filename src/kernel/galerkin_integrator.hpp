@@ -52,6 +52,7 @@
 #include "kernel/galerkin_tableau.hpp"
 #include "kernel/kernel_model.hpp"
 #include "kernel/separable.hpp"
+#include "kernel/energy_jump_check.hpp"
 #include "mechint/integrate/step_check.hpp"
 #include "mechint/solve/newton.hpp"
 #include "mechint/solve/runtime_lu.hpp"
@@ -151,6 +152,7 @@ class KernelGalerkinIntegrator {
     a(stats_.iterations), a(stats_.converged), a(stats_.residual_norm), a(stats_.jacobian_evaluations);
     newton_.checkpoint_state(a), a(factored_h_);
     for (EnergyBalance& balance : balances_) balance.checkpoint_state(a);
+    for (EnergyJumpCheck& jumps : explicit_jumps_) jumps.reset();  // a resumed state: nothing to compare with
     if (balances_.size() > 1 && model_->forced()) a(substep_work_);
     a(deviation_), indicators_.checkpoint_state(a);
     a(force_now_), a(force_now_valid_);
@@ -192,6 +194,8 @@ class KernelGalerkinIntegrator {
   /// The step check's energy balance: one per sub-step of a composition, each comparing a sub-step
   /// with the same sub-step of the previous step (check_energy_balance).
   std::vector<EnergyBalance> balances_;
+  /// The explicit sub-steps' (check_explicit_energy_balance): one per sub-step, as balances_.
+  std::vector<EnergyJumpCheck> explicit_jumps_;
   Vector substep_work_;     ///< the forces' work of each sub-step, the latest of each (a forced composition)
   NewtonSolver<Eigen::Dynamic> newton_, projection_;
   double factored_h_ = 0.0;

@@ -91,6 +91,8 @@ void KernelImpactDriver::start(const Vector& q0, const Vector& p0, double t0) {
   history_count_ = 0;
   history_head_ = 0;
   remember_htilde();
+  energy_jumps_.reset();
+  judge_energy();
 }
 
 void KernelImpactDriver::start_from_velocity(const Vector& q0, const Vector& qdot0, double t0) {
@@ -159,6 +161,7 @@ void KernelImpactDriver::step() {
   t_ = t0_ + static_cast<double>(step_index_) * h_;
   if (impacted) history_count_ = history_head_ = 0;
   remember_htilde();
+  judge_energy();
 }
 
 StepResult KernelImpactDriver::checked_step(const Vector& q, const Vector& p, double tau, Vector& q1, Vector& p1,
@@ -301,6 +304,15 @@ double KernelImpactDriver::stable_after(const Vector& qi, const Vector& pp, doub
   }
   if (scratch_.empty()) return htilde(qi, pp);
   return median_in_place(scratch_);
+}
+
+void KernelImpactDriver::judge_energy() {
+  if (model_->forced()) return;
+  const double energy = hamiltonian_.value(q_, p_);
+  if (!std::isfinite(energy)) return;  // a state that is not finite is the run loop's to report
+  // The size of the energy's terms, |L_v·v| + |L| (KernelModel::energy) at the velocity just found.
+  const double size = std::abs(p_.dot(hamiltonian_.v())) + std::abs(hamiltonian_.l().value);
+  energy_jumps_.judge(energy, size, step_index_, t_);
 }
 
 void KernelImpactDriver::remember_htilde() {

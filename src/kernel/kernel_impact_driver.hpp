@@ -7,12 +7,18 @@
 /// the impulse p⁺ = p⁻ + λ∇φ_c (eq. 23) is solved from the impact law (integrate/impact_laws.hpp:
 /// ctec, dtec, mhc with windowed medians), and the rest of the step is taken from there.
 ///
+/// Each step's H(q, p) is held to the previous step's (kernel/energy_jump_check.hpp): an explicit
+/// Störmer–Verlet step across a pole of the potential lands on the other branch with its energy far
+/// off, and is refused rather than written (the impacts are elastic: H is continuous across them to
+/// the method's error).
+///
 /// Only the impact count and the last impact are kept (the command line's setting, memory flat in
 /// the length of the run). A step never allocates: the MHC windows are sized at construction.
 
 #include <memory>
 #include <vector>
 
+#include "kernel/energy_jump_check.hpp"
 #include "kernel/kernel_flows.hpp"
 #include "kernel/kernel_hamiltonian.hpp"
 #include "mechint/core/state_archive.hpp"
@@ -68,6 +74,7 @@ class KernelImpactDriver {
   /// The state, the impacts counted, the last impact and the MHC window (core/state_archive.hpp).
   template <class Archive>
   void checkpoint_state(Archive& a) {
+    energy_jumps_.reset();  // a resumed state has no previous step to compare with
     a(q_), a(p_), a(t0_), a(t_), a(step_index_), a(impact_count_);
     KernelImpactRecord& r = last_impact_;
     a(r.step), a(r.time), a(r.alpha), a(r.lambda), a(r.constraint), a(r.energy_before), a(r.energy_after);
@@ -90,6 +97,8 @@ class KernelImpactDriver {
   double stable_before(const Vector& qi, const Vector& pm);
   double stable_after(const Vector& qi, const Vector& pp, double rest);
   void remember_htilde();
+  /// The step's energy against the previous step's (the file comment); not for a forced model.
+  void judge_energy();
   double htilde(const Vector& q, const Vector& p) const;
   double hamiltonian(const Vector& q, const Vector& p) const;
   /// φ(q) into `phi`, ∇φ_c(q) into `gradient` when c ≥ 0; DomainError where the walls are not defined.
@@ -111,6 +120,7 @@ class KernelImpactDriver {
   std::size_t history_count_ = 0, history_head_ = 0;
   // Workspace (sized once; mutable: the const diagnostics evaluate through it).
   mutable KernelHamiltonian hamiltonian_;
+  EnergyJumpCheck energy_jumps_;
   mutable Vector phi_, phi0_, phi_end_, xi_;
   mutable RowMatrix dphi_;
   Vector q_seg_, p_seg_, q1_, p1_, qi_, pm_, grad_, pp_, qa_, pa_, qb_, pb_, qc_, pc_, qd_, pd_;

@@ -68,4 +68,12 @@ void KernelEulerLagrangeOde::operator()(const State& x, State& dxdt, double t) c
   }
 }
 
+bool KernelEulerLagrangeOde::power(const Vector& q, const Vector& v, double t, double& power) const {
+  Workspace& w = *work_;
+  if (law_) law_(t, w.u);
+  if (!model_->forces(q, v, w.u, t, w.f, nullptr, nullptr)) return false;
+  power = w.f.dot(v);
+  return true;
+}
+
 }  // namespace mechint::kernel

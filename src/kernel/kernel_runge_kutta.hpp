@@ -38,6 +38,9 @@ class KernelEulerLagrangeOde {
   /// dx/dt at (x, t); NaN where the model is not defined or L_vv is singular (the run stops there).
   /// A state of 4n entries carries the deviation (δq, δp) as well (the file comment).
   void operator()(const State& x, State& dxdt, double t) const;
+  /// The forces' power f(q, v, u(t), t)·v (a forced model's energy balance); false where the forces
+  /// are not defined.
+  bool power(const Vector& q, const Vector& v, double t, double& power) const;
   const KernelModel& model() const { return *model_; }
 
  private:
@@ -179,20 +182,29 @@ class KernelRungeKutta : public Method {
   /// The step's energy against the previous one's (kernel/energy_jump_check.hpp): a step that does
   /// not resolve the motion (a pole of the potential crossed in one step) is refused, not written.
   /// Models without forces; a state that is not finite is the run loop's to report.
+  /// A forced model's energy changes by the forces' work, W ≈ ½Δt (P₀ + P₁) with P = f·v (the
+  /// trapezoid rule: O(Δt³) off, far below the size of the energy's terms the balance allows).
   void judge_energy() {
-    if (model().forced()) return;
     const int n = model().dim();
     energy_q_ = Eigen::Map<const Vector>(this->state().data(), n);
     energy_v_ = Eigen::Map<const Vector>(this->state().data() + n, n);
     if (!energy_q_.allFinite() || !energy_v_.allFinite()) return;
     double energy = std::numeric_limits<double>::quiet_NaN(), size = 0.0;
     if (!model().energy(energy_q_, energy_v_, energy, size, energy_l_v_)) return;
-    energy_jumps_.judge(energy, size, this->step_index(), this->time());
+    double work = 0.0;
+    if (model().forced()) {
+      double power = 0.0;
+      if (!this->ode().power(energy_q_, energy_v_, this->time(), power) || !std::isfinite(power)) return;
+      work = 0.5 * (this->time() - power_time_) * (power_ + power);
+      power_ = power, power_time_ = this->time();
+    }
+    energy_jumps_.judge(energy, size, work, this->step_index(), this->time());
   }
 
   Vector before_, after_;  ///< the step's ends, for the model's step check (sized at the start)
   Vector energy_q_, energy_v_, energy_l_v_;  ///< judge_energy's workspace (sized at the start)
   EnergyJumpCheck energy_jumps_;
+  double power_ = 0.0, power_time_ = 0.0;  ///< the forces' power at the previous step's end (forced models)
   bool tracking_ = false;
   ChaosIndicators indicators_;
 };
