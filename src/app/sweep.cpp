@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -89,13 +90,20 @@ void refuse_when_every_member_failed(const std::vector<JournalEntry>& entries, c
     const std::vector<std::string> cells = csv_cells(e.row);
     if (cells.size() < 2 || cells.back() != first.back() || cells[cells.size() - 2] != first[first.size() - 2]) return;
   }
-  const std::string message = std::string(entries.size() > 1 ? "every member failed: " : "the member failed: ") +
-                              first[first.size() - 2] + " (summary.csv in " +
-                              quote_for_message(summary.parent_path().string(), 200) + " records it)";
   const int exit = std::atoi(first.back().c_str());
+  std::string status = first[first.size() - 2];
+  // An internal error's status carries the prefix the command line adds again (app/error_report.hpp).
+  const std::string internal = described(ErrorReport{ExitCode::kInternalError, ""});
+  if (exit == static_cast<int>(ExitCode::kInternalError) && status.starts_with(internal))
+    status.erase(0, internal.size());
+  const std::string message = std::string(entries.size() > 1 ? "every member failed: " : "the member failed: ") +
+                              status + " (summary.csv in " + quote_for_message(summary.parent_path().string(), 200) +
+                              " records it)";
   if (exit == static_cast<int>(ExitCode::kBadInput)) throw InvalidInput(message);
   if (exit == static_cast<int>(ExitCode::kNumericalFailure)) throw NumericalFailure(message);
   if (exit == static_cast<int>(ExitCode::kIoError)) throw IoError(message);
+  // A bug met by every member is the sweep's failure as it is a single run's: exit 1, reported.
+  if (exit == static_cast<int>(ExitCode::kInternalError)) throw std::runtime_error(message);
 }
 
 /// What rank 0 tells the other ranks before any member runs: "ok" and the members not yet done, or
