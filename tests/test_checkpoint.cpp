@@ -138,16 +138,16 @@ TEST(Checkpoint, EnergyMomentumResumesByteIdentical) {
 
 TEST(Checkpoint, ImpactDriverResumesByteIdentical) {
   // The MHC law's window of H̃ values is part of the state.
-  expect_resume_identical("impact", "run double-pendulum --set wall=1 --set impact=mhc --h 0.0005 --t-end 300 "
-                                    "--output-every 0.01", 15);
+  expect_resume_identical("impact", "run double-pendulum --set wall=1 --set impact=mhc --h 0.0005 --t-end 100 "
+                                    "--output-every 0.01", 5);
 }
 
 TEST(Checkpoint, ImpactDriverOnKernelsResumesByteIdentical) {
   // A model file's walls run the kernel driver (kernel/kernel_impact_driver.hpp): the same state.
   ::setenv("MECHINT_CACHE_DIR", MECHINT_TEST_MODEL_CACHE, 1);
   const std::string file = std::string(MECHINT_SOURCE_DIR) + "/examples/models/double-pendulum-wall.toml";
-  expect_resume_identical("impact-kernels", "run " + file + " --set impact=mhc --h 0.001 --t-end 300 --output-every 0.01",
-                          15);
+  expect_resume_identical("impact-kernels", "run " + file + " --set impact=mhc --h 0.001 --t-end 100 --output-every 0.01",
+                          5);
 }
 
 TEST(Checkpoint, RungeKuttaResumesByteIdentical) {
