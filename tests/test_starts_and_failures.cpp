@@ -1,23 +1,43 @@
-// Starts (velocity, momentum, two points, 000's own procedure) and the typed Newton failure.
+// Starts (velocity, momentum, two points, 000's own procedure) and the typed Newton failure, on the
+// kernel engine's variational integrator with the built-ins' kernels compiled once in the library.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
-#include "mechint/mechint.hpp"
+#include "kernel/kernel_legendre.hpp"
+#include "kernel/kernel_variational_integrator.hpp"
+#include "kernel/model_adapter.hpp"  // the built-ins' kernels are instantiated in the library, linked to
+#include "mechint/analysis/error_measures.hpp"
+#include "mechint/core/errors.hpp"
 #include "mechint/systems/kepler.hpp"
 #include "mechint/systems/spherical_pendulum.hpp"
 
 namespace mechint {
 namespace {
 
+using kernel::KernelModel;
+using kernel::KernelVariationalIntegrator;
+using kernel::Rule;
+using kernel::Vector;
 using systems::Kepler;
 using systems::SphericalPendulum;
 
+std::shared_ptr<const KernelModel> kernels_of(const SphericalPendulum& model) {
+  return kernel::ModelAdapter<SphericalPendulum>::kernels_for_runs(model);
+}
+std::shared_ptr<const KernelModel> kernels_of(const Kepler& model) {
+  return kernel::ModelAdapter<Kepler>::kernels_for_runs(model);
+}
+
 TEST(Starts, VelocityAndMomentumStartsAgree) {
-  using S = DiscreteSystem<SphericalPendulum, MidpointRule>;
   const SphericalPendulum model{2.0, 1.0, 9.81};
-  const VecD<3> q0(0.6, 0.0, -0.8), v0(0.0, 1.5, 0.0);
-  VariationalIntegrator a(S(model), 0.01), b(S(model), 0.01);
+  const auto kernels = kernels_of(model);
+  const Vector q0 = VecD<3>(0.6, 0.0, -0.8), v0 = VecD<3>(0.0, 1.5, 0.0);
+  KernelVariationalIntegrator a(*kernels, Rule::kMidpoint, 0.01), b(*kernels, Rule::kMidpoint, 0.01);
   a.start_from_velocity(q0, v0);
   b.start_from_momentum(q0, model.mass * v0);
   for (int k = 0; k < 500; ++k) {
@@ -26,7 +46,7 @@ TEST(Starts, VelocityAndMomentumStartsAgree) {
   }
   EXPECT_LE((a.q() - b.q()).lpNorm<Eigen::Infinity>(), 1e-12);
   // The recovered velocity of the start is the given one.
-  EXPECT_LE((velocity_from_momentum(model, q0, model.mass * v0) - v0).norm(), 1e-14);
+  EXPECT_LE((kernel::tangent_velocity(*kernels, q0, model.mass * v0, Vector::Zero(3)) - v0).norm(), 1e-14);
 }
 
 TEST(Starts, SourceProcedureReachesTheOrbitAtTimeH) {
@@ -35,10 +55,11 @@ TEST(Starts, SourceProcedureReachesTheOrbitAtTimeH) {
   // converges to the exact one at order 1 in h_f.
   VecD<2> q0, v0;
   Kepler::pericentre_start(1.0, 1.0, 0.5, q0, v0);
+  const auto kernels = kernels_of(Kepler{1.0});
   const double h = 0.01;
   std::vector<double> fine_hs, errs;
   for (double fine_h : {1e-3, 5e-4, 2.5e-4}) {
-    VariationalIntegrator integ(DiscreteSystem<Kepler, MidpointRule>(Kepler{1.0}), h);
+    KernelVariationalIntegrator integ(*kernels, Rule::kMidpoint, h);
     integ.start_source_procedure(q0, v0, fine_h);
     EXPECT_NEAR(integ.time(), h, 1e-15);
     EXPECT_EQ(integ.step_index(), 1);
@@ -49,12 +70,13 @@ TEST(Starts, SourceProcedureReachesTheOrbitAtTimeH) {
   // Size: the Euler point misses by h_f²|a|/2, a velocity error h_f|a|/2 carried over time h, with
   // |a| = μ/r² = 4 at pericentre.
   EXPECT_LE(errs.back(), h * fine_hs.back() * 4.0 / 2 * 1.1);
-  VariationalIntegrator integ(DiscreteSystem<Kepler, MidpointRule>(Kepler{1.0}), h);
+  KernelVariationalIntegrator integ(*kernels, Rule::kMidpoint, h);
   EXPECT_THROW(integ.start_source_procedure(q0, v0, 0.003), InvalidStart);  // h not a multiple
 }
 
 TEST(Starts, SourceProcedureStaysOnTheConstraint) {
-  VariationalIntegrator integ(DiscreteSystem<SphericalPendulum, MidpointRule>(SphericalPendulum{}), 0.01);
+  const auto kernels = kernels_of(SphericalPendulum{});
+  KernelVariationalIntegrator integ(*kernels, Rule::kMidpoint, 0.01);
   integ.start_source_procedure(VecD<3>(0.6, 0.0, -0.8), VecD<3>(0.0, 1.5, 0.0), 1e-4);
   EXPECT_LE(std::abs(integ.constraint_residual()[0]), 1e-14);
   integ.step();
@@ -64,9 +86,10 @@ TEST(Starts, SourceProcedureStaysOnTheConstraint) {
 TEST(Failures, NewtonFailureNamesStepTimeResidualAndIterations) {
   NewtonOptions options;
   options.max_iterations = 8;
-  VariationalIntegrator integ(DiscreteSystem<SphericalPendulum, MidpointRule>(SphericalPendulum{}), 3.0, options);
+  const auto kernels = kernels_of(SphericalPendulum{});
+  KernelVariationalIntegrator integ(*kernels, Rule::kMidpoint, 3.0, options);
   integ.start_from_velocity(VecD<3>(0.6, 0.0, -0.8), VecD<3>(0.0, 1.5, 0.0));
-  const VecD<3> q_before = integ.q();
+  const Vector q_before = integ.q();
   try {
     integ.step();
     FAIL() << "a 3 s step of a 2 s pendulum must not converge";
@@ -83,11 +106,11 @@ TEST(Failures, NewtonFailureNamesStepTimeResidualAndIterations) {
 }
 
 TEST(Failures, NonPositiveOrNonFiniteStepIsRejected) {
-  using S = DiscreteSystem<Kepler, MidpointRule>;
-  EXPECT_THROW(VariationalIntegrator(S(Kepler{}), 0.0), std::invalid_argument);
-  EXPECT_THROW(VariationalIntegrator(S(Kepler{}), -1.0), std::invalid_argument);
-  EXPECT_THROW(VariationalIntegrator(S(Kepler{}), std::nan("")), std::invalid_argument);
-  VariationalIntegrator integ(S(Kepler{}), 0.1);
+  const auto kernels = kernels_of(Kepler{});
+  EXPECT_THROW(KernelVariationalIntegrator(*kernels, Rule::kMidpoint, 0.0), std::invalid_argument);
+  EXPECT_THROW(KernelVariationalIntegrator(*kernels, Rule::kMidpoint, -1.0), std::invalid_argument);
+  EXPECT_THROW(KernelVariationalIntegrator(*kernels, Rule::kMidpoint, std::nan("")), std::invalid_argument);
+  KernelVariationalIntegrator integ(*kernels, Rule::kMidpoint, 0.1);
   EXPECT_THROW(integ.start_from_velocity(VecD<2>(std::nan(""), 0), VecD<2>(0, 1)), InvalidStart);
 }
 
