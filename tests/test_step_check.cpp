@@ -1,6 +1,8 @@
 // Step acceptance (docs/trustworthy-runs.md): a Newton solution that is not the continuation of the
 // motion is rejected with exit 3, a step that jumps over a singular point of the potential too; the
-// check never changes an accepted trajectory and costs a few percent of the steps.
+// check never changes an accepted trajectory and costs a few percent of the steps. The integrators
+// are the kernel engine's (the command line's), on the built-ins' kernels compiled once in the
+// library and the chain's hand-derived ones; the segment guards are the model structs' own.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,13 +11,15 @@
 #include <string>
 
 #include "cli_harness.hpp"
+#include "kernel/chain_kernels.hpp"
+#include "kernel/energy_momentum_integrator.hpp"
 #include "kernel/galerkin_integrator.hpp"
-#include "kernel/model_adapter.hpp"
-#include "mechint/integrate/energy_momentum.hpp"
-#include "mechint/integrate/odeint_baselines.hpp"
-#include "mechint/integrate/run_loop.hpp"
+#include "kernel/kernel_variational_integrator.hpp"
+#include "kernel/model_adapter.hpp"  // the built-ins' kernels are instantiated in the library, linked to
+#include "mechint/core/errors.hpp"
 #include "mechint/core/segment_clearance.hpp"
-#include "mechint/mechint.hpp"
+#include "mechint/integrate/run_loop.hpp"
+#include "mechint/integrate/step_check.hpp"
 #include "mechint/systems/acrobot.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
 #include "mechint/systems/kepler.hpp"
@@ -25,6 +29,9 @@
 namespace {
 
 using namespace mechint;
+using kernel::KernelVariationalIntegrator;
+using kernel::Rule;
+using kernel::Vector;
 using mechint::systems::Kepler;
 using mechint::systems::PendulumChain;
 using mechint::systems::ThreeBody;
@@ -183,8 +190,9 @@ TEST(StepCheck, DoesNotChangeAnAcceptedTrajectory) {
   const double h = 2 * M_PI / 200;
   StepCheckOptions off;
   off.enabled = false;
-  VariationalIntegrator checked(DiscreteSystem<Kepler, MidpointRule>(Kepler{}), h);
-  VariationalIntegrator unchecked(DiscreteSystem<Kepler, MidpointRule>(Kepler{}), h, {}, DelForm::kMomentum, off);
+  const auto kepler = kernel::ModelAdapter<Kepler>::kernels_for_runs(Kepler{});
+  KernelVariationalIntegrator checked(*kepler, Rule::kMidpoint, h);
+  KernelVariationalIntegrator unchecked(*kepler, Rule::kMidpoint, h, {}, DelForm::kMomentum, off);
   checked.start_from_velocity(q0, v0);
   unchecked.start_from_velocity(q0, v0);
   for (int k = 0; k < 2000; ++k) {
@@ -202,17 +210,19 @@ TEST(StepCheck, DoesNotChangeAnAcceptedTrajectory) {
 /// pendulum-chain experiments) nothing is rejected, and the rejection threshold is not close: the
 /// run passes with an eighth of the default threshold, every step confirmed.
 TEST(StepCheck, AcceptsResolvedCoarseRuns) {
-  PendulumChain<10> chain;
-  VecD<10> c0 = VecD<10>::Zero();
+  // The chain's kernels as the command line's pendulum-chain builds them, with the struct's parameters.
+  const PendulumChain<10> chain;
+  const kernel::KernelModel kernels =
+      kernel::pendulum_chain_model(PendulumChain<10>::kDim, chain.mass, chain.length, chain.gravity);
+  Vector c0 = Vector::Zero(10);
   c0[0] = M_PI / 4;
   NewtonOptions newton;
   newton.variant = NewtonVariant::kSimplified;
   StepCheckOptions strict;
   strict.max_ratio = 0.25;
   strict.every = 1;  // confirm every step
-  VariationalIntegrator vi(DiscreteSystem<PendulumChain<10>, MidpointRule>(chain), 0.05, newton, DelForm::kMomentum,
-                           strict);
-  vi.start_from_velocity(c0, VecD<10>::Zero());
+  KernelVariationalIntegrator vi(kernels, Rule::kMidpoint, 0.05, newton, DelForm::kMomentum, strict);
+  vi.start_from_velocity(c0, Vector::Zero(10));
   EXPECT_NO_THROW(integrate(vi, {.h = 0.05, .t_end = 20.0, .output_every = 20.0}, [](const auto&) {}));
   EXPECT_EQ(vi.confirmed_steps(), 400);
 }
@@ -224,11 +234,13 @@ TEST(StepCheck, EnergyMomentumConfirmsWithoutChangingTheTrajectory) {
   using systems::DoubleSphericalPendulum;
   const DoubleSphericalPendulum dsp;
   const systems::DspState start = systems::complete_dsp_start(dsp, systems::named_dsp_start("pattern-1"));
+  const auto kernels = kernel::ModelAdapter<DoubleSphericalPendulum>::kernels_for_runs(dsp);
   StepCheckOptions off, strict;
   off.enabled = false;
   strict.max_ratio = 0.25;
   strict.every = 1;
-  EnergyMomentumIntegrator checked(dsp, 0.01), unchecked(dsp, 0.01, {}, off), every(dsp, 0.01, {}, strict);
+  kernel::KernelEnergyMomentumIntegrator checked(*kernels, 0.01), unchecked(*kernels, 0.01, {}, off),
+      every(*kernels, 0.01, {}, strict);
   for (auto* em : {&checked, &unchecked, &every}) em->start_from_velocity(start.q, start.v);
   for (int k = 0; k < 3000; ++k) {
     checked.step();
