@@ -5,10 +5,15 @@
 //  * Fig. 2 left: H against time with the wall, the three impact laws, h = 5.8e-2, impact times.
 //  * Fig. 2 right: L² trajectory error against h for the three laws, against a benchmark at
 //    h = 1e-4 (CTEC, as 004), and against an adaptive hybrid reference with exact resets.
+// Every run of a flow is the impact driver of the command line (kernel/kernel_impact_driver.hpp) on
+// the double pendulum's kernels with its wall, as `mechint run double-pendulum --set wall=1`; the
+// reference is the independent oracle integrate/hybrid_reference.hpp (Dormand–Prince with event
+// location on the fixed-size model), which has no counterpart on kernels.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -19,20 +24,21 @@
 #include "app/system_entry.hpp"
 #include "app/plotting.hpp"
 #include "experiments/experiments.hpp"
+#include "kernel/builtin_model_kernels.hpp"
+#include "kernel/kernel_hamiltonian.hpp"
+#include "kernel/kernel_impact_driver.hpp"
 #include "mechint/analysis/error_measures.hpp"
 #include "mechint/integrate/hybrid_reference.hpp"
-#include "mechint/integrate/impact_driver.hpp"
 #include "mechint/integrate/run_loop.hpp"
-#include "mechint/integrate/stormer_verlet.hpp"
-#include "mechint/integrate/trapezoid_flow.hpp"
 #include "mechint/systems/double_pendulum.hpp"
 
 namespace mechint::experiments {
 namespace {
 
+using kernel::KernelImpactDriver;
+using kernel::KernelModel;
+using kernel::Vector;
 using systems::DoublePendulum;
-using Trapezoid = TrapezoidFlow<DoublePendulum>;
-using StormerVerlet = StormerVerletFlow<DoublePendulum>;
 
 constexpr double kH = 5.8e-2;        // 004 Fig. 1 and Fig. 2 left
 constexpr double kBenchmarkH = 1e-4;  // 004 Fig. 2 right
@@ -47,6 +53,13 @@ const systems::DoublePendulumStart& start_named(const std::string& name) {
 
 VecD<2> start_q(const systems::DoublePendulumStart& s) { return VecD<2>(s.th1, s.th2); }
 VecD<2> start_p(const systems::DoublePendulumStart& s) { return VecD<2>(s.p1, s.p2); }
+
+/// The kernels of 004's double pendulum with its wall (the table of `mechint run double-pendulum
+/// --set wall=1`, compiled once in src/systems/double_pendulum.cpp). The smooth runs switch the wall
+/// off in the driver's options (ImpactOptions::enabled), so every run integrates the same model.
+std::shared_ptr<const KernelModel> double_pendulum_with_wall() {
+  return kernel::ModelAdapter<DoublePendulum>::kernels_for_runs(DoublePendulum{}, /*with_walls=*/true);
+}
 
 // ---- Fig. 1 -----------------------------------------------------------------------------------
 
@@ -66,28 +79,32 @@ double spike_ratio(const std::vector<double>& energy, const std::vector<double>&
   return peak_t / peak_e;
 }
 
-template <class Flow>
-std::vector<SmoothVariation> smooth_run(const systems::DoublePendulumStart& s, double h, double t_end,
+std::vector<SmoothVariation> smooth_run(const KernelModel& model, const std::string& method,
+                                        const systems::DoublePendulumStart& s, double h, double t_end,
                                         std::ostringstream* csv) {
   // The impact driver with its walls switched off: the flow's own steps, through the one run loop.
   ImpactOptions smooth;
   smooth.enabled = false;
-  ImpactDriver<Flow> driver(DoublePendulum{}, h, smooth);
-  driver.start(start_q(s), start_p(s));
+  KernelImpactDriver driver(model, method, h, smooth);
+  driver.start(Vector(start_q(s)), Vector(start_p(s)));
+  // The driver evaluates only its own method's H̃; both truncations are read from the model's
+  // Hamiltonian at the driver's (q, p).
+  kernel::KernelHamiltonian hamiltonian(model);
   double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
   std::vector<double> series[3];
   const long steps = std::lround(t_end / h);
-  integrate(driver, OutputSchedule{h, static_cast<double>(steps) * h}, [&](const ImpactDriver<Flow>& d) {
-    const VecD<2>& q = d.q();
-    const VecD<2>& p = d.p();
-    const double v[3] = {hamiltonian(d.model(), q, p), modified_hamiltonian_stormer_verlet(d.model(), q, p, h),
-                         modified_hamiltonian_trapezoid(d.model(), q, p, h)};
+  integrate(driver, OutputSchedule{h, static_cast<double>(steps) * h}, [&](const KernelImpactDriver& d) {
+    const Vector& q = d.q();
+    const Vector& p = d.p();
+    const double v[3] = {hamiltonian.value(q, p),
+                         hamiltonian.modified(ModifiedHamiltonianKind::kStormerVerlet, q, p, h),
+                         hamiltonian.modified(ModifiedHamiltonianKind::kTrapezoidVi, q, p, h)};
     for (int i = 0; i < 3; ++i) {
       lo[i] = std::min(lo[i], v[i]), hi[i] = std::max(hi[i], v[i]);
       series[i].push_back(v[i]);
     }
     if (csv)
-      *csv << s.name << "," << Flow::kName << "," << d.step_index() * h << "," << format_exact(v[0]) << ","
+      *csv << s.name << "," << method << "," << d.step_index() * h << "," << format_exact(v[0]) << ","
            << format_exact(v[1]) << "," << format_exact(v[2]) << "\n";
   });
   return {{h, hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], spike_ratio(series[0], series[1]),
@@ -108,44 +125,47 @@ struct Variant {
 struct Trajectory {
   std::vector<double> t, energy, htilde;
   std::vector<long> impacts_so_far;  // the driver's count at each sample (full series), the page marks them
-  std::vector<VecD<2>> q;  // at the sample times k·kH
-  std::vector<ImpactRecord<2>> impacts;
+  std::vector<Vector> q;  // at the sample times k·kH
+  std::vector<kernel::KernelImpactRecord> impacts;  // every impact (full series only)
+  long impact_count = 0;
   double cpu_s = 0;
 };
 
-template <class Flow>
-Trajectory impact_run(const Variant& v, double h, bool full_series) {
+Trajectory impact_run(const KernelModel& model, const Variant& v, double h, bool full_series = false) {
   ImpactOptions o;
   o.law = v.law;
   if (v.printed_htilde) {
     o.override_modified_hamiltonian = true;
     o.modified_hamiltonian = ModifiedHamiltonianKind::kStormerVerlet;
   }
-  ImpactDriver<Flow> d(DoublePendulum{}, h, o);
+  KernelImpactDriver d(model, v.method, h, o);
   const auto& s = start_named("fig2");
-  d.start(start_q(s), start_p(s));
+  d.start(Vector(start_q(s)), Vector(start_p(s)));
   const long stride = std::lround(kH / h);
   const long steps = kFig2Steps * stride;
+  // The driver keeps only its last impact (memory flat in the run's length): the full series is
+  // sampled at every step, so each impact is read in the step that resolved it.
+  if (full_series && stride != 1) throw std::logic_error("the full series of an impact run is sampled at every step");
   Trajectory tr;
   const auto t0 = std::chrono::steady_clock::now();
-  auto sample = [&](const ImpactDriver<Flow>&) {
+  auto sample = [&](const KernelImpactDriver&) {
     tr.q.push_back(d.q());
     if (full_series) {
       tr.t.push_back(d.time());
       tr.energy.push_back(d.energy());
       tr.htilde.push_back(d.htilde());
       tr.impacts_so_far.push_back(d.impact_count());
+      const long unread = d.impact_count() - static_cast<long>(tr.impacts.size());
+      if (unread > 1)
+        throw std::logic_error(v.label() + ": " + std::to_string(unread) + " impacts within the step to t = " +
+                               format_number(d.time()) + ", of which the driver keeps the last only");
+      if (unread == 1) tr.impacts.push_back(d.last_impact());
     }
   };
   integrate(d, OutputSchedule{h, static_cast<double>(steps) * h, static_cast<double>(stride) * h}, sample);
   tr.cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  tr.impacts = d.impacts();
+  tr.impact_count = d.impact_count();
   return tr;
-}
-
-Trajectory impact_run(const Variant& v, double h, bool full_series = false) {
-  return v.method == "stormer-verlet" ? impact_run<StormerVerlet>(v, h, full_series)
-                                      : impact_run<Trapezoid>(v, h, full_series);
 }
 
 /// The page of Fig. 2 left's characteristic run (docs/animations.md): the double pendulum of the
@@ -167,7 +187,7 @@ void write_animation(const app::ExperimentContext& ctx, const Trajectory& tr) {
 }
 
 /// L² norm in time of the configuration error: sqrt(Σ_k kH |q(t_k) − q_ref(t_k)|²), t_k = k·kH.
-double l2_error(const std::vector<VecD<2>>& a, const std::vector<VecD<2>>& b) {
+double l2_error(const std::vector<Vector>& a, const std::vector<Vector>& b) {
   double sum = 0;
   for (std::size_t i = 0; i < a.size(); ++i) sum += (a[i] - b[i]).squaredNorm() * kH;
   return std::sqrt(sum);
@@ -263,6 +283,7 @@ void write_comparison(const nlohmann::json& j, const std::vector<double>& sweep,
 }
 
 void run(const app::ExperimentContext& ctx) {
+  const auto model = double_pendulum_with_wall();
   nlohmann::json j;
   std::ostringstream report;
   report << "# Impacts with Störmer–Verlet variational integrators (004, Pekarek & Murphey)\n\n"
@@ -295,8 +316,8 @@ void run(const app::ExperimentContext& ctx) {
             "| start | integrator | H | H̃_SV (004's formula) | H̃_trap |\n|---|---|---|---|---|\n";
   for (const char* name : {"fig1-left", "fig1-right"}) {
     const auto& s = start_named(name);
-    const auto a = smooth_run<Trapezoid>(s, kH, kFig1End, &fig1)[0];
-    const auto b = smooth_run<StormerVerlet>(s, kH, kFig1End, &fig1)[0];
+    const auto a = smooth_run(*model, "vi-trapezoid", s, kH, kFig1End, &fig1)[0];
+    const auto b = smooth_run(*model, "stormer-verlet", s, kH, kFig1End, &fig1)[0];
     ctx.progress.advance(2);
     for (const auto& [method, r] : {std::pair{"vi-trapezoid", a}, std::pair{"stormer-verlet", b}}) {
       report << "| " << name << " | " << method << " | " << fmt(r.energy) << " | " << fmt(r.htilde_sv) << " ("
@@ -317,8 +338,7 @@ void run(const app::ExperimentContext& ctx) {
   for (const std::string method : {"vi-trapezoid", "stormer-verlet"}) {
     std::vector<double> e, s1, s2;
     for (double h : slope_h) {
-      const auto r = method == "vi-trapezoid" ? smooth_run<Trapezoid>(start_named("fig1-right"), h, 5.0, nullptr)[0]
-                                              : smooth_run<StormerVerlet>(start_named("fig1-right"), h, 5.0, nullptr)[0];
+      const auto r = smooth_run(*model, method, start_named("fig1-right"), h, 5.0, nullptr)[0];
       ctx.progress.advance();
       e.push_back(r.energy), s1.push_back(r.htilde_sv), s2.push_back(r.htilde_trap);
       slopes_csv << method << "," << h << "," << r.energy << "," << r.htilde_sv << "," << r.htilde_trap << "\n";
@@ -338,7 +358,7 @@ void run(const app::ExperimentContext& ctx) {
   report << "\n## Fig. 2 left: H with the wall, h = 5.8e-2, 7.54 s\n\n"
             "| variant | impacts | impact times | H(0) | H(end) | max |H − H(0)| |\n|---|---|---|---|---|---|\n";
   for (const auto& v : variants) {
-    const Trajectory tr = impact_run(v, kH, true);
+    const Trajectory tr = impact_run(*model, v, kH, true);
     ctx.progress.advance();
     double worst = 0;
     for (std::size_t i = 0; i < tr.t.size(); ++i) {
@@ -376,7 +396,7 @@ void run(const app::ExperimentContext& ctx) {
   const auto ref_samples = HybridReference<DoublePendulum>(DoublePendulum{}, 1e-13)
                                .run(start_q(s), start_p(s), 0.0, times.back(), times, events);
   ctx.progress.advance();
-  std::vector<VecD<2>> reference;
+  std::vector<Vector> reference;
   for (const auto& x : ref_samples) reference.push_back(x.q);
   for (const auto& e : events) j["reference_impact_times"].push_back(e.time);
 
@@ -387,10 +407,10 @@ void run(const app::ExperimentContext& ctx) {
             "configuration (θ1, θ2). Benchmark: the same integrator with CTEC at h = 1e-4 (as 004); "
             "reference: Dormand–Prince 5(4), tolerance 1e-13, event location and the exact elastic reset "
             "(" << events.size() << " impacts).\n\n";
-  std::map<std::string, std::vector<VecD<2>>> benchmarks;
+  std::map<std::string, std::vector<Vector>> benchmarks;
   for (const auto& v : variants) {
     if (v.printed_htilde) continue;
-    const Trajectory b = impact_run(v, kBenchmarkH);
+    const Trajectory b = impact_run(*model, v, kBenchmarkH);
     ctx.progress.advance();
     benchmarks[v.label()] = b.q;
     j["benchmarks"].push_back({{"variant", v.label()}, {"h", kBenchmarkH}, {"l2_error_reference", l2_error(b.q, reference)},
@@ -410,15 +430,15 @@ void run(const app::ExperimentContext& ctx) {
     const auto& bench = benchmarks.at(v.method + "/ctec");
     std::vector<double> eb, er;
     for (double h : sweep) {
-      const Trajectory tr = impact_run(v, h);
+      const Trajectory tr = impact_run(*model, v, h);
       ctx.progress.advance();
       eb.push_back(l2_error(tr.q, bench));
       er.push_back(l2_error(tr.q, reference));
       fig2r << v.label() << "," << v.method << "," << impact_law_name(v.law) << "," << h << "," << eb.back() << ","
-            << er.back() << "," << tr.impacts.size() << "," << tr.cpu_s << "\n";
+            << er.back() << "," << tr.impact_count << "," << tr.cpu_s << "\n";
       j["fig2_right"].push_back({{"variant", v.label()}, {"method", v.method}, {"law", impact_law_name(v.law)},
                                  {"h", h}, {"l2_error_benchmark", eb.back()}, {"l2_error_reference", er.back()},
-                                 {"impacts", tr.impacts.size()}, {"cpu_s", tr.cpu_s}});
+                                 {"impacts", tr.impact_count}, {"cpu_s", tr.cpu_s}});
     }
     const double ob = convergence_order(sweep, eb), orf = convergence_order(sweep, er);
     j["fig2_right_slopes"][v.label()] = {{"benchmark", ob}, {"reference", orf}};
