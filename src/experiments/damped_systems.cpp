@@ -23,15 +23,19 @@
 #include "app/output.hpp"
 #include "app/plotting.hpp"
 #include "experiments/experiments.hpp"
-#include "mechint/integrate/odeint_baselines.hpp"
+#include "kernel/kernel_runge_kutta.hpp"
+#include "kernel/kernel_variational_integrator.hpp"
+#include "kernel/model_adapter.hpp"
+#include "mechint/core/errors.hpp"
+#include "mechint/core/format.hpp"
 #include "mechint/integrate/run_loop.hpp"
-#include "mechint/mechint.hpp"
 #include "mechint/systems/damped_harmonic_oscillator.hpp"
 #include "mechint/systems/damped_pendulum.hpp"
 
 namespace mechint::experiments {
 namespace {
 
+using kernel::Vector;
 using systems::DampedHarmonicOscillator;
 using systems::DampedPendulum;
 
@@ -117,21 +121,24 @@ void oscillator(double zeta, bool keep_series, OscillatorResult& out) {
   const double h = 2.0 * M_PI / model.damped_frequency() / kStepsPerPeriod;
   const long periods = std::lround(kZetaPeriods / zeta);
   const OutputSchedule schedule{.h = h, .t_end = static_cast<double>(periods * kStepsPerPeriod) * h, .output_every = 0.0};
-  const VecD<1> q0(1.0), v0(0.0);
+  const Vector q0 = Vector::Constant(1, 1.0), v0 = Vector::Zero(1);
   const auto energy_of = [](const auto& s) { return s.energy(); };
+  // The kernels that `mechint run` steps this built-in on (kernel/model_adapter.hpp, kernels_for_runs):
+  // each rule's D1, D2, D12 Ld and discrete forces f⁻, f⁺ by AD of that rule's Ld.
+  const auto kernels = kernel::ModelAdapter<DampedHarmonicOscillator>::kernels_for_runs(model);
   std::vector<Run> runs;
   {
-    VariationalIntegrator vi(DiscreteSystem<DampedHarmonicOscillator, MidpointRule>(model), h);
+    kernel::KernelVariationalIntegrator vi(*kernels, kernel::Rule::kMidpoint, h);
     vi.start_from_velocity(q0, v0);
     runs.push_back(observe("vi-midpoint", vi, schedule, energy_of, keep_series));
   }
   {
-    VariationalIntegrator vi(DiscreteSystem<DampedHarmonicOscillator, TrapezoidRule>(model), h);
+    kernel::KernelVariationalIntegrator vi(*kernels, kernel::Rule::kTrapezoid, h);
     vi.start_from_velocity(q0, v0);
     runs.push_back(observe("vi-trapezoid", vi, schedule, energy_of, keep_series));
   }
   {
-    RungeKutta4Stepper<DampedHarmonicOscillator> rk(EulerLagrangeOde<DampedHarmonicOscillator>(model), h);
+    kernel::KernelRk4 rk(kernel::KernelEulerLagrangeOde(*kernels, nullptr), h);
     rk.start_from_velocity(q0, v0);
     runs.push_back(observe("rk4", rk, schedule, energy_of, keep_series));
   }
@@ -174,14 +181,15 @@ PendulumResult pendulum() {
   const double h = 2.0 * M_PI / std::sqrt(model.gravity / model.length) / kStepsPerPeriod;
   const OutputSchedule schedule{.h = h, .t_end = static_cast<double>(kPendulumPeriods * kStepsPerPeriod) * h,
                                 .output_every = 0.0};
-  const VecD<1> q0(kPendulumTheta0), v0(0.0);
+  const Vector q0 = Vector::Constant(1, kPendulumTheta0), v0 = Vector::Zero(1);
   // Energy above the hanging rest position (E = −m g l there), so that log E is defined.
   const double rest = model.mass * model.gravity * model.length;
   const auto energy_of = [rest](const auto& s) { return s.energy() + rest; };
+  // The torque u at the pivot stays zero (no control law, none set on the VIs): only the damping acts.
+  const auto kernels = kernel::ModelAdapter<DampedPendulum>::kernels_for_runs(model);
   PendulumResult out;
-  using Rk78 = AdaptiveRungeKuttaStepper<DampedPendulum, RungeKuttaMethod::kRk78>;
   const auto reference = [&](double tol, bool keep) {
-    Rk78 rk(EulerLagrangeOde<DampedPendulum>(model), 1e-3, {tol, tol});
+    kernel::KernelRk78 rk(kernel::KernelEulerLagrangeOde(*kernels, nullptr), 1e-3, {tol, tol});
     rk.start_from_velocity(q0, v0);
     Run r = observe("reference", rk, schedule, energy_of, keep);
     out.reference_steps = rk.step_index();
@@ -193,17 +201,17 @@ PendulumResult pendulum() {
   for (std::size_t k = 0; k < ref.energy.size(); ++k)
     out.reference_uncertainty = std::max(out.reference_uncertainty, std::abs(check.energy[k] / ref.energy[k] - 1.0));
   {
-    VariationalIntegrator vi(DiscreteSystem<DampedPendulum, MidpointRule>(model), h);
+    kernel::KernelVariationalIntegrator vi(*kernels, kernel::Rule::kMidpoint, h);
     vi.start_from_velocity(q0, v0);
     out.runs.push_back(observe("vi-midpoint", vi, schedule, energy_of, true));
   }
   {
-    VariationalIntegrator vi(DiscreteSystem<DampedPendulum, TrapezoidRule>(model), h);
+    kernel::KernelVariationalIntegrator vi(*kernels, kernel::Rule::kTrapezoid, h);
     vi.start_from_velocity(q0, v0);
     out.runs.push_back(observe("vi-trapezoid", vi, schedule, energy_of, true));
   }
   {
-    RungeKutta4Stepper<DampedPendulum> rk(EulerLagrangeOde<DampedPendulum>(model), h);
+    kernel::KernelRk4 rk(kernel::KernelEulerLagrangeOde(*kernels, nullptr), h);
     rk.start_from_velocity(q0, v0);
     out.runs.push_back(observe("rk4", rk, schedule, energy_of, true));
   }
