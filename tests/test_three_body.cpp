@@ -1,25 +1,38 @@
-// Restricted three-body problem (001): bounded Jacobi error of the VI over 1e4 time units against
-// the secular growth of RK4 at the same step, order 2 of the VI against an rk78 reference, and the
-// full and simplified Newton iterations reaching the same solution.
+// Restricted three-body problem (001) on its kernels, as `mechint run three-body` integrates it:
+// bounded Jacobi error of the VI over 1e4 time units against the secular growth of RK4 at the same
+// step, order 2 of the VI against an rk78 reference, the full and simplified Newton iterations
+// reaching the same solution, and the Runge–Kutta methods stopping at a collision.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <iostream>
+#include <memory>
 #include <vector>
 
-#include "mechint/integrate/odeint_baselines.hpp"
+#include "kernel/builtin_model_kernels.hpp"  // the three-body kernels, compiled once in the library
+#include "kernel/kernel_runge_kutta.hpp"
+#include "kernel/kernel_variational_integrator.hpp"
 #include "mechint/mechint.hpp"
 #include "mechint/systems/three_body.hpp"
 
 namespace mechint {
 namespace {
 
+using kernel::KernelVariationalIntegrator;
+using kernel::Vector;
 using systems::ThreeBody;
 
 // A prograde orbit about the larger primary at r ≈ 0.51 (rotating-frame speed 0.9). Its Jacobi
 // constant C ≈ 3.35 exceeds C(L1) ≈ 3.19, so the zero-velocity curve encloses the larger primary
 // and the orbit is bounded for all time (Hill's criterion): a fair long-run test.
 const VecD<2> kQ0(0.5, 0.0), kV0(0.0, 0.9);
+
+/// The kernels of the runs (the midpoint rule's discrete derivatives supplied by AD).
+const kernel::KernelModel& three_body_kernels() {
+  static const std::shared_ptr<const kernel::KernelModel> kernels =
+      kernel::ModelAdapter<ThreeBody>::kernels_for_runs(ThreeBody{});
+  return *kernels;
+}
 
 struct JacobiErrorTenths {
   double first = 0.0, last = 0.0;
@@ -29,8 +42,8 @@ JacobiErrorTenths vi_jacobi_error(double h, double t_end, NewtonVariant variant 
   const ThreeBody model;
   NewtonOptions options;
   options.variant = variant;
-  VariationalIntegrator vi(DiscreteSystem<ThreeBody, MidpointRule>(model), h, options);
-  vi.start_from_velocity(kQ0, kV0);
+  KernelVariationalIntegrator vi(three_body_kernels(), kernel::Rule::kMidpoint, h, options);
+  vi.start_from_velocity(Vector(kQ0), Vector(kV0));
   const double c0 = model.jacobi(kQ0, kV0);
   const long steps = std::lround(t_end / h);
   JacobiErrorTenths e;
@@ -45,14 +58,14 @@ JacobiErrorTenths vi_jacobi_error(double h, double t_end, NewtonVariant variant 
 
 JacobiErrorTenths rk4_jacobi_error(double h, double t_end) {
   const ThreeBody model;
-  EulerLagrangeOde ode(model);
-  auto x = decltype(ode)::pack(kQ0, kV0);
+  kernel::KernelRk4 rk(kernel::KernelEulerLagrangeOde(three_body_kernels(), nullptr), h);
+  rk.start_from_velocity(Vector(kQ0), Vector(kV0));
   const double c0 = model.jacobi(kQ0, kV0);
   const long segments = std::lround(t_end / h);
   JacobiErrorTenths e;
   long s = 0;
-  integrate_runge_kutta(ode, RungeKuttaMethod::kRk4, x, 0.0, h, h, segments, {}, [&](const auto& y, double) {
-    const double err = std::abs(model.jacobi(decltype(ode)::position(y), decltype(ode)::velocity(y)) - c0);
+  integrate(rk, OutputSchedule{h, t_end, h}, [&](const kernel::KernelRk4& y) {
+    const double err = std::abs(model.jacobi(y.q(), y.velocity()) - c0);
     if (s > 0 && s <= segments / 10) e.first = std::max(e.first, err);
     if (s > segments - segments / 10) e.last = std::max(e.last, err);
     ++s;
@@ -91,11 +104,10 @@ TEST(ThreeBody, ViJacobiErrorIsBoundedWhileRk4Grows) {
 
 /// q(t_end) from a tight rk78 integration of the Euler–Lagrange ODE.
 VecD<2> reference_position(double t_end) {
-  EulerLagrangeOde ode{ThreeBody{}};
-  auto x = decltype(ode)::pack(kQ0, kV0);
-  integrate_runge_kutta(ode, RungeKuttaMethod::kRk78, x, 0.0, 1e-3, t_end, 1, {1e-14, 1e-14},
-                        [](const auto&, double) {});
-  return decltype(ode)::position(x);
+  kernel::KernelRk78 rk(kernel::KernelEulerLagrangeOde(three_body_kernels(), nullptr), 1e-3, {1e-14, 1e-14});
+  rk.start_from_velocity(Vector(kQ0), Vector(kV0));
+  while (rk.time() < t_end) rk.step_toward(t_end);
+  return rk.q();
 }
 
 TEST(ThreeBody, ViIsSecondOrder) {
@@ -103,11 +115,11 @@ TEST(ThreeBody, ViIsSecondOrder) {
   const VecD<2> ref = reference_position(t_end);
   std::vector<double> hs, errors;
   for (double h : {0.01, 0.005, 0.0025, 0.00125}) {
-    VariationalIntegrator vi(DiscreteSystem<ThreeBody, MidpointRule>(ThreeBody{}), h);
-    vi.start_from_velocity(kQ0, kV0);
+    KernelVariationalIntegrator vi(three_body_kernels(), kernel::Rule::kMidpoint, h);
+    vi.start_from_velocity(Vector(kQ0), Vector(kV0));
     for (long s = 0; s < std::lround(t_end / h); ++s) vi.step();
     hs.push_back(h);
-    errors.push_back((vi.q() - ref).norm());
+    errors.push_back((VecD<2>(vi.q()) - ref).norm());
   }
   EXPECT_NEAR(convergence_order(hs, errors), 2.0, 0.1);
 }
@@ -121,26 +133,30 @@ TEST(ThreeBody, FullAndSimplifiedNewtonReachTheSameSolution) {
   NewtonOptions full, simplified;
   full.step_tolerance = simplified.step_tolerance = tol;
   simplified.variant = NewtonVariant::kSimplified;
-  VariationalIntegrator a(DiscreteSystem<ThreeBody, MidpointRule>(ThreeBody{}), h, full);
-  VariationalIntegrator b(DiscreteSystem<ThreeBody, MidpointRule>(ThreeBody{}), h, simplified);
-  VariationalIntegrator c(DiscreteSystem<ThreeBody, MidpointRule>(ThreeBody{}), h, simplified);
-  a.start_from_velocity(kQ0, kV0);
-  c.start_from_velocity(kQ0, kV0);
+  KernelVariationalIntegrator a(three_body_kernels(), kernel::Rule::kMidpoint, h, full);
+  KernelVariationalIntegrator b(three_body_kernels(), kernel::Rule::kMidpoint, h, simplified);
+  KernelVariationalIntegrator c(three_body_kernels(), kernel::Rule::kMidpoint, h, simplified);
+  a.start_from_velocity(Vector(kQ0), Vector(kV0));
+  c.start_from_velocity(Vector(kQ0), Vector(kV0));
   double worst_step = 0.0, worst_run = 0.0;
+  // The integrators' Newton counts, summed over the steps taken (each step's own NewtonStats).
+  long iterations_a = 0, jacobians_a = 0, iterations_c = 0, jacobians_c = 0;
   for (long s = 0; s < steps; ++s) {
     b.start_from_momentum(a.q(), a.p(), a.time());
     a.step();
     b.step();
     c.step();
+    iterations_a += a.last_newton_stats().iterations, jacobians_a += a.last_newton_stats().jacobian_evaluations;
+    iterations_c += c.last_newton_stats().iterations, jacobians_c += c.last_newton_stats().jacobian_evaluations;
     worst_step = std::max(worst_step, (a.q() - b.q()).lpNorm<Eigen::Infinity>());
     worst_run = std::max(worst_run, (a.q() - c.q()).lpNorm<Eigen::Infinity>());
   }
-  const double it_full = double(a.total_newton_iterations()) / steps;
-  const double it_simpl = double(c.total_newton_iterations()) / steps;
-  const double jac_simpl = double(c.total_jacobian_evaluations()) / steps;
-  std::cout << "iterations per step: full " << it_full << " (Jacobians "
-            << double(a.total_jacobian_evaluations()) / steps << "), simplified " << it_simpl << " (Jacobians "
-            << jac_simpl << "); one-step difference " << worst_step << ", over 50 time units " << worst_run << "\n";
+  const double it_full = double(iterations_a) / steps;
+  const double it_simpl = double(iterations_c) / steps;
+  const double jac_simpl = double(jacobians_c) / steps;
+  std::cout << "iterations per step: full " << it_full << " (Jacobians " << double(jacobians_a) / steps
+            << "), simplified " << it_simpl << " (Jacobians " << jac_simpl << "); one-step difference "
+            << worst_step << ", over 50 time units " << worst_run << "\n";
   // Full Newton stops at round-off (quadratic convergence), simplified Newton within about
   // tol·(1 + |q|) ≤ 2·tol of the root (|q| < 1 here); a factor 2 covers the estimate of θ.
   EXPECT_LT(worst_step, 4.0 * tol);
@@ -164,15 +180,20 @@ TEST(ThreeBody, CollisionIsAClearError) {
 
 TEST(ThreeBody, RungeKuttaStopsAtACollision) {
   // Released at rest (inertially) relative to the larger primary, the body falls straight in; the
-  // Euler–Lagrange right-hand side refuses to evaluate inside the collision radius.
+  // kernels' right-hand side is not defined inside the collision radius, and the step ending there is
+  // refused by the model's own check (KernelModel::check_step: validate_configuration).
   ThreeBody m;
   m.collision_radius = 0.0166;
-  EulerLagrangeOde ode(m);
-  for (RungeKuttaMethod method : {RungeKuttaMethod::kRk4, RungeKuttaMethod::kDopri5}) {
-    auto x = decltype(ode)::pack(VecD<2>(0.1, 0.0), VecD<2>(0.0, -0.1 - m.mu));
-    EXPECT_THROW(integrate_runge_kutta(ode, method, x, 0.0, 1e-3, 1e-3, 1000, {}, [](const auto&, double) {}),
-                 std::domain_error);
-  }
+  const auto kernels = kernel::ModelAdapter<ThreeBody>::kernels(m);
+  const kernel::KernelEulerLagrangeOde ode(*kernels, nullptr);
+  const Vector q0 = Vector(VecD<2>(0.1, 0.0)), v0 = Vector(VecD<2>(0.0, -0.1 - m.mu));
+  const OutputSchedule schedule{1e-3, 1.0, 1e-3};
+  kernel::KernelRk4 rk4(ode, 1e-3);
+  rk4.start_from_velocity(q0, v0);
+  EXPECT_THROW(integrate(rk4, schedule, [](const auto&) {}), std::domain_error);
+  kernel::KernelDopri5 dopri5(ode, 1e-3, RungeKuttaTolerances{});
+  dopri5.start_from_velocity(q0, v0);
+  EXPECT_THROW(integrate(dopri5, schedule, [](const auto&) {}), std::domain_error);
 }
 
 }  // namespace
