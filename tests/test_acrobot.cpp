@@ -1,9 +1,11 @@
-// The acrobot (systems/acrobot.hpp) against the textbook equations of Spong (1995) and Tedrake's
-// Underactuated Robotics, written here independently of the model's Lagrangian: the closed-form mass
-// matrix M(q), Coriolis term C(q, q̇) q̇ and gravity G(q). Checked: ∂²L/∂q̇² by AD is that M(q),
-// symmetric positive definite; unforced, the midpoint VI keeps the energy within O(h²) over a long
-// run; with an elbow torque it converges at order 2 to Boost.Odeint's rk78 at tolerance 1e-13 on
-// M q̈ + C q̇ + G = (0, u), and its energy changes by the torque's work ∫ u θ̇2 dt up to O(h²).
+// The acrobot (systems/acrobot.hpp) on the kernel engine (its AD kernels as a run uses them, compiled
+// once in the library) against the textbook equations of Spong (1995) and Tedrake's Underactuated
+// Robotics, written here independently of the model's Lagrangian: the closed-form mass matrix M(q),
+// Coriolis term C(q, q̇) q̇ and gravity G(q). Checked: the kernels' ∂²L/∂q̇² is that M(q), symmetric
+// positive definite, and their energy and Euler–Lagrange equations are the textbook ones; unforced,
+// the kernel midpoint VI keeps the energy within O(h²) over a long run; with an elbow torque it
+// converges at order 2 to Boost.Odeint's rk78 at tolerance 1e-13 on M q̈ + C q̇ + G = (0, u), and its
+// energy changes by the torque's work ∫ u θ̇2 dt up to O(h²).
 #include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
@@ -13,15 +15,22 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <vector>
 
-#include "mechint/mechint.hpp"
-#include "mechint/model/lagrangian_calculus.hpp"
+#include "kernel/kernel_runge_kutta.hpp"
+#include "kernel/kernel_variational_integrator.hpp"
+#include "kernel/model_adapter.hpp"  // the built-ins' kernels are instantiated in the library, linked to
+#include "mechint/model/forces.hpp"
 #include "mechint/systems/acrobot.hpp"
 
 namespace mechint {
 namespace {
 
+using kernel::KernelModel;
+using kernel::KernelVariationalIntegrator;
+using kernel::Rule;
+using kernel::Vector;
 using systems::Acrobot;
 
 /// Unequal links, so that a term with the wrong link's parameter cannot pass.
@@ -30,6 +39,15 @@ const Acrobot kUneven{.m1 = 1.3, .m2 = 0.7, .l1 = 1.1, .l2 = 0.9, .lc1 = 0.45, .
 
 static_assert(HasGeneralizedForces<Acrobot> && kModelNumControls<Acrobot> == 1);
 static_assert(!HasRayleighDissipation<Acrobot>);
+
+std::shared_ptr<const KernelModel> kernels_of(const Acrobot& a) {
+  return kernel::ModelAdapter<Acrobot>::kernels_for_runs(a);
+}
+
+const KernelModel& uneven_kernels() {
+  static const std::shared_ptr<const KernelModel> k = kernels_of(kUneven);
+  return *k;
+}
 
 // ---- the textbook equations (Spong 1995, θ1 from the downward vertical as in Tedrake) --------
 
@@ -93,24 +111,36 @@ RefState reference(const Acrobot& a, std::function<double(double)> u, const VecD
   return x;
 }
 
-using AcrobotVi = VariationalIntegrator<DiscreteSystem<Acrobot, MidpointRule>>;
-
 // ---- (a) the Lagrangian is the textbook one; unforced energy ---------------------------------
 
 TEST(Acrobot, MassMatrixByAdIsTheTextbookOneAndPositiveDefinite) {
   double worst = 0.0, worst_asym = 0.0, smallest_eigenvalue = 1e300;
   for (const Acrobot& a : {Acrobot{}, kUneven}) {
+    const auto kernels = kernels_of(a);
+    // One control, the elbow torque, and no dissipation: what the static_asserts above say of the
+    // model, as its kernels declare it.
+    EXPECT_TRUE(kernels->forced());
+    EXPECT_EQ(kernels->num_controls(), 1);
+    EXPECT_EQ(kernels->dim(), 2);
+    kernel::LagrangianValues l(2);
+    Vector l_v(2);
     for (double th1 : {-2.5, -0.3, 0.0, 1.0, M_PI}) {
       for (double th2 : {-3.0, -1.2, 0.0, 0.4, M_PI / 2, 2.9}) {
         const VecD<2> q(th1, th2), v(0.7 * th2 - 0.2, 1.3 - th1);
-        const Mat<2, 2> ad = lagrangian_dvdv(a, q, v);
+        ASSERT_TRUE(kernels->lagrangian(q, v, l));
+        const Mat<2, 2> ad = l.vv;
         worst = std::max(worst, (ad - textbook_mass_matrix(a, th2)).cwiseAbs().maxCoeff());
         worst_asym = std::max(worst_asym, std::abs(ad(0, 1) - ad(1, 0)));
         EXPECT_EQ(ad.llt().info(), Eigen::Success) << th1 << " " << th2;
-        smallest_eigenvalue =
-            std::min(smallest_eigenvalue, Eigen::SelfAdjointEigenSolver<Mat<2, 2>>(ad).eigenvalues()[0]);
+        // computeDirect: Eigen's closed form for a small symmetric matrix (its iterative solver
+        // cost about 9 of this file's compile CPU-seconds).
+        smallest_eigenvalue = std::min(
+            smallest_eigenvalue,
+            Eigen::SelfAdjointEigenSolver<Mat<2, 2>>().computeDirect(ad, Eigen::EigenvaluesOnly).eigenvalues()[0]);
         // The energy by AD (∂L/∂q̇·q̇ − L) is the textbook ½ q̇ᵀMq̇ + V.
-        EXPECT_NEAR(energy(a, q, v), textbook_energy(a, q, v), 1e-13);
+        double e = 0.0, size = 0.0;
+        ASSERT_TRUE(kernels->energy(q, v, e, size, l_v));
+        EXPECT_NEAR(e, textbook_energy(a, q, v), 1e-13);
       }
     }
   }
@@ -122,11 +152,18 @@ TEST(Acrobot, MassMatrixByAdIsTheTextbookOneAndPositiveDefinite) {
 }
 
 TEST(Acrobot, EulerLagrangeEquationsAreTheTextbookOnes) {
-  // L_vv q̈ = L_q − L_qvᵀ q̇ by AD against M⁻¹((0, u) − C q̇ − G) at u = 0.
+  // L_vv q̈ = L_q − L_qvᵀ q̇ + f by AD — the Runge–Kutta methods' ODE on the kernels — against
+  // M⁻¹((0, u) − C q̇ − G) at u = 0.
+  const kernel::KernelEulerLagrangeOde ode(uneven_kernels(), [](double, Vector& u) { u.setZero(); });
   for (double th1 : {-1.0, 0.2, 2.5}) {
     for (double th2 : {-2.0, 0.3, 1.7}) {
       const VecD<2> q(th1, th2), v(1.1 - th2, 0.4 * th1 + 0.3);
-      const VecD<2> ad = euler_lagrange_acceleration(lagrangian_second_derivatives(kUneven, q, v), v);
+      const kernel::KernelEulerLagrangeOde::State x{q[0], q[1], v[0], v[1]};
+      kernel::KernelEulerLagrangeOde::State dxdt(4);
+      ode(x, dxdt, 0.0);
+      EXPECT_EQ(dxdt[0], v[0]);
+      EXPECT_EQ(dxdt[1], v[1]);
+      const VecD<2> ad(dxdt[2], dxdt[3]);
       const VecD<2> textbook = textbook_mass_matrix(kUneven, th2).llt().solve(
           -textbook_coriolis(kUneven, q, v) - textbook_gravity(kUneven, q));
       EXPECT_LT((ad - textbook).norm(), 1e-12) << th1 << " " << th2;
@@ -141,8 +178,9 @@ struct EnergyError {
 };
 
 EnergyError unforced_energy_error(const Acrobot& a, double h, double t_end) {
-  AcrobotVi integ(DiscreteSystem<Acrobot, MidpointRule>(a), h);
-  integ.set_control(VecD<1>(0.0));
+  const auto kernels = kernels_of(a);
+  KernelVariationalIntegrator integ(*kernels, Rule::kMidpoint, h);
+  integ.set_control(Vector::Zero(1));
   integ.start_from_velocity(VecD<2>(1.0, 0.0), VecD<2>(0.0, 0.0));
   const double e0 = integ.energy();
   const long n = std::lround(t_end / h);
@@ -182,8 +220,8 @@ TEST(Acrobot, ForcedMidpointConvergesAtOrderTwo) {
   const RefState ref = reference(kUneven, [u](double) { return u; }, q0, v0, t_end);
   std::vector<double> errors;
   for (double h : {0.04, 0.02, 0.01, 0.005, 0.0025}) {
-    AcrobotVi integ(DiscreteSystem<Acrobot, MidpointRule>(kUneven), h);
-    integ.set_control(VecD<1>(u));
+    KernelVariationalIntegrator integ(uneven_kernels(), Rule::kMidpoint, h);
+    integ.set_control(Vector::Constant(1, u));
     integ.start_from_velocity(q0, v0);
     for (long s = 0, n = std::lround(t_end / h); s < n; ++s) integ.step();
     errors.push_back((integ.q() - VecD<2>(ref[0], ref[1])).norm());
@@ -212,8 +250,8 @@ TEST(Acrobot, EnergyChangesByTheWorkOfTheElbowTorque) {
 
   std::vector<double> against_reference, against_discrete_work;
   for (double h : {0.02, 0.01, 0.005}) {
-    AcrobotVi integ(DiscreteSystem<Acrobot, MidpointRule>(kUneven), h);
-    integ.set_control_law([&](double t) { return VecD<1>(law(t)); });
+    KernelVariationalIntegrator integ(uneven_kernels(), Rule::kMidpoint, h);
+    integ.set_control_law([&](double t, Vector& control) { control[0] = law(t); });
     integ.start_from_velocity(q0, v0);
     EXPECT_NEAR(integ.energy(), e0, 1e-13);
     // Σ u_k (θ2_{k+1} − θ2_k): the work of the step's torque on the discrete path.
