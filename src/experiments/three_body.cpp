@@ -7,30 +7,39 @@
 //     (step sweep, full and simplified Newton), RK4 (step sweep), dopri5 and rk78 (tolerance
 //     sweeps), against an rk78 reference at tolerance 1e-14 (checked against 1e-13).
 //
+// Every method runs on the model's AD kernels (kernel::ModelAdapter, instantiated once with the
+// built-in systems): the VI is the kernel engine's, the Runge–Kutta methods are the kernel steppers
+// on the Euler–Lagrange ODE derived from L; only `rk4-hand-written` steps the equations of motion
+// typed in by hand.
+//
 // The orbit: a prograde orbit about the larger primary, q0 = (0.5, 0), q̇0 = (0, 0.9), Earth–Moon
 // mass ratio. Its Jacobi constant (≈ 3.35) exceeds that of L1 (≈ 3.19), so it can never leave the
 // neighbourhood of the larger primary: bounded for all time, yet perturbed by the smaller one.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <functional>
-#include <type_traits>
+#include <memory>
 #include <sstream>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 #include "app/output.hpp"
 #include "app/plotting.hpp"
 #include "experiments/experiments.hpp"
-#include "mechint/integrate/odeint_baselines.hpp"
+#include "kernel/kernel_runge_kutta.hpp"
+#include "kernel/kernel_variational_integrator.hpp"
+#include "kernel/model_adapter.hpp"
+#include "mechint/analysis/error_measures.hpp"
 #include "mechint/integrate/run_loop.hpp"
-#include "mechint/mechint.hpp"
 #include "mechint/systems/three_body.hpp"
 
 namespace mechint::experiments {
 namespace {
 
 using systems::ThreeBody;
-using Ode = EulerLagrangeOde<ThreeBody>;
+using kernel::KernelModel;
 
 const VecD<2> kQ0(0.5, 0.0), kV0(0.0, 0.9);
 constexpr double kLongRun = 1e4;       // (a)
@@ -84,40 +93,90 @@ class WindowedMaximum {
   double current_ = 0, next_ = kWindow;
 };
 
-JacobiTrace long_run_vi(NewtonVariant variant) {
+JacobiTrace long_run_vi(const KernelModel& kernels, NewtonVariant variant) {
   const ThreeBody model;
   JacobiTrace trace;
   trace.method = variant == NewtonVariant::kFull ? "vi-midpoint" : "vi-midpoint (simplified Newton)";
   NewtonOptions options;
   options.variant = variant;
-  VariationalIntegrator vi(DiscreteSystem<ThreeBody, MidpointRule>(model), kLongStep, options);
+  kernel::KernelVariationalIntegrator vi(kernels, kernel::Rule::kMidpoint, kLongStep, options);
   const double c0 = model.jacobi(kQ0, kV0);
   WindowedMaximum windows(trace);
   const long steps = std::lround(kLongRun / kLongStep);
+  long iterations = 0;  // summed from each step's Newton statistics, observed after every step
   const auto t0 = std::chrono::steady_clock::now();
-  vi.start_from_velocity(kQ0, kV0);
+  vi.start_from_velocity(kernel::Vector(kQ0), kernel::Vector(kV0));
   integrate(vi, {.h = kLongStep, .t_end = static_cast<double>(steps) * kLongStep}, [&](const auto& s) {
-    if (s.step_index() > 0) windows.add(s.time(), std::abs(model.jacobi(s.q(), s.velocity()) - c0));
+    if (s.step_index() == 0) return;
+    windows.add(s.time(), std::abs(model.jacobi(s.q(), s.velocity()) - c0));
+    iterations += s.last_newton_stats().iterations;
   });
   trace.cpu_s = seconds_since(t0);
-  trace.iterations_per_step = double(vi.total_newton_iterations()) / steps;
+  trace.iterations_per_step = double(iterations) / steps;
   return trace;
 }
 
-JacobiTrace long_run_rk(RungeKuttaMethod method, const std::string& name, double h, RungeKuttaTolerances tol) {
+/// Runs the started Runge–Kutta stepper `rk` over `segments` output intervals of length `dt_out`,
+/// calling `observe(q, q̇, t)` at its start and at the end of every interval. rk4 takes fixed steps
+/// (dt_out a multiple of its step); the adaptive methods choose theirs and deliver the state at each
+/// output time exactly (step_toward). Returns the steps taken (accepted steps when adaptive).
+template <class Stepper, class Observe>
+long run_segments(Stepper& rk, double dt_out, long segments, Observe&& observe) {
+  const auto observe_state = [&] {
+    const double* x = rk.state().data();  // (q, q̇): the kernel ODE's layout and the hand-written one's
+    observe(Eigen::Map<const VecD<2>>(x), Eigen::Map<const VecD<2>>(x + 2), rk.time());
+  };
+  const double t0 = rk.time();
+  observe_state();
+  for (long s = 0; s < segments; ++s) {
+    const double t_out = t0 + static_cast<double>(s + 1) * dt_out;
+    if constexpr (requires { rk.step_toward(t_out); }) {
+      while (rk.time() < t_out) rk.step_toward(t_out);
+    } else {
+      const long stride = std::max(1L, std::lround(dt_out / rk.step_size()));
+      for (long k = 0; k < stride; ++k) rk.step();
+    }
+    observe_state();
+  }
+  return rk.step_index();
+}
+
+/// Returns `run(rk)` for the kernel stepper of `method` on the Euler–Lagrange ODE derived from L,
+/// started at (kQ0, kV0): rk4 at the step h, dopri5 and rk78 from the first step h under `tol`.
+template <class Run>
+long with_runge_kutta(const KernelModel& kernels, RungeKuttaMethod method, double h, RungeKuttaTolerances tol,
+                      Run&& run) {
+  const kernel::KernelEulerLagrangeOde ode(kernels, nullptr);
+  const auto started = [&](auto& rk) {
+    rk.start_from_velocity(kernel::Vector(kQ0), kernel::Vector(kV0));
+    return run(rk);
+  };
+  if (method == RungeKuttaMethod::kRk4) {
+    kernel::KernelRk4 rk(ode, h);
+    return started(rk);
+  }
+  if (method == RungeKuttaMethod::kDopri5) {
+    kernel::KernelDopri5 rk(ode, h, tol);
+    return started(rk);
+  }
+  kernel::KernelRk78 rk(ode, h, tol);
+  return started(rk);
+}
+
+JacobiTrace long_run_rk(const KernelModel& kernels, RungeKuttaMethod method, const std::string& name, double h,
+                        RungeKuttaTolerances tol) {
   const ThreeBody model;
-  const Ode ode(model);
   JacobiTrace trace;
   trace.method = name;
   const double c0 = model.jacobi(kQ0, kV0);
   WindowedMaximum windows(trace);
-  Ode::State x = Ode::pack(kQ0, kV0);
   const auto t0 = std::chrono::steady_clock::now();
   // Samples every kLongStep (the adaptive methods end each sampling interval exactly).
-  integrate_runge_kutta(ode, method, x, 0.0, h, kLongStep, std::lround(kLongRun / kLongStep), tol,
-                        [&](const Ode::State& y, double t) {
-                          if (t > 0) windows.add(t, std::abs(model.jacobi(Ode::position(y), Ode::velocity(y)) - c0));
-                        });
+  with_runge_kutta(kernels, method, h, tol, [&](auto& rk) {
+    return run_segments(rk, kLongStep, std::lround(kLongRun / kLongStep), [&](const auto& q, const auto& v, double t) {
+      if (t > 0) windows.add(t, std::abs(model.jacobi(q, v) - c0));
+    });
+  });
   trace.cpu_s = seconds_since(t0);
   return trace;
 }
@@ -125,12 +184,12 @@ JacobiTrace long_run_rk(RungeKuttaMethod method, const std::string& name, double
 /// Final state (q, q̇) at kWorkHorizon.
 using FinalState = Eigen::Matrix<double, 4, 1>;
 
-FinalState reference_state(double tol) {
-  const Ode ode{ThreeBody{}};
-  Ode::State x = Ode::pack(kQ0, kV0);
-  integrate_runge_kutta(ode, RungeKuttaMethod::kRk78, x, 0.0, 1e-3, kWorkHorizon, 1, {tol, tol},
-                        [](const Ode::State&, double) {});
-  return Eigen::Map<const FinalState>(x.data());
+FinalState reference_state(const KernelModel& kernels, double tol) {
+  FinalState x;
+  with_runge_kutta(kernels, RungeKuttaMethod::kRk78, 1e-3, {tol, tol}, [&](auto& rk) {
+    return run_segments(rk, kWorkHorizon, 1, [&](const auto& q, const auto& v, double) { x << q, v; });
+  });
+  return x;
 }
 
 struct WorkPoint {
@@ -141,7 +200,7 @@ struct WorkPoint {
   long steps = 0;
 };
 
-WorkPoint work_vi(NewtonVariant variant, double h, const FinalState& ref) {
+WorkPoint work_vi(const KernelModel& kernels, NewtonVariant variant, double h, const FinalState& ref) {
   const ThreeBody model;
   WorkPoint w;
   w.method = variant == NewtonVariant::kFull ? "vi-midpoint" : "vi-midpoint-simplified";
@@ -151,12 +210,17 @@ WorkPoint work_vi(NewtonVariant variant, double h, const FinalState& ref) {
   const double c0 = model.jacobi(kQ0, kV0);
   const long steps = std::lround(kWorkHorizon / h);
   auto run = [&](bool measure) {
-    VariationalIntegrator vi(DiscreteSystem<ThreeBody, MidpointRule>(model), h, options);
-    vi.start_from_velocity(kQ0, kV0);
-    // C is evaluated at every step in the timed runs too, as the RK4 runs do.
+    kernel::KernelVariationalIntegrator vi(kernels, kernel::Rule::kMidpoint, h, options);
+    vi.start_from_velocity(kernel::Vector(kQ0), kernel::Vector(kV0));
+    // C is evaluated at every step in the timed runs too, as the RK4 runs do; so are the Newton
+    // counts of each step added up.
     double max_error = 0;
+    long iterations = 0, jacobians = 0;
     integrate(vi, {.h = h, .t_end = static_cast<double>(steps) * h}, [&](const auto& s) {
-      if (s.step_index() > 0) max_error = std::max(max_error, std::abs(model.jacobi(s.q(), s.velocity()) - c0));
+      if (s.step_index() == 0) return;
+      max_error = std::max(max_error, std::abs(model.jacobi(s.q(), s.velocity()) - c0));
+      iterations += s.last_newton_stats().iterations;
+      jacobians += s.last_newton_stats().jacobian_evaluations;
     });
     if (!std::isfinite(max_error)) throw std::runtime_error("three-body: non-finite Jacobi constant");
     if (measure) {
@@ -164,8 +228,8 @@ WorkPoint work_vi(NewtonVariant variant, double h, const FinalState& ref) {
       FinalState x;
       x << vi.q(), vi.velocity();
       w.final_error = (x - ref).norm();
-      w.iterations_per_step = double(vi.total_newton_iterations()) / steps;
-      w.jacobians_per_step = double(vi.total_jacobian_evaluations()) / steps;
+      w.iterations_per_step = double(iterations) / steps;
+      w.jacobians_per_step = double(jacobians) / steps;
     }
   };
   run(true);
@@ -174,11 +238,14 @@ WorkPoint work_vi(NewtonVariant variant, double h, const FinalState& ref) {
   return w;
 }
 
-/// A Runge–Kutta run on `ode`: the Euler–Lagrange ODE derived from L, or the hand-written
-/// equations (same state layout), to show what the AD derivation costs.
-template <class F>
-WorkPoint work_rk(const F& ode, RungeKuttaMethod method, const std::string& name, double h, double tol,
-                  const FinalState& ref) {
+/// How a work_rk run gets its right-hand side: the Euler–Lagrange ODE derived from L (the kernels),
+/// or the equations of motion typed in by hand (rk4 only; same state layout), to show what the AD
+/// derivation costs.
+enum class Equations { kDerived, kHandWritten };
+
+/// A Runge–Kutta run on the `equations`.
+WorkPoint work_rk(const KernelModel& kernels, Equations equations, RungeKuttaMethod method, const std::string& name,
+                  double h, double tol, const FinalState& ref) {
   const ThreeBody model;
   WorkPoint w;
   w.method = name;
@@ -190,21 +257,24 @@ WorkPoint work_rk(const F& ode, RungeKuttaMethod method, const std::string& name
   const bool fixed = method == RungeKuttaMethod::kRk4;
   const double dt_out = fixed ? h : kAdaptiveSample;
   const long segments = std::lround(kWorkHorizon / dt_out);
-  static_assert(std::is_same_v<typename F::State, Ode::State>);
-  auto integrate = [&](Ode::State& y, auto&& observe) {
-    return integrate_runge_kutta(ode, method, y, 0.0, h, dt_out, segments, {tol, tol}, observe);
+  auto run = [&](auto&& observe) -> long {
+    if (equations == Equations::kHandWritten) {
+      if (!fixed) throw std::logic_error("three-body: the hand-written equations run rk4 only");
+      RungeKutta4<systems::ThreeBodyEquationsOfMotion> rk(systems::ThreeBodyEquationsOfMotion{model.mu}, h);
+      rk.start({kQ0[0], kQ0[1], kV0[0], kV0[1]});
+      return run_segments(rk, dt_out, segments, observe);
+    }
+    return with_runge_kutta(kernels, method, h, {tol, tol},
+                            [&](auto& rk) { return run_segments(rk, dt_out, segments, observe); });
   };
-  Ode::State x = Ode::pack(kQ0, kV0);
-  w.steps = integrate(x, [&](const Ode::State& y, double) {
-    w.max_jacobi_error =
-        std::max(w.max_jacobi_error, std::abs(model.jacobi(Ode::position(y), Ode::velocity(y)) - c0));
+  FinalState x;
+  w.steps = run([&](const auto& q, const auto& v, double) {
+    w.max_jacobi_error = std::max(w.max_jacobi_error, std::abs(model.jacobi(q, v) - c0));
+    x << q, v;  // the last observation is the final state
   });
-  w.final_error = (Eigen::Map<const FinalState>(x.data()) - ref).norm();
+  w.final_error = (x - ref).norm();
   double sink = 0;
-  w.cpu_s = mean_time([&] {
-    Ode::State y = Ode::pack(kQ0, kV0);
-    integrate(y, [&](const Ode::State& z, double) { sink += model.jacobi(Ode::position(z), Ode::velocity(z)); });
-  });
+  w.cpu_s = mean_time([&] { run([&](const auto& q, const auto& v, double) { sink += model.jacobi(q, v); }); });
   if (!std::isfinite(sink)) throw std::runtime_error("three-body: non-finite Jacobi constant in a timed run");
   return w;
 }
@@ -228,16 +298,19 @@ void write_work_precision(const app::ExperimentContext& ctx, const std::vector<W
 
 void run(const app::ExperimentContext& ctx) {
   const ThreeBody model;
+  // The model's kernels, once for every run: those the command line runs, which supply the midpoint
+  // rule's D1, D2 and D12 Ld by AD of its Ld (the VI's steps are those of `mechint run three-body`).
+  const std::shared_ptr<const KernelModel> kernels = kernel::ModelAdapter<ThreeBody>::kernels_for_runs(model);
   // (a) Long runs.
   ctx.log << "  long runs over " << kLongRun << " time units" << std::endl;
   std::vector<JacobiTrace> traces;
-  traces.push_back(long_run_vi(NewtonVariant::kFull));
-  traces.push_back(long_run_rk(RungeKuttaMethod::kRk4, "rk4", kLongStep, {}));
+  traces.push_back(long_run_vi(*kernels, NewtonVariant::kFull));
+  traces.push_back(long_run_rk(*kernels, RungeKuttaMethod::kRk4, "rk4", kLongStep, {}));
   // dopri5 at the tolerance whose CPU time is closest to the VI's.
   JacobiTrace dopri;
   double dopri_tol = 0;
   for (double tol : {1e-5, 1e-6, 1e-7, 1e-8, 1e-9}) {
-    JacobiTrace t = long_run_rk(RungeKuttaMethod::kDopri5, "dopri5", kLongStep, {tol, tol});
+    JacobiTrace t = long_run_rk(*kernels, RungeKuttaMethod::kDopri5, "dopri5", kLongStep, {tol, tol});
     if (dopri.t.empty() || std::abs(std::log(t.cpu_s / traces[0].cpu_s)) <
                                std::abs(std::log(dopri.cpu_s / traces[0].cpu_s))) {
       dopri = t;
@@ -250,22 +323,21 @@ void run(const app::ExperimentContext& ctx) {
 
   // (b) Work–precision.
   ctx.log << "  work-precision sweeps (reference: rk78 at tolerance 1e-14)" << std::endl;
-  const FinalState ref = reference_state(1e-14);
-  const double reference_uncertainty = (reference_state(1e-13) - ref).norm();
+  const FinalState ref = reference_state(*kernels, 1e-14);
+  const double reference_uncertainty = (reference_state(*kernels, 1e-13) - ref).norm();
   std::vector<WorkPoint> points;
   for (double h : {0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005}) {
-    points.push_back(work_vi(NewtonVariant::kFull, h, ref));
-    points.push_back(work_vi(NewtonVariant::kSimplified, h, ref));
+    points.push_back(work_vi(*kernels, NewtonVariant::kFull, h, ref));
+    points.push_back(work_vi(*kernels, NewtonVariant::kSimplified, h, ref));
   }
-  const Ode ode(model);
-  const systems::ThreeBodyEquationsOfMotion hand_written{model.mu};
   for (double h : {0.05, 0.02, 0.01, 0.005, 0.002, 0.001}) {
-    points.push_back(work_rk(ode, RungeKuttaMethod::kRk4, "rk4", h, 0, ref));
-    points.push_back(work_rk(hand_written, RungeKuttaMethod::kRk4, "rk4-hand-written", h, 0, ref));
+    points.push_back(work_rk(*kernels, Equations::kDerived, RungeKuttaMethod::kRk4, "rk4", h, 0, ref));
+    points.push_back(work_rk(*kernels, Equations::kHandWritten, RungeKuttaMethod::kRk4, "rk4-hand-written", h, 0, ref));
   }
   for (double tol : {1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12})
-    points.push_back(work_rk(ode, RungeKuttaMethod::kDopri5, "dopri5", 1e-3, tol, ref));
-  for (double tol : {1e-6, 1e-8, 1e-10, 1e-12}) points.push_back(work_rk(ode, RungeKuttaMethod::kRk78, "rk78", 1e-3, tol, ref));
+    points.push_back(work_rk(*kernels, Equations::kDerived, RungeKuttaMethod::kDopri5, "dopri5", 1e-3, tol, ref));
+  for (double tol : {1e-6, 1e-8, 1e-10, 1e-12})
+    points.push_back(work_rk(*kernels, Equations::kDerived, RungeKuttaMethod::kRk78, "rk78", 1e-3, tol, ref));
   write_work_precision(ctx, points);
 
   // Orders from the step sweeps.
