@@ -1,15 +1,18 @@
 // Pattern tools (003 §2–4) on traces with known answers: a synthetic two-mass trace built from a
 // chosen critical rate γ_c and reduced frequency F, one whose azimuth obeys Jz = I φ̇1 + m2 r2² θ̇
-// exactly, and a spherical-pendulum run (a rigid two-mass trace, θ ≡ 0).
+// exactly, and a spherical-pendulum run (a rigid two-mass trace, θ ≡ 0) by the midpoint VI on the
+// built-in's kernels, as `mechint run spherical-pendulum` runs it.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 
 #include "experiments/patterns/critical_rate.hpp"
 #include "experiments/patterns/pattern_score.hpp"
+#include "kernel/kernel_variational_integrator.hpp"
+#include "kernel/model_adapter.hpp"  // the built-ins' kernels are instantiated in the library, linked to
 #include "mechint/analysis/reduced_coordinates.hpp"
 #include "mechint/analysis/rotating_frame.hpp"
-#include "mechint/integrate/variational_integrator.hpp"
 #include "mechint/systems/spherical_pendulum.hpp"
 
 namespace mechint::analysis {
@@ -136,8 +139,9 @@ TEST(PatternTools, LockedAverageIsTheAzimuthRateOfARigidSphericalPendulumTrace) 
   // A spherical-pendulum run as a two-mass trace with q2 = 1.75 q1 (θ ≡ 0, so the coupling
   // vanishes): the locked average of Jz/I and the mean azimuth rates must agree.
   const systems::SphericalPendulum model{1.0, 1.0, 9.81};
-  using S = DiscreteSystem<systems::SphericalPendulum, MidpointRule>;
-  VariationalIntegrator<S> vi(S(model), 1e-3);
+  const std::shared_ptr<const kernel::KernelModel> kernels =
+      kernel::ModelAdapter<systems::SphericalPendulum>::kernels_for_runs(model);
+  kernel::KernelVariationalIntegrator vi(*kernels, kernel::Rule::kMidpoint, 1e-3);
   const double th = 1.0;
   vi.start_from_velocity(VecD<3>(std::sin(th), 0.0, -std::cos(th)), VecD<3>(0.0, 1.7 * std::sin(th), 0.0));
   const TwoMasses m{2.0, 3.5};
