@@ -2,8 +2,9 @@
 // integrator of 003 §5 keeping E and J_z to the solver tolerance, the VI keeping J_z with a bounded
 // energy oscillation, order 2 in position for both, and the VI at h = 1e-4 against an independent
 // high-accuracy reference: the index-1 ODE with multipliers (M q̈ = −∇V − Gᵀλ, G q̈ + Ġq̇ = 0, G and
-// Ġq̇ from AD of g) integrated by Boost.Odeint's rk78 at tolerance 1e-13. Both integrators run on the
-// model's kernels, as `mechint run double-spherical-pendulum` and its experiments run them.
+// Ġq̇ from AD of g by the model calculus, model/constraint_derivatives.hpp) integrated by Boost.Odeint's
+// rk78 at tolerance 1e-13. Both integrators run on the model's kernels, as `mechint run
+// double-spherical-pendulum` and its experiments run them.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -15,9 +16,11 @@
 
 #include "kernel/energy_momentum_integrator.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
-#include "kernel/model_adapter.hpp"
+#include "kernel/model_adapter.hpp"  // the built-ins' kernels are instantiated in the library, linked to
+#include "mechint/analysis/error_measures.hpp"
 #include "mechint/integrate/odeint_baselines.hpp"
-#include "mechint/mechint.hpp"
+#include "mechint/model/constraint_derivatives.hpp"
+#include "mechint/model/lagrangian_calculus.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
 
 namespace mechint {
@@ -48,13 +51,7 @@ struct IndexOneOde {
     const Mat<2, 6> g = constraint_jacobian(kModel, q);
     VecD<6> f;  // −∇V
     f << 0, 0, -kModel.m1 * kModel.gravity, 0, 0, -kModel.m2 * kModel.gravity;
-    VecD<2> gdot_v;
-    for (int r = 0; r < 2; ++r) {
-      VecD<6> grad;
-      Mat<6, 6> hess;
-      gradient_and_hessian<6>([&](const auto& x) { return kModel.constraints(x)[r]; }, q, grad, hess);
-      gdot_v[r] = v.dot(hess * v);
-    }
+    const VecD<2> gdot_v = constraint_curvature(kModel, q, v);  // g''(q)[v, v] = Ġq̇, by AD of g
     const VecD<2> lambda = (g * minv * g.transpose()).ldlt().solve(g * minv * f + gdot_v);
     const VecD<6> a = minv * (f - g.transpose() * lambda);
     for (int i = 0; i < 6; ++i) d[i] = v[i], d[6 + i] = a[i];
