@@ -1,20 +1,36 @@
 // Pendulum chain: the hand-written O(N²) derivatives of L agree with automatic differentiation;
-// the discrete derivatives built from them agree with AD of Ld for every rule; the chain keeps
-// its energy bounded; one link is the simple pendulum.
+// the discrete derivatives the kernel engine builds from the chain's hand-derived kernels
+// (kernel::pendulum_chain_model, what `mechint run pendulum-chain` runs) agree with AD of Ld formed
+// from PendulumChain<N>'s Lagrangian for every rule; the chain keeps its energy bounded; one link is
+// the simple pendulum. The integrators are the kernel engine's; the AD side is a kernel table whose
+// L derivatives are jets of jets of the struct's Lagrangian.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <random>
+#include <type_traits>
 
-#include "mechint/mechint.hpp"
+#include "kernel/chain_kernels.hpp"
+#include "kernel/discrete_rules.hpp"
+#include "kernel/kernel_variational_integrator.hpp"
+#include "mechint/core/autodiff.hpp"
+#include "mechint/discrete/del_derivatives.hpp"
+#include "mechint/discrete/discrete_lagrangians.hpp"
 #include "mechint/systems/pendulum_chain.hpp"
 
 namespace mechint {
 namespace {
 
+using kernel::DiscreteRule;
+using kernel::KernelModel;
+using kernel::KernelVariationalIntegrator;
+using kernel::Rule;
+using kernel::RowMatrix;
+using kernel::Vector;
 using systems::PendulumChain;
 
-// The same chain without hand-written derivatives: every derivative by AD.
+// The same chain without hand-written derivatives, for the fixed-size library's concept below.
 template <int N>
 struct AutoDiffChain {
   static constexpr int kDim = N, kNumConstraints = 0, kNumSymmetries = 0;
@@ -34,6 +50,31 @@ void random_state(std::mt19937& rng, VecD<N>& q, VecD<N>& v) {
   }
 }
 
+/// Value, gradient and Hessian over z = (a, b) (2N variables) of f(a, b) on jets of jets. The jet
+/// vectors live on the heap: at 30 links a jet of jets is 30 kB.
+template <int N, class F>
+double value_gradient_hessian(const VecD<N>& a, const VecD<N>& b, F f, VecD<2 * N>& grad, Mat<2 * N, 2 * N>& hess) {
+  constexpr int m = 2 * N;
+  auto aj = std::make_unique<Vec<Jet2<m>, N>>(), bj = std::make_unique<Vec<Jet2<m>, N>>();
+  for (int i = 0; i < N; ++i) {
+    (*aj)[i] = Jet2<m>(Jet<m>(a[i], i), i);
+    (*bj)[i] = Jet2<m>(Jet<m>(b[i], N + i), N + i);
+  }
+  const Jet2<m> l = f(*aj, *bj);
+  for (int i = 0; i < m; ++i) {
+    grad[i] = l.v[i].a;
+    hess.row(i) = l.v[i].v.transpose();
+  }
+  return l.a.a;
+}
+
+template <int N>
+double lagrangian_by_ad(const PendulumChain<N>& model, const VecD<N>& q, const VecD<N>& v, VecD<2 * N>& grad,
+                        Mat<2 * N, 2 * N>& hess) {
+  return value_gradient_hessian<N>(
+      q, v, [&](const auto& qj, const auto& vj) { return model.lagrangian(qj, vj); }, grad, hess);
+}
+
 template <int N>
 void expect_lagrangian_derivatives_match_ad() {
   std::mt19937 rng(7 + N);
@@ -45,18 +86,9 @@ void expect_lagrangian_derivatives_match_ad() {
     model.lagrangian_derivatives(q, v, d);
     // AD reference: the Hessian of L over z = (q, v).
     constexpr int m = 2 * N;
-    Vec<Jet2<m>, N> qj, vj;
-    for (int i = 0; i < N; ++i) {
-      qj[i] = Jet2<m>(Jet<m>(q[i], i), i);
-      vj[i] = Jet2<m>(Jet<m>(v[i], N + i), N + i);
-    }
-    const Jet2<m> l = model.template lagrangian<Jet2<m>>(qj, vj);
     Mat<m, m> hess;
     VecD<m> grad;
-    for (int i = 0; i < m; ++i) {
-      grad[i] = l.v[i].a;
-      hess.row(i) = l.v[i].v.transpose();
-    }
+    lagrangian_by_ad<N>(model, q, v, grad, hess);
     const double scale = 1.0 + hess.cwiseAbs().maxCoeff();
     EXPECT_LE((d.q - grad.template head<N>()).cwiseAbs().maxCoeff(), 1e-12 * scale);
     EXPECT_LE((d.v - grad.template tail<N>()).cwiseAbs().maxCoeff(), 1e-12 * scale);
@@ -73,56 +105,129 @@ TEST(PendulumChain, HandWrittenDerivativesMatchAutomaticDifferentiation) {
   expect_lagrangian_derivatives_match_ad<10>();
 }
 
-template <class Rule, int N>
-void expect_discrete_derivatives_match_ad() {
+/// The chain with every derivative of L by AD, as a kernel table (model_kernels.h): the kernel
+/// engine composes its discrete derivatives from these as from the hand-derived ones.
+template <int N>
+int ad_lagrangian_kernel(const void* context, const double* q, const double* v, double* value, double* l_q,
+                         double* l_v, double* l_qq, double* l_qv, double* l_vv) {
+  const auto& model = *static_cast<const PendulumChain<N>*>(context);
+  VecD<2 * N> grad;
+  Mat<2 * N, 2 * N> hess;
+  const double l = lagrangian_by_ad<N>(model, Eigen::Map<const VecD<N>>(q), Eigen::Map<const VecD<N>>(v), grad, hess);
+  using RowMap = Eigen::Map<Eigen::Matrix<double, N, N, Eigen::RowMajor>>;
+  if (value) *value = l;
+  if (l_q) Eigen::Map<VecD<N>>{l_q} = grad.template head<N>();
+  if (l_v) Eigen::Map<VecD<N>>{l_v} = grad.template tail<N>();
+  if (l_qq) RowMap{l_qq} = hess.template topLeftCorner<N, N>();
+  if (l_qv) RowMap{l_qv} = hess.template topRightCorner<N, N>();
+  if (l_vv) RowMap{l_vv} = hess.template bottomRightCorner<N, N>();
+  return MECHINT_KERNEL_OK;
+}
+
+template <int N>
+KernelModel ad_chain_model(const PendulumChain<N>& chain) {
+  const auto owner = std::make_shared<const PendulumChain<N>>(chain);
+  mechint_model_kernels table{};
+  table.abi_version = MECHINT_KERNEL_ABI_VERSION;
+  table.struct_size = sizeof table;
+  table.dim = N;
+  table.context = owner.get();
+  table.lagrangian = &ad_lagrangian_kernel<N>;
+  return KernelModel(table, owner);
+}
+
+/// Ld of a rule (Ld includes h, the earlier point first: kernel/discrete_rules.hpp) on any scalar.
+template <int N, class T>
+T discrete_lagrangian(const PendulumChain<N>& model, Rule rule, double h, const Vec<T, N>& q0, const Vec<T, N>& q1) {
+  Vec<T, N> mid, v;
+  for (int i = 0; i < N; ++i) {
+    mid[i] = 0.5 * (q0[i] + q1[i]);
+    v[i] = (q1[i] - q0[i]) / h;
+  }
+  switch (rule) {
+    case Rule::kMidpoint:
+      return h * model.lagrangian(mid, v);
+    case Rule::kTrapezoid:
+      return 0.5 * h * (model.lagrangian(q0, v) + model.lagrangian(q1, v));
+    case Rule::kFirstOrder:
+      break;
+  }
+  return h * model.lagrangian(q1, v);
+}
+
+template <int N>
+void expect_discrete_derivatives_match_ad(Rule rule, const char* name) {
   std::mt19937 rng(11 + N);
   const PendulumChain<N> model{1.0, 1.0, 9.81};
-  const DiscreteSystem<PendulumChain<N>, Rule> hand(model);
-  const DiscreteSystem<AutoDiffChain<N>, Rule> ad(AutoDiffChain<N>{model});
-  static_assert(HasHandWrittenDerivatives<decltype(hand)>);
-  static_assert(!HasHandWrittenDerivatives<decltype(ad)>);
+  const KernelModel hand_kernels = kernel::pendulum_chain_model(N, 1.0, 1.0, 9.81);
+  DiscreteRule hand(hand_kernels, rule);
   for (int trial = 0; trial < 3; ++trial) {
     VecD<N> q0, v;
     random_state<N>(rng, q0, v);
     const double h = 0.05;
     const VecD<N> q1 = q0 + h * v;
-    VecD<N> d1_hand, d1_ad;
-    Mat<N, N> d12_hand, d12_ad;
-    discrete_lagrangian_d1_d12(hand, q0, q1, h, d1_hand, d12_hand);
-    discrete_lagrangian_d1_d12(ad, q0, q1, h, d1_ad, d12_ad);
+    Vector d1_hand(N), d2_hand(N);
+    RowMatrix d12_hand(N, N);
+    ASSERT_TRUE(hand.d1(Vector(q0), Vector(q1), h, d1_hand, &d12_hand)) << name;
+    ASSERT_TRUE(hand.d2(Vector(q0), Vector(q1), h, d2_hand)) << name;
+    // AD reference: the gradient and Hessian of Ld over z = (q0, q1).
+    VecD<2 * N> grad;
+    Mat<2 * N, 2 * N> hess;
+    value_gradient_hessian<N>(
+        q0, q1,
+        [&](const auto& a, const auto& b) {
+          using T = typename std::decay_t<decltype(a)>::Scalar;
+          return discrete_lagrangian<N, T>(model, rule, h, a, b);
+        },
+        grad, hess);
+    const Mat<N, N> d12_ad = hess.template topRightCorner<N, N>();
     const double scale = d12_ad.cwiseAbs().maxCoeff();
-    EXPECT_LE((d1_hand - d1_ad).cwiseAbs().maxCoeff(), 1e-12 * scale) << Rule::kName;
-    EXPECT_LE((d12_hand - d12_ad).cwiseAbs().maxCoeff(), 1e-12 * scale) << Rule::kName;
-    EXPECT_LE((discrete_lagrangian_d2(hand, q0, q1, h) - discrete_lagrangian_d2(ad, q0, q1, h)).cwiseAbs().maxCoeff(),
-              1e-12 * scale)
-        << Rule::kName;
+    EXPECT_LE((VecD<N>(d1_hand) - grad.template head<N>()).cwiseAbs().maxCoeff(), 1e-12 * scale) << name;
+    EXPECT_LE((Mat<N, N>(d12_hand) - d12_ad).cwiseAbs().maxCoeff(), 1e-12 * scale) << name;
+    EXPECT_LE((VecD<N>(d2_hand) - grad.template tail<N>()).cwiseAbs().maxCoeff(), 1e-12 * scale) << name;
   }
 }
 
 TEST(PendulumChain, DiscreteDerivativesFromHandWrittenOnesMatchAutomaticDifferentiation) {
-  expect_discrete_derivatives_match_ad<MidpointRule, 3>();
-  expect_discrete_derivatives_match_ad<TrapezoidRule, 3>();
-  expect_discrete_derivatives_match_ad<FirstOrderRule, 3>();
-  expect_discrete_derivatives_match_ad<MidpointRule, 10>();
+  expect_discrete_derivatives_match_ad<3>(Rule::kMidpoint, "midpoint");
+  expect_discrete_derivatives_match_ad<3>(Rule::kTrapezoid, "trapezoid");
+  expect_discrete_derivatives_match_ad<3>(Rule::kFirstOrder, "first order");
+  expect_discrete_derivatives_match_ad<10>(Rule::kMidpoint, "midpoint");
+}
+
+TEST(PendulumChain, FixedSizeRulesTakeTheHandWrittenDerivativesOnlyWhenTheModelHasThem) {
+  // The templated library's own dispatch (discrete/del_derivatives.hpp): a model with
+  // `lagrangian_derivatives` has its discrete derivatives built from them, one without by AD.
+  static_assert(HasHandWrittenDerivatives<DiscreteSystem<PendulumChain<3>, MidpointRule>>);
+  static_assert(HasHandWrittenDerivatives<DiscreteSystem<PendulumChain<3>, TrapezoidRule>>);
+  static_assert(HasHandWrittenDerivatives<DiscreteSystem<PendulumChain<3>, FirstOrderRule>>);
+  static_assert(HasHandWrittenDerivatives<DiscreteSystem<PendulumChain<10>, MidpointRule>>);
+  static_assert(!HasHandWrittenDerivatives<DiscreteSystem<AutoDiffChain<3>, MidpointRule>>);
+  static_assert(!HasHandWrittenDerivatives<DiscreteSystem<AutoDiffChain<3>, TrapezoidRule>>);
+  static_assert(!HasHandWrittenDerivatives<DiscreteSystem<AutoDiffChain<3>, FirstOrderRule>>);
+  static_assert(!HasHandWrittenDerivatives<DiscreteSystem<AutoDiffChain<10>, MidpointRule>>);
 }
 
 TEST(PendulumChain, AutomaticJacobianMatchesCentralDifferences) {
   // The AD path itself against finite differences of the AD-computed D1 Ld (30-dimensional).
   constexpr int N = 30;
-  const DiscreteSystem<AutoDiffChain<N>, MidpointRule> ad(AutoDiffChain<N>{});
+  const KernelModel ad_kernels = ad_chain_model<N>(PendulumChain<N>{});
+  DiscreteRule ad(ad_kernels, Rule::kMidpoint);
   std::mt19937 rng(3);
   VecD<N> q0, v;
   random_state<N>(rng, q0, v);
   const double h = 0.01, eps = 1e-6;
-  const VecD<N> q1 = q0 + h * v;
-  VecD<N> d1;
-  Mat<N, N> d12;
-  discrete_lagrangian_d1_d12(ad, q0, q1, h, d1, d12);
+  const Vector x0 = q0, q1 = q0 + h * v;
+  Vector d1(N);
+  RowMatrix d12(N, N);
+  ASSERT_TRUE(ad.d1(x0, q1, h, d1, &d12));
   for (int j = 0; j < N; j += 7) {
-    VecD<N> qp = q1, qm = q1;
+    Vector qp = q1, qm = q1, d1p(N), d1m(N);
     qp[j] += eps;
     qm[j] -= eps;
-    const VecD<N> fd = (discrete_lagrangian_d1(ad, q0, qp, h) - discrete_lagrangian_d1(ad, q0, qm, h)) / (2 * eps);
+    ASSERT_TRUE(ad.d1(x0, qp, h, d1p, nullptr));
+    ASSERT_TRUE(ad.d1(x0, qm, h, d1m, nullptr));
+    const Vector fd = (d1p - d1m) / (2 * eps);
     EXPECT_LE((fd - d12.col(j)).norm(), 1e-7 * d12.col(j).norm()) << "column " << j;
   }
 }
@@ -130,10 +235,12 @@ TEST(PendulumChain, AutomaticJacobianMatchesCentralDifferences) {
 TEST(PendulumChain, HandWrittenAndAutomaticTrajectoriesAgree) {
   constexpr int N = 4;
   const PendulumChain<N> model{};
-  VariationalIntegrator hand(DiscreteSystem<PendulumChain<N>, MidpointRule>(model), 0.01);
-  VariationalIntegrator ad(DiscreteSystem<AutoDiffChain<N>, MidpointRule>(AutoDiffChain<N>{model}), 0.01);
-  hand.start_from_velocity(PendulumChain<N>::peer_start(), VecD<N>::Zero());
-  ad.start_from_velocity(PendulumChain<N>::peer_start(), VecD<N>::Zero());
+  const KernelModel hand_kernels = kernel::pendulum_chain_model(N, model.mass, model.length, model.gravity);
+  const KernelModel ad_kernels = ad_chain_model<N>(model);
+  KernelVariationalIntegrator hand(hand_kernels, Rule::kMidpoint, 0.01);
+  KernelVariationalIntegrator ad(ad_kernels, Rule::kMidpoint, 0.01);
+  hand.start_from_velocity(PendulumChain<N>::peer_start(), Vector::Zero(N));
+  ad.start_from_velocity(PendulumChain<N>::peer_start(), Vector::Zero(N));
   for (int k = 0; k < 200; ++k) {
     hand.step();
     ad.step();
@@ -144,8 +251,9 @@ TEST(PendulumChain, HandWrittenAndAutomaticTrajectoriesAgree) {
 
 TEST(PendulumChain, EnergyStaysBoundedOverLongRuns) {
   constexpr int N = 3;
-  VariationalIntegrator vi(DiscreteSystem<PendulumChain<N>, MidpointRule>(PendulumChain<N>{}), 0.005);
-  vi.start_from_velocity(PendulumChain<N>::peer_start(), VecD<N>::Zero());
+  const KernelModel chain = kernel::pendulum_chain_model(N, 1.0, 1.0, 9.81);
+  KernelVariationalIntegrator vi(chain, Rule::kMidpoint, 0.005);
+  vi.start_from_velocity(PendulumChain<N>::peer_start(), Vector::Zero(N));
   const double e0 = vi.energy();
   double worst = 0;
   for (int k = 0; k < 40000; ++k) {
@@ -157,11 +265,11 @@ TEST(PendulumChain, EnergyStaysBoundedOverLongRuns) {
 
 TEST(PendulumChain, OneLinkIsTheSimplePendulum) {
   // Small oscillations: period 2π√(l/g) to O(θ0²): θ0 = 0.01 gives a relative correction θ0²/16.
-  const PendulumChain<1> model{1.0, 2.0, 9.81};
+  const KernelModel chain = kernel::pendulum_chain_model(1, 1.0, 2.0, 9.81);
   const double period = 2 * M_PI * std::sqrt(2.0 / 9.81) * (1 + 0.01 * 0.01 / 16);
   const int steps = 4000;
-  VariationalIntegrator vi(DiscreteSystem<PendulumChain<1>, MidpointRule>(model), period / steps);
-  vi.start_from_velocity(VecD<1>(0.01), VecD<1>(0.0));
+  KernelVariationalIntegrator vi(chain, Rule::kMidpoint, period / steps);
+  vi.start_from_velocity(Vector::Constant(1, 0.01), Vector::Zero(1));
   for (int k = 0; k < steps; ++k) vi.step();
   EXPECT_NEAR(vi.q()[0], 0.01, 1e-7);
 }
