@@ -1,15 +1,26 @@
 // The worked example of docs/adding-a-system.md and the README: a planar pendulum written in
 // Cartesian coordinates with a length constraint. Its motion must match the same pendulum written
-// in an angle (PendulumChain<1>): both converge at order 2 to the same solution.
+// in an angle (the one-link pendulum chain): both converge at order 2 to the same solution. The
+// model is integrated on the kernel engine, as the command line does: by its AD kernels,
+// instantiated in this file from kernel/model_adapter.txx as a system's source does; the angle
+// model by the chain's hand-derived kernels (what `mechint run pendulum-chain --set links=1` runs).
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "app/run_system.hpp"
 #include "app/system_entry.hpp"
+#include "kernel/chain_kernels.hpp"
+#include "kernel/kernel_variational_integrator.hpp"
 #include "kernel/model_adapter.txx"
-#include "mechint/mechint.hpp"
-#include "mechint/systems/pendulum_chain.hpp"
+#include "mechint/analysis/error_measures.hpp"
+#include "mechint/core/autodiff.hpp"
+#include "mechint/core/errors.hpp"
+#include "mechint/integrate/run_loop.hpp"
+#include "mechint/model/lagrangian_model.hpp"
 
 namespace {
 
@@ -50,10 +61,20 @@ mechint::app::SystemEntry pendulum_2d_entry() {
 // -------------------------------------------------------------------------------------------------
 
 using namespace mechint;
+using kernel::KernelModel;
+using kernel::KernelVariationalIntegrator;
+using kernel::Rule;
+
+/// The kernels of Pendulum2D{} (the entry's default l = 1), as its entry's runs build them
+/// (app/builtin_kernels.hpp).
+std::shared_ptr<const KernelModel> pendulum_2d_kernels() {
+  return kernel::ModelAdapter<Pendulum2D>::kernels_for_runs(Pendulum2D{});
+}
 
 TEST(AddingASystem, DocumentationExampleRunsOnTheConstraint) {
-  VariationalIntegrator vi(DiscreteSystem<Pendulum2D, MidpointRule>({}), 0.01);
-  vi.start_from_velocity({1, 0}, {0, 0});
+  const auto kernels = pendulum_2d_kernels();
+  KernelVariationalIntegrator vi(*kernels, Rule::kMidpoint, 0.01);
+  vi.start_from_velocity(VecD<2>(1, 0), VecD<2>(0, 0));
   const double e0 = vi.energy();
   EXPECT_NEAR(e0, 0.0, 1e-15);  // released from rest at the height of the pivot
   double worst_g = 0, worst_e = 0;
@@ -68,17 +89,18 @@ TEST(AddingASystem, DocumentationExampleRunsOnTheConstraint) {
 }
 
 TEST(AddingASystem, CartesianAndAngleModelsConvergeToTheSameMotion) {
-  using Chain = systems::PendulumChain<1>;
   const double theta0 = 0.9, t_end = 3.0;
+  const auto cartesian = pendulum_2d_kernels();
+  const KernelModel angle = kernel::pendulum_chain_model(1, 1.0, 1.0, 9.81);  // m, l, g of Pendulum2D{}
   // Angle from the downward vertical: x = l sin θ, y = −l cos θ.
   auto cartesian_error = [&](int steps, const VecD<2>& reference) {
-    VariationalIntegrator vi(DiscreteSystem<Pendulum2D, MidpointRule>({}), t_end / steps);
+    KernelVariationalIntegrator vi(*cartesian, Rule::kMidpoint, t_end / steps);
     vi.start_from_velocity(VecD<2>(std::sin(theta0), -std::cos(theta0)), VecD<2>::Zero());
     for (int k = 0; k < steps; ++k) vi.step();
     return (vi.q() - reference).norm();
   };
   auto angle_position = [&](int steps) {
-    VariationalIntegrator vi(DiscreteSystem<Chain, MidpointRule>(Chain{}), t_end / steps);
+    KernelVariationalIntegrator vi(angle, Rule::kMidpoint, t_end / steps);
     vi.start_from_velocity(VecD<1>(theta0), VecD<1>::Zero());
     for (int k = 0; k < steps; ++k) vi.step();
     return VecD<2>(std::sin(vi.q()[0]), -std::cos(vi.q()[0]));
@@ -117,8 +139,9 @@ TEST(AddingASystem, ItsEntryRunsAsTheIntegratorDoes) {
   EXPECT_EQ(out.columns, (std::vector<std::string>{"t", "x", "y", "energy", "constraint_residual", "lambda1"}));
   ASSERT_EQ(out.rows.size(), 11u);
   // The same integration written by hand, to the last bit.
-  VariationalIntegrator vi(DiscreteSystem<Pendulum2D, MidpointRule>({}), 0.01);
-  vi.start_from_velocity({0.6, -0.8}, {0, 0});
+  const auto kernels = pendulum_2d_kernels();
+  KernelVariationalIntegrator vi(*kernels, Rule::kMidpoint, 0.01);
+  vi.start_from_velocity(VecD<2>(0.6, -0.8), VecD<2>(0, 0));
   for (int k = 0; k < 100; ++k) vi.step();
   const auto& last = out.rows.back();
   EXPECT_EQ(last[0], 1.0);
