@@ -1,16 +1,21 @@
-// Runge–Kutta baselines on the Euler–Lagrange ODE derived from L by AD: the closed-form Kepler
-// orbit and harmonic oscillator, the order of RK4, tolerance proportionality of the adaptive
-// methods, and the three-body orbit against equations of motion written out by hand.
+// Runge–Kutta baselines (rk4, dopri5, rk78 on the Euler–Lagrange ODE of a model's kernels, as
+// `mechint run --method rk4|dopri5|rk78` makes them): the closed-form Kepler orbit and harmonic
+// oscillator, the order of RK4, tolerance proportionality of the adaptive methods, the three-body
+// orbit against equations of motion written out by hand, and hand-written derivatives of L against AD.
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include <boost/numeric/odeint.hpp>
 
+#include "kernel/chain_kernels.hpp"
+#include "kernel/kernel_runge_kutta.hpp"
+#include "kernel/model_adapter.hpp"
 #include "mechint/analysis/error_measures.hpp"
-#include "mechint/integrate/odeint_baselines.hpp"
+#include "mechint/model/lagrangian_calculus.hpp"
 #include "mechint/systems/harmonic_oscillator.hpp"
 #include "mechint/systems/kepler.hpp"
 #include "mechint/systems/pendulum_chain.hpp"
@@ -19,6 +24,8 @@
 namespace mechint {
 namespace {
 
+using kernel::KernelModel;
+using kernel::Vector;
 using systems::HarmonicOscillator;
 using systems::Kepler;
 using systems::ThreeBody;
@@ -26,32 +33,75 @@ using systems::ThreeBody;
 constexpr double kA = 1.0, kE = 0.5;
 const double kPeriod = 2.0 * M_PI;
 
+/// The kernels a built-in's runs use (compiled once in the library).
+template <class M>
+const KernelModel& kernels_of() {
+  static const std::shared_ptr<const KernelModel> kernels = kernel::ModelAdapter<M>::kernels_for_runs(M{});
+  return *kernels;
+}
+
+/// The state (q, v) at t_end from (q0, v0) at 0 by `method` on the kernels' Euler–Lagrange ODE, the
+/// stepper made as app/kernel_methods.cpp makes it: rk4 at the fixed step h, the adaptive methods from
+/// the first step h under `tol`, their last step clipped at t_end. `steps`: the steps taken (accepted
+/// ones when adaptive).
+Vector run_baseline(const KernelModel& model, RungeKuttaMethod method, const Vector& q0, const Vector& v0, double h,
+                    double t_end, RungeKuttaTolerances tol, long* steps = nullptr) {
+  const kernel::KernelEulerLagrangeOde ode(model, nullptr);
+  const auto run = [&](auto& rk) {
+    rk.start_from_velocity(q0, v0);
+    if constexpr (requires { rk.step_toward(t_end); }) {
+      while (rk.time() < t_end) rk.step_toward(t_end);
+    } else {
+      for (long k = std::lround(t_end / h); k > 0; --k) rk.step();
+    }
+    if (steps) *steps = rk.step_index();
+    return Vector(Eigen::Map<const Vector>(rk.state().data(), static_cast<Eigen::Index>(rk.state().size())));
+  };
+  if (method == RungeKuttaMethod::kRk4) {
+    kernel::KernelRk4 rk(ode, h);
+    return run(rk);
+  }
+  if (method == RungeKuttaMethod::kDopri5) {
+    kernel::KernelDopri5 rk(ode, h, tol);
+    return run(rk);
+  }
+  kernel::KernelRk78 rk(ode, h, tol);
+  return run(rk);
+}
+
 /// Position error after one Kepler period (eccentricity 0.5) for a method, step and tolerances.
 double kepler_error(RungeKuttaMethod method, double h, RungeKuttaTolerances tol, long* steps = nullptr) {
-  EulerLagrangeOde ode{Kepler{}};
   VecD<2> q0, v0;
   Kepler::pericentre_start(1.0, kA, kE, q0, v0);
-  auto x = decltype(ode)::pack(q0, v0);
-  const long n = integrate_runge_kutta(ode, method, x, 0.0, h, kPeriod, 1, tol, [](const auto&, double) {});
-  if (steps) *steps = n;
-  return (decltype(ode)::position(x) - Kepler::exact_position(1.0, kA, kE, kPeriod)).norm();
+  const Vector x = run_baseline(kernels_of<Kepler>(), method, Vector(q0), Vector(v0), h, kPeriod, tol, steps);
+  return (VecD<2>(x.head<2>()) - Kepler::exact_position(1.0, kA, kE, kPeriod)).norm();
+}
+
+/// q̈ at (q, v) from the right-hand side of the kernels' Euler–Lagrange ODE.
+Vector kernel_acceleration(const KernelModel& model, const Vector& q, const Vector& v) {
+  const kernel::KernelEulerLagrangeOde ode(model, nullptr);
+  const auto n = q.size();
+  std::vector<double> x(2 * n), dxdt(2 * n);
+  Eigen::Map<Vector>(x.data(), n) = q;
+  Eigen::Map<Vector>(x.data() + n, n) = v;
+  ode(x, dxdt, 0.0);
+  return Eigen::Map<const Vector>(dxdt.data() + n, n);
 }
 
 TEST(Baselines, EulerLagrangeAccelerationOfKeplerIsNewtonsLaw) {
-  const EulerLagrangeOde ode{Kepler{}};
   const VecD<2> q(0.3, -1.2), v(0.7, 0.1);
   const VecD<2> expected = -q / std::pow(q.norm(), 3);
-  EXPECT_NEAR((ode.acceleration(q, v) - expected).norm(), 0.0, 1e-14);
+  EXPECT_NEAR((VecD<2>(kernel_acceleration(kernels_of<Kepler>(), Vector(q), Vector(v))) - expected).norm(), 0.0,
+              1e-14);
 }
 
 TEST(Baselines, Rk4IsFourthOrderOnTheOscillator) {
   // x(t) = cos t for m = k = 1, x(0) = 1, v(0) = 0.
   std::vector<double> hs, errors;
   for (int n : {100, 200, 400, 800}) {
-    EulerLagrangeOde ode{HarmonicOscillator{}};
-    auto x = decltype(ode)::pack(VecD<1>(1.0), VecD<1>(0.0));
     const double h = 10.0 / n;
-    integrate_runge_kutta(ode, RungeKuttaMethod::kRk4, x, 0.0, h, 10.0, 1, {}, [](const auto&, double) {});
+    const Vector x = run_baseline(kernels_of<HarmonicOscillator>(), RungeKuttaMethod::kRk4, Vector::Constant(1, 1.0),
+                                  Vector::Zero(1), h, 10.0, {});
     hs.push_back(h);
     errors.push_back(std::abs(x[0] - std::cos(10.0)));
   }
@@ -100,18 +150,16 @@ TEST(Baselines, ThreeBodyOrbitAgreesWithHandWrittenEquations) {
   odeint::bulirsch_stoer<std::array<double, 4>> bs(1e-14, 1e-14);
   odeint::integrate_adaptive(bs, systems::ThreeBodyEquationsOfMotion{model.mu}, ref, 0.0, t_end, 1e-3);
 
-  EulerLagrangeOde ode(model);
+  const Vector q0 = Vector(VecD<2>(0.5, 0.0)), v0 = Vector(VecD<2>(0.0, 0.9));
   for (auto [method, tol, bound] : {std::tuple{RungeKuttaMethod::kDopri5, 1e-10, 1e-7},
                                     std::tuple{RungeKuttaMethod::kRk78, 1e-12, 1e-9}}) {
-    auto x = decltype(ode)::pack(VecD<2>(0.5, 0.0), VecD<2>(0.0, 0.9));
-    integrate_runge_kutta(ode, method, x, 0.0, 1e-3, t_end, 1, {tol, tol}, [](const auto&, double) {});
+    const Vector x = run_baseline(kernels_of<ThreeBody>(), method, q0, v0, 1e-3, t_end, {tol, tol});
     double err = 0.0;
     for (int i = 0; i < 4; ++i) err = std::max(err, std::abs(x[i] - ref[i]));
     EXPECT_LT(err, bound);
   }
   // RK4 at h = 1e-3: error O(h^4) times the orbit's growth factor.
-  auto x = decltype(ode)::pack(VecD<2>(0.5, 0.0), VecD<2>(0.0, 0.9));
-  integrate_runge_kutta(ode, RungeKuttaMethod::kRk4, x, 0.0, 1e-3, t_end, 1, {}, [](const auto&, double) {});
+  const Vector x = run_baseline(kernels_of<ThreeBody>(), RungeKuttaMethod::kRk4, q0, v0, 1e-3, t_end, {});
   EXPECT_LT(std::abs(x[0] - ref[0]) + std::abs(x[1] - ref[1]), 1e-8);
 }
 
@@ -125,13 +173,26 @@ struct ChainWithoutDerivatives {
   }
 };
 
+/// q̈ from L_vv q̈ = L_q − L_vq q̇ with the blocks of the model calculus: the model's own derivatives
+/// where it has them, else nested AD of L (what the kernels of a model without them evaluate).
+template <class M>
+VecD<3> calculus_acceleration(const M& model, const VecD<3>& q, const VecD<3>& v) {
+  VecD<3> l_q;
+  Mat<3, 3> l_qv, l_vv;
+  lagrangian_velocity_hessians(model, q, v, l_q, l_qv, l_vv);
+  return l_vv.partialPivLu().solve(l_q - l_qv.transpose() * v);
+}
+
 TEST(Baselines, HandWrittenLagrangianDerivativesGiveTheSameAcceleration) {
-  // The chain supplies its own L derivatives; the ODE must agree with the AD path through a model
-  // that hides them.
+  // The chain supplies its own L derivatives: the fixed-size model's and the kernel engine's
+  // hand-derived kernels (what `mechint run pendulum-chain` integrates); the accelerations must agree
+  // with the AD path through a model that hides them.
   const VecD<3> q(0.3, -0.2, 0.5), v(0.1, 0.4, -0.3);
-  const EulerLagrangeOde hand{systems::PendulumChain<3>{}};
-  const EulerLagrangeOde ad{ChainWithoutDerivatives{}};
-  EXPECT_LT((hand.acceleration(q, v) - ad.acceleration(q, v)).norm(), 1e-12);
+  const systems::PendulumChain<3> chain;
+  const VecD<3> ad = calculus_acceleration(ChainWithoutDerivatives{}, q, v);
+  EXPECT_LT((calculus_acceleration(chain, q, v) - ad).norm(), 1e-12);
+  const KernelModel kernels = kernel::pendulum_chain_model(3, chain.mass, chain.length, chain.gravity);
+  EXPECT_LT((VecD<3>(kernel_acceleration(kernels, Vector(q), Vector(v))) - ad).norm(), 1e-12);
 }
 
 }  // namespace
