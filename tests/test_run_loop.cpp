@@ -1,11 +1,18 @@
 // The stepper contract (integrate/stepper.hpp) and the one run loop (integrate/run_loop.hpp):
-// which capabilities each integrator has, where a run is sampled, that adaptive methods are
-// sampled at the output times exactly, and that a non-finite state stops a run.
+// which capabilities each integrator has (the fixed-size integrators' as long as they exist, and how
+// the loop steps the kernel engine's), where a run is sampled, that adaptive methods are sampled at
+// the output times exactly, and that a non-finite state or the model's domain stops a run. The runs
+// step the kernel engine's integrators on the built-ins' kernels, as the command line does.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <vector>
 
+#include "kernel/kernel_dae.hpp"
+#include "kernel/kernel_runge_kutta.hpp"
+#include "kernel/kernel_variational_integrator.hpp"
+#include "kernel/model_adapter.hpp"
 #include "mechint/mechint.hpp"
 #include "mechint/integrate/energy_momentum.hpp"
 #include "mechint/integrate/ida_dae.hpp"
@@ -23,6 +30,8 @@
 namespace mechint {
 namespace {
 
+using kernel::KernelVariationalIntegrator;
+using kernel::Vector;
 using systems::HarmonicOscillator;
 using systems::Kepler;
 using systems::SphericalPendulum;
@@ -35,6 +44,7 @@ using Rk4 = RungeKutta4Stepper<Kepler>;
 using Rk78 = AdaptiveRungeKuttaStepper<Kepler, RungeKuttaMethod::kRk78>;
 using Dopri5 = AdaptiveRungeKuttaStepper<Kepler, RungeKuttaMethod::kDopri5>;
 using Dae = DaeStepper<SphericalPendulum>;
+using KernelDae = kernel::KernelDaeStepper;
 
 // Fixed-step and adaptive methods.
 static_assert(FixedStepper<KeplerVi> && FixedStepper<Em> && FixedStepper<Impacts> && FixedStepper<Rk4>);
@@ -48,10 +58,23 @@ static_assert(HasMomentum<Impacts> && HasEnergy<Impacts> && HasModifiedEnergy<Im
 static_assert(!HasMomentum<Rk4> && HasVelocity<Rk4> && HasEnergy<Rk4> && HasNoetherMomenta<Rk4>);
 static_assert(HasMultipliers<Dae> && HasConstraintResidual<Dae> && HasNoetherMomenta<Dae>);
 static_assert(!HasModifiedEnergy<KeplerVi> && !HasNoetherMomenta<VariationalIntegrator<DiscreteSystem<HarmonicOscillator, MidpointRule>>>);
+// How the loop advances the kernel engine's steppers the runs below use.
+static_assert(FixedStepper<KernelVariationalIntegrator> && FixedStepper<kernel::KernelRk4>);
+static_assert(AdaptiveStepper<kernel::KernelRk78> && AdaptiveStepper<kernel::KernelDopri5> && AdaptiveStepper<KernelDae>);
+static_assert(!AdaptiveStepper<KernelVariationalIntegrator> && !FixedStepper<KernelDae>);
+
+/// The kernels a built-in's runs use (compiled once in the library).
+template <class M>
+std::shared_ptr<const kernel::KernelModel> kernels_of(const M& model) {
+  return kernel::ModelAdapter<M>::kernels_for_runs(model);
+}
+
+const Vector kOne = Vector::Constant(1, 1.0), kZero = Vector::Zero(1);
 
 TEST(RunLoop, FixedStepSamplesEveryStrideAndTheLastStep) {
-  VariationalIntegrator vi(DiscreteSystem<HarmonicOscillator, MidpointRule>({}), 0.1);
-  vi.start_from_velocity(VecD<1>(1.0), VecD<1>(0.0));
+  const auto kernels = kernels_of(HarmonicOscillator{});
+  KernelVariationalIntegrator vi(*kernels, kernel::Rule::kMidpoint, 0.1);
+  vi.start_from_velocity(kOne, kZero);
   std::vector<long> steps;
   std::vector<double> times;
   integrate(vi, OutputSchedule{0.1, 1.1, 0.3}, [&](const auto& s) {
@@ -62,12 +85,12 @@ TEST(RunLoop, FixedStepSamplesEveryStrideAndTheLastStep) {
   EXPECT_EQ(steps, (std::vector<long>{0, 3, 6, 9, 11}));
   for (std::size_t i = 0; i < steps.size(); ++i) EXPECT_DOUBLE_EQ(times[i], 0.1 * steps[i]);
   // A t_end that is a multiple of h up to round-off takes exactly that many steps.
-  vi.start_from_velocity(VecD<1>(1.0), VecD<1>(0.0));
+  vi.start_from_velocity(kOne, kZero);
   long last = -1;
   integrate(vi, OutputSchedule{0.1, 0.7, 0.0}, [&](const auto& s) { last = s.step_index(); });
   EXPECT_EQ(last, 7);
   // One that is not is refused before any step, as is an output interval that is not a multiple.
-  vi.start_from_velocity(VecD<1>(1.0), VecD<1>(0.0));
+  vi.start_from_velocity(kOne, kZero);
   EXPECT_THROW(integrate(vi, OutputSchedule{0.1, 1.05, 0.3}, [](const auto&) {}), InvalidInput);
   EXPECT_THROW(integrate(vi, OutputSchedule{0.1, 1.1, 0.25}, [](const auto&) {}), InvalidInput);
   EXPECT_EQ(vi.step_index(), 0);
@@ -86,31 +109,32 @@ void expect_adaptive_samples_on_the_exact_solution(Stepper& rk, double tol) {
 }
 
 TEST(RunLoop, AdaptiveMethodsAreSampledAtTheOutputTimesExactly) {
-  AdaptiveRungeKuttaStepper<HarmonicOscillator, RungeKuttaMethod::kRk78> rk78(
-      EulerLagrangeOde<HarmonicOscillator>({}), 0.01, RungeKuttaTolerances{1e-12, 1e-12});
-  rk78.start_from_velocity(VecD<1>(1.0), VecD<1>(0.0));
+  const auto kernels = kernels_of(HarmonicOscillator{});
+  const kernel::KernelEulerLagrangeOde ode(*kernels, nullptr);
+  kernel::KernelRk78 rk78(ode, 0.01, RungeKuttaTolerances{1e-12, 1e-12});
+  rk78.start_from_velocity(kOne, kZero);
   expect_adaptive_samples_on_the_exact_solution(rk78, 1e-10);
-  AdaptiveRungeKuttaStepper<HarmonicOscillator, RungeKuttaMethod::kDopri5> dopri5(
-      EulerLagrangeOde<HarmonicOscillator>({}), 0.01, RungeKuttaTolerances{1e-10, 1e-10});
-  dopri5.start_from_velocity(VecD<1>(1.0), VecD<1>(0.0));
+  kernel::KernelDopri5 dopri5(ode, 0.01, RungeKuttaTolerances{1e-10, 1e-10});
+  dopri5.start_from_velocity(kOne, kZero);
   expect_adaptive_samples_on_the_exact_solution(dopri5, 1e-8);
 }
 
 TEST(RunLoop, TheDaeStepperKeepsTheConstraintAtTheOutputTimes) {
   const SphericalPendulum model{1.0, 1.0, 9.81};
-  Dae dae(model, 1e-3, DaeTolerances{1e-10, 1e-12});
+  const auto kernels = kernels_of(model);
+  KernelDae dae(*kernels, 1e-3, KernelDae::Tolerances{1e-10, 1e-12});
   const VecD<3> q0(std::sin(1.0), 0.0, -std::cos(1.0)), v0(0.0, 1.5, 0.0);
-  dae.start_from_velocity(q0, v0);
+  dae.start_from_velocity(Vector(q0), Vector(v0));
   const double e0 = energy(model, q0, v0);
   int rows = 0;
-  integrate(dae, OutputSchedule{0.1, 2.0, 0.1}, [&](const Dae& s) {
+  integrate(dae, OutputSchedule{0.1, 2.0, 0.1}, [&](const KernelDae& s) {
     ++rows;
     EXPECT_NEAR(s.time(), 0.1 * (rows - 1), 1e-14);
     EXPECT_LE(std::abs(s.constraint_residual()[0]), 1e-9);
     EXPECT_NEAR(s.energy(), e0, 1e-6);
   });
   EXPECT_EQ(rows, 21);
-  EXPECT_THROW(dae.start_from_velocity(VecD<3>(1.0, 0.0, 0.5), v0), InvalidStart);
+  EXPECT_THROW(dae.start_from_velocity(Vector(VecD<3>(1.0, 0.0, 0.5)), Vector(v0)), InvalidStart);
 }
 
 /// A stepper whose state becomes NaN at its third step.
@@ -140,10 +164,13 @@ TEST(RunLoop, ANonFiniteStateIsANumericalFailure) {
 
 TEST(RunLoop, TheModelsDomainCheckStopsARun) {
   // Released at rest (inertially) relative to the Earth, the body falls straight in and reaches the
-  // collision radius 0.0166 at t ≈ 0.035: the model's validate_configuration stops the run there.
+  // collision radius 0.0166 at t ≈ 0.035: the model's validate_configuration, which its kernels
+  // carry as the step check the integrator calls after every step (KernelModel::check_step), stops
+  // the run there.
   systems::ThreeBody tb{0.012150585609624, 0.0166};
-  VariationalIntegrator vi(DiscreteSystem<systems::ThreeBody, MidpointRule>(tb), 1e-3);
-  vi.start_from_velocity(VecD<2>(0.1, 0.0), VecD<2>(0.0, -0.112150585609624));
+  const auto kernels = kernels_of(tb);
+  KernelVariationalIntegrator vi(*kernels, kernel::Rule::kMidpoint, 1e-3);
+  vi.start_from_velocity(Vector(VecD<2>(0.1, 0.0)), Vector(VecD<2>(0.0, -0.112150585609624)));
   double last_time = 0.0;
   EXPECT_THROW(integrate(vi, OutputSchedule{1e-3, 1.0, 0.0}, [&](const auto& s) { last_time = s.time(); }),
                DomainError);
