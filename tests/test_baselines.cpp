@@ -46,8 +46,7 @@ const KernelModel& kernels_of() {
 /// ones when adaptive).
 Vector run_baseline(const KernelModel& model, RungeKuttaMethod method, const Vector& q0, const Vector& v0, double h,
                     double t_end, RungeKuttaTolerances tol, long* steps = nullptr) {
-  const kernel::KernelEulerLagrangeOde ode(model, nullptr);
-  const auto run = [&](auto& rk) {
+  return kernel::with_kernel_runge_kutta(kernel::KernelEulerLagrangeOde(model, nullptr), method, h, tol, [&](auto& rk) {
     rk.start_from_velocity(q0, v0);
     if constexpr (requires { rk.step_toward(t_end); }) {
       while (rk.time() < t_end) rk.step_toward(t_end);
@@ -56,17 +55,7 @@ Vector run_baseline(const KernelModel& model, RungeKuttaMethod method, const Vec
     }
     if (steps) *steps = rk.step_index();
     return Vector(Eigen::Map<const Vector>(rk.state().data(), static_cast<Eigen::Index>(rk.state().size())));
-  };
-  if (method == RungeKuttaMethod::kRk4) {
-    kernel::KernelRk4 rk(ode, h);
-    return run(rk);
-  }
-  if (method == RungeKuttaMethod::kDopri5) {
-    kernel::KernelDopri5 rk(ode, h, tol);
-    return run(rk);
-  }
-  kernel::KernelRk78 rk(ode, h, tol);
-  return run(rk);
+  });
 }
 
 /// Position error after one Kepler period (eccentricity 0.5) for a method, step and tolerances.

@@ -146,21 +146,11 @@ long run_segments(Stepper& rk, double dt_out, long segments, Observe&& observe) 
 template <class Run>
 long with_runge_kutta(const KernelModel& kernels, RungeKuttaMethod method, double h, RungeKuttaTolerances tol,
                       Run&& run) {
-  const kernel::KernelEulerLagrangeOde ode(kernels, nullptr);
-  const auto started = [&](auto& rk) {
-    rk.start_from_velocity(kernel::Vector(kQ0), kernel::Vector(kV0));
-    return run(rk);
-  };
-  if (method == RungeKuttaMethod::kRk4) {
-    kernel::KernelRk4 rk(ode, h);
-    return started(rk);
-  }
-  if (method == RungeKuttaMethod::kDopri5) {
-    kernel::KernelDopri5 rk(ode, h, tol);
-    return started(rk);
-  }
-  kernel::KernelRk78 rk(ode, h, tol);
-  return started(rk);
+  return kernel::with_kernel_runge_kutta(kernel::KernelEulerLagrangeOde(kernels, nullptr), method, h, tol,
+                                         [&](auto& rk) -> long {
+                                           rk.start_from_velocity(kernel::Vector(kQ0), kernel::Vector(kV0));
+                                           return run(rk);
+                                         });
 }
 
 JacobiTrace long_run_rk(const KernelModel& kernels, RungeKuttaMethod method, const std::string& name, double h,

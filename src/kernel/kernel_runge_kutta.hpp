@@ -217,4 +217,22 @@ using KernelDopri5Stepped =
     KernelRungeKutta<AdaptiveRungeKutta<KernelEulerLagrangeOde, RungeKuttaMethod::kDopri5, /*kDense=*/false>>;
 using KernelRk78 = KernelRungeKutta<AdaptiveRungeKutta<KernelEulerLagrangeOde, RungeKuttaMethod::kRk78>>;
 
+/// Returns f(stepper) for the kernel stepper of `method` on `ode`, not yet started: rk4 at the step h,
+/// dopri5 (with its dense output) and rk78 from the first step h under `tol`. For code that picks a
+/// baseline by the enum (experiments, tests); the command line picks by name (app/kernel_methods.cpp).
+template <class F>
+auto with_kernel_runge_kutta(const KernelEulerLagrangeOde& ode, RungeKuttaMethod method, double h,
+                             RungeKuttaTolerances tol, F&& f) {
+  if (method == RungeKuttaMethod::kRk4) {
+    KernelRk4 rk(ode, h);
+    return f(rk);
+  }
+  if (method == RungeKuttaMethod::kDopri5) {
+    KernelDopri5 rk(ode, h, tol);
+    return f(rk);
+  }
+  KernelRk78 rk(ode, h, tol);
+  return f(rk);
+}
+
 }  // namespace mechint::kernel
