@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 
 #include "fuzz_checks.hpp"
 #include "mechint/core/errors.hpp"
@@ -25,9 +26,12 @@ constexpr std::string_view kLabel = "fuzz.toml";
 void check_message(std::string_view message) { mechint::fuzz::check_located_message(message, kLabel); }
 
 /// What the code generator relies on: resolved symbols inside their lists, allowed in their
-/// context, calls with their arity, finite numbers, bounded depth of nesting.
-void check_tree(const Expression& e, const ModelDescription& m, ExpressionContext context, int depth) {
-  FUZZ_CHECK(depth <= static_cast<int>(kMaxExpressionLength));
+/// context, calls with their arity, finite numbers, bounded depth of nesting. Each distinct node
+/// once: definitions are shared nodes (a DAG that written out as a tree may be exponential).
+void check_tree(const Expression& e, const ModelDescription& m, ExpressionContext context, int depth,
+                std::unordered_set<const Expression*>& seen) {
+  if (!seen.insert(&e).second) return;
+  FUZZ_CHECK(depth <= static_cast<int>(kMaxExpandedDepth));
   const auto n = static_cast<int>(m.coordinates.size());
   switch (e.kind) {
     case Expression::Kind::kNumber:
@@ -68,7 +72,12 @@ void check_tree(const Expression& e, const ModelDescription& m, ExpressionContex
       FUZZ_CHECK(e.args.size() == 2);
   }
   FUZZ_CHECK(e.position.line >= 1 && e.position.column >= 1);
-  for (const auto& arg : e.args) check_tree(arg, m, context, depth + 1);
+  for (const auto& arg : e.args) check_tree(arg, m, context, depth + 1, seen);
+}
+
+void check_tree(const Expression& e, const ModelDescription& m, ExpressionContext context, int depth) {
+  std::unordered_set<const Expression*> seen;
+  check_tree(e, m, context, depth, seen);
 }
 
 void check_model(const ModelDescription& m) {

@@ -121,7 +121,9 @@ std::vector<double> parameter_values(const ModelDescription& m) {
 
 // ---- the reference: dual numbers on the trees -----------------------------------------------------
 
-constexpr int kMaxVariables = 2 * static_cast<int>(kMaxCoordinates);  // q and v
+/// q and v of the models checked against this reference (at most 32 coordinates; model files may
+/// have up to kMaxCoordinates, whose fixed-size duals would be too large to be useful here).
+constexpr int kMaxVariables = 64;
 using Gradient = Eigen::Matrix<double, kMaxVariables, 1>;
 /// First derivatives with respect to (q, v).
 using Dual = Eigen::AutoDiffScalar<Gradient>;
@@ -301,6 +303,26 @@ KernelValues call_kernels(const mechint_model_kernels& k, const ModelDescription
 /// A planar chain of n links in absolute angles, written with definitions.
 std::string chain_text(int n) { return pendulum_chain_model_text(n); }
 
+/// A chain of n links in relative angles (each link's angle from the one before, positions from the
+/// previous mass), with terms of every kind of operation on its positions and velocities: large
+/// enough that L's Hessian is computed by tangents (kernel_codegen.cpp, hessian_by_tangents).
+std::string relative_chain_text(int n) {
+  std::string coordinates, lagrangian, definitions;
+  for (int i = 1; i <= n; ++i) {
+    const std::string k = std::to_string(i), before = std::to_string(i - 1);
+    coordinates += std::string(i > 1 ? ", " : "") + "\"th" + k + "\"";
+    lagrangian += std::string(i > 1 ? " + " : "") + "0.5*m*(x" + k + "_dot^2 + y" + k + "_dot^2) - m*g*y" + k +
+                  " + 0.01*sqrt(1 + x" + k + "^2) - 0.001*exp(-y" + k + "^2) + 0.01*atan2(y" + k + ", 3 + x" + k + ")" +
+                  " - 0.001*abs(x" + k + ")*max(x" + k + ", y" + k + ") + 0.01/(2 + cos(a" + k + "))" +
+                  " + 0.001*(1.5 + sin(a" + k + "))^-1.5 + 0.001*log(2 + x" + k + "_dot^2*a" + k + "_dot^2)";
+    definitions += "a" + k + " = \"" + (i > 1 ? "a" + before + " + " : "") + "th" + k + "\"\n";
+    definitions += "x" + k + " = \"" + (i > 1 ? "x" + before + " + " : "") + "l*sin(a" + k + ")\"\n";
+    definitions += "y" + k + " = \"" + (i > 1 ? "y" + before + " - " : "-") + "l*cos(a" + k + ")\"\n";
+  }
+  return "name = \"relative-chain\"\ncoordinates = [" + coordinates + "]\nparameters = { m = 1.0, l = 1.0, g = 9.81 }\n" +
+         "lagrangian = \"" + lagrangian + "\"\n[initial]\nth1 = 0.5\nth2 = -0.3\nth1_dot = 0.2\n[definitions]\n" + definitions;
+}
+
 /// Everything the table holds: a domain, a constraint, a symmetry, forces with a control and t,
 /// and powers of every kind. The names are long and unusual so that the source can be searched
 /// for them.
@@ -355,6 +377,7 @@ std::vector<Case> cases() {
   }
   std::sort(out.begin(), out.end(), [](const Case& a, const Case& b) { return a.label < b.label; });
   for (const int n : {2, 5, 10, 20, 30}) out.push_back({"chain-" + std::to_string(n), "", chain_text(n)});
+  for (const int n : {3, 24}) out.push_back({"relative-chain-" + std::to_string(n), "", relative_chain_text(n)});
   out.push_back({"everything", "", kEverything});
   out.push_back({"all-functions", "", kAllFunctions});
   return out;

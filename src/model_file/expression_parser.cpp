@@ -9,6 +9,7 @@
 #include <string>
 #include <system_error>
 #include <utility>
+#include <unordered_set>
 #include <vector>
 
 #include "mechint/core/format.hpp"
@@ -80,9 +81,15 @@ std::vector<std::string> SymbolTable::defined_names() const {
 }
 
 bool uses_symbol(const Expression& expression, SymbolKind kind) {
-  if (expression.kind == Expression::Kind::kSymbol && expression.symbol == kind) return true;
-  for (const auto& arg : expression.args) {
-    if (uses_symbol(arg, kind)) return true;
+  // Each distinct node once: an expression with definitions is a DAG (model_description.hpp).
+  std::unordered_set<const Expression*> seen;
+  std::vector<const Expression*> stack{&expression};
+  while (!stack.empty()) {
+    const Expression* e = stack.back();
+    stack.pop_back();
+    if (e->kind == Expression::Kind::kSymbol && e->symbol == kind) return true;
+    for (const auto& a : e->args)
+      if (seen.insert(&a).second) stack.push_back(&a);
   }
   return false;
 }
@@ -301,31 +308,19 @@ std::optional<Function> find_function(std::string_view name) {
   return std::nullopt;
 }
 
-/// The index of the first symbol of `kind` in `e` (depth first, left to right), without recursion.
+/// The index of the first symbol of `kind` in `e` (depth first, left to right), without recursion,
+/// each distinct node once (a node met again was searched already, without a find).
 std::optional<int> first_symbol(const Expression& e, SymbolKind kind) {
+  std::unordered_set<const Expression*> seen;
   std::vector<const Expression*> stack{&e};
   while (!stack.empty()) {
     const Expression* node = stack.back();
     stack.pop_back();
     if (node->kind == Expression::Kind::kSymbol && node->symbol == kind) return node->index;
-    for (auto a = node->args.rbegin(); a != node->args.rend(); ++a) stack.push_back(&*a);
+    for (auto a = node->args.rbegin(); a != node->args.rend(); ++a)
+      if (seen.insert(&*a).second) stack.push_back(&*a);
   }
   return std::nullopt;
-}
-
-/// A copy of `e` with every node at `at`: an expanded definition is located where it is used, so
-/// that a message about any part of an expression points into that expression.
-Expression copy_at(const Expression& e, SourcePosition at) {
-  Expression copy;
-  copy.kind = e.kind;
-  copy.number = e.number;
-  copy.symbol = e.symbol;
-  copy.index = e.index;
-  copy.function = e.function;
-  copy.position = at;
-  copy.args.reserve(e.args.size());
-  for (const auto& a : e.args) copy.args.push_back(copy_at(a, at));
-  return copy;
 }
 
 
@@ -582,14 +577,16 @@ class Parser {
                                  : "definition " + quote_for_message(d.name);
     check_allowed(token, tree, what);
     expansion_.used = true;
-    expansion_.nodes += size.nodes;
-    expansion_.last_offset = token.offset;
-    if (expansion_.nodes > kMaxExpandedNodes) fail_too_large(token.offset);
     if (size.depth >= expansion_.deepest) {
       expansion_.deepest = size.depth;
       expansion_.deepest_offset = token.offset;
     }
-    return copy_at(tree, position(token));
+    // The definition's nodes are shared, not copied (model_description.hpp, ExpressionArgs): the
+    // expression stays linear in the file's size however often definitions use earlier ones. The
+    // use itself is located here; a message about a part inside the definition points into it.
+    Expression use = tree;
+    use.position = position(token);
+    return use;
   }
 
   /// NAME_dot = Σ_i ∂NAME/∂q_i · q_i_dot + ∂NAME/∂t, for a definition free of velocities and
@@ -607,14 +604,8 @@ class Parser {
                                      "has no time derivative NAME_dot");
     }
     if (!d.dot) {
-      const auto n = static_cast<int>(symbols_.coordinates().size());
-      symbolic::TimeDerivative r = symbolic::total_time_derivative(d.value, n, kMaxExpandedNodes, kMaxExpandedDepth);
-      if (!r.tree) {
-        report_.fail(token.offset, "the time derivative " + std::string(token.text) + " of definition " + name +
-                                       " would have more than " + std::to_string(kMaxExpandedNodes) + " nodes or " +
-                                       std::to_string(kMaxExpandedDepth) + " levels written out");
-      }
-      d.dot = std::move(*r.tree);
+      symbolic::TimeDerivatives::Result r = symbols_.time_derivatives().of(d.value, d.value.position);
+      d.dot = std::move(r.expression);
       d.dot_size = r.size;
     }
     return *d.dot;
@@ -644,16 +635,10 @@ class Parser {
     }
   }
 
-  [[noreturn]] void fail_too_large(std::size_t offset) const {
-    report_.fail(offset, "substituting the definitions makes this expression larger than the limit of " +
-                             std::to_string(kMaxExpandedNodes) +
-                             " nodes (definitions that each use an earlier one several times grow exponentially)");
-  }
-
-  /// The exact size of the expanded tree, against both limits.
+  /// The depth of the expression with its definitions, against the limit every recursive consumer
+  /// allows for (its size is linear in the file's: definitions are shared, not copied).
   void check_expansion(const Expression& result) const {
     const symbolic::TreeSize size = symbolic::measure(result);
-    if (size.nodes > kMaxExpandedNodes) fail_too_large(expansion_.last_offset);
     if (size.depth > kMaxExpandedDepth) {
       report_.fail(expansion_.deepest_offset, "substituting the definitions makes this expression " +
                                                   std::to_string(size.depth) + " levels deep, more than the limit of " +
@@ -729,8 +714,6 @@ class Parser {
   /// What the definitions substituted so far add to the tree.
   struct Expansion {
     bool used = false;
-    std::size_t nodes = 0;             ///< nodes substituted
-    std::size_t last_offset = 0;       ///< of the last definition used
     std::size_t deepest = 0;           ///< depth of the deepest definition used
     std::size_t deepest_offset = 0;    ///< and where
   };

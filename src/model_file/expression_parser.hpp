@@ -16,12 +16,15 @@
 /// Spaces, tabs and line breaks separate tokens. `pi` is the number π, `t` the time.
 ///
 /// A name of `[definitions]` (DESIGN §6) is replaced by its expression, and NAME_dot by the time
-/// derivative of a definition free of velocities: the trees hold only the symbols above, so every
-/// consumer of trees works unchanged with definitions.
+/// derivative of a definition free of velocities: the expressions hold only the symbols above, so
+/// every consumer works unchanged with definitions. The definition's nodes are shared, not copied
+/// (ExpressionArgs), so an expression is a DAG linear in the size of the file; consumers walk it
+/// with each distinct node once (or recursively, as deep as kMaxExpandedDepth).
 
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,13 +41,11 @@ inline constexpr std::size_t kMaxExpressionLength = 10000;
 /// Deepest nesting of parentheses, function arguments, unary signs and exponents accepted: the
 /// parser recurses once per level, so hostile input cannot exhaust the stack.
 inline constexpr int kMaxExpressionDepth = 64;
-/// Most nodes of one expression once its definitions are substituted. Substitution copies, so
-/// definitions that use each other twice (d2 = d1*d1, d3 = d2*d2, ...) grow exponentially; a
-/// 30-link pendulum chain written with definitions (positions from absolute angles, L from their
-/// NAME_dot) has a Lagrangian of about 9,000 nodes.
-inline constexpr std::size_t kMaxExpandedNodes = 100000;
-/// Deepest tree once definitions are substituted: the depth a chain a+b+c+... of the longest
-/// expression text reaches, which every recursive consumer of trees already allows for.
+/// Deepest expression once definitions are substituted: the depth a chain a+b+c+... of the longest
+/// expression text reaches, which every recursive consumer of expressions already allows for (a
+/// protection of the stack, not a size: a 1000-link chain written with definitions is about 3000
+/// levels deep). There is no limit on nodes: definitions are shared, not copied, so an expression's
+/// distinct nodes are bounded by the file's size (kMaxModelFileSize) times a small factor.
 inline constexpr std::size_t kMaxExpandedDepth = kMaxExpressionLength / 2;
 
 /// The names a model file declares, which its expressions may use, with an index for lookups
@@ -78,6 +79,9 @@ class SymbolTable {
     mutable symbolic::TreeSize dot_size;
   };
 
+  /// The graph in which every NAME_dot of this table is derived (symbolic::TimeDerivatives).
+  symbolic::TimeDerivatives& time_derivatives() const { return *time_derivatives_; }
+
   /// Declares a definition, in the order of the file, before any is read: a use of a later one is
   /// then told apart from an unknown name. The name must be new (the model-file reader checks).
   void declare_definition(const std::string& name, SourcePosition where);
@@ -101,6 +105,7 @@ class SymbolTable {
   std::map<std::string, Symbol, std::less<>> index_;
   std::vector<Definition> definitions_;
   std::map<std::string, std::size_t, std::less<>> definition_index_;
+  std::shared_ptr<symbolic::TimeDerivatives> time_derivatives_ = std::make_shared<symbolic::TimeDerivatives>();
 };
 
 /// Where an expression appears. Decides which kinds of symbols it may use and how messages name it:
@@ -142,7 +147,7 @@ struct ExpressionSource {
 /// parentheses, a character outside the grammar, a missing operand or operator, a number that is
 /// not finite, an empty, too long (kMaxExpressionLength) or too deeply nested (kMaxExpressionDepth)
 /// expression; a definition used before it is defined, or whose expansion is misplaced (a velocity
-/// in a constraint) or too large (kMaxExpandedNodes, kMaxExpandedDepth); NAME_dot of a definition
+/// in a constraint) or too deep (kMaxExpandedDepth); NAME_dot of a definition
 /// that uses velocities or controls.
 Expression parse_expression(const ExpressionSource& source, const SymbolTable& symbols, ExpressionContext context,
                             const std::string& file_label);

@@ -5,11 +5,17 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <optional>
+#include <array>
 #include <stdexcept>
+#include <system_error>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "mechint/kernel/model_kernels.h"
+#include "model_file/diagnostics.hpp"
 #include "model_file/symbolic.hpp"
 
 namespace mechint::model_file {
@@ -121,6 +127,9 @@ struct Block {
   std::string condition;
   std::vector<Group> groups;
   std::vector<Block> children;
+  /// Code written at the block's start (before its nodes) and after its groups; MI_FREE_T in it
+  /// stands for what an early return must release (a split kernel's T).
+  std::string prologue, code;
 };
 
 /// Writes blocks of straight-line C from one graph.
@@ -134,7 +143,14 @@ class Writer {
   std::string operand(NodeId id) const {
     const Node& n = g_.node(id);
     if (n.op == Op::kNumber) return literal(n.number);
-    if (n.op != Op::kSymbol) return "t" + std::to_string(id);
+    if (n.op != Op::kSymbol) {
+      if (split_) {  // a local of the current part, else its slot (the kernel's own nodes are locals)
+        const auto part = part_of_.find(id);
+        const bool local = part == part_of_.end() ? current_part_ < 0 : part->second == current_part_;
+        if (!local) return "T[" + std::to_string(slot_.at(id)) + "]";
+      }
+      return "t" + std::to_string(id);
+    }
     const std::string i = std::to_string(n.index);
     switch (n.symbol) {
       case SymbolKind::kCoordinate: return "q[" + i + "]";
@@ -177,11 +193,60 @@ class Writer {
       }
     }
     placed_.assign(blocks_.size(), {});
+    std::size_t total = 0;
     for (NodeId id = 0; id < placement.size(); ++id) {
-      if (placement[id] >= 0) placed_[static_cast<std::size_t>(placement[id])].push_back(id);  // in id order
+      if (placement[id] >= 0) {
+        placed_[static_cast<std::size_t>(placement[id])].push_back(id);  // in id order
+        ++total;
+      }
     }
+    if (parts_ == nullptr || total <= kPartSize) {
+      write(0, "  ", out);
+      return;
+    }
+    // Split: the nodes are computed by functions ("parts") of at most kPartSize nodes each, so that
+    // the compiler's time and memory stay linear in the model's size (its register allocation is
+    // superlinear in a function's length: one function of 10^4 statements took seconds, of 10^5
+    // minutes). Inside a part a node is a local; one used outside its part is also stored in a
+    // slot of the array T, where later parts and the kernel's assignments read it.
+    assign_parts(0);
+    std::vector<NodeId> before;  // computed by the kernel itself (the domain's nodes): copied into T
+    const auto needs_slot = [&](NodeId id) {
+      if (is_leaf(g_.node(id)) || slot_.contains(id)) return;
+      if (!part_of_.contains(id)) before.push_back(id);
+      slot_.emplace(id, slot_.size());
+    };
+    for (const auto& [id, part] : part_of_) {
+      const Node& n = g_.node(id);
+      for (int i = 0; i < n.arity; ++i) {
+        const NodeId a = n.args[static_cast<std::size_t>(i)];
+        const auto found = part_of_.find(a);
+        if (found == part_of_.end() || found->second != part) needs_slot(a);
+      }
+    }
+    for (const Numbered& numbered : blocks_)
+      for (const Group& group : numbered.block->groups)
+        for (const Assignment& a : group.assignments)
+          if (part_of_.contains(a.value)) needs_slot(a.value);
+    out += "  double* T = (double*)malloc(" + std::to_string(std::max<std::size_t>(slot_.size(), 1)) +
+           " * sizeof(double));\n  if (T == NULL) return MECHINT_KERNEL_OUTSIDE_DOMAIN;\n";
+    for (const NodeId id : before) out += "  T[" + std::to_string(slot_.at(id)) + "] = t" + std::to_string(id) + ";\n";
+    split_ = true;
     write(0, "  ", out);
+    out += "  free(T);\n";
   }
+
+  /// Splits large functions (emit_block): their parts are appended to `parts`, named
+  /// `name`_partN, called with `call_arguments` and declared with `parameters`.
+  void split_into(std::string* parts, std::string name, std::string parameters, std::string call_arguments) {
+    parts_ = parts;
+    part_name_ = std::move(name);
+    part_parameters_ = std::move(parameters);
+    part_arguments_ = std::move(call_arguments);
+  }
+
+  /// Nodes per function of a split kernel.
+  static constexpr std::size_t kPartSize = 4000;
 
   bool uses_integer_power() const { return uses_integer_power_; }
 
@@ -237,6 +302,42 @@ class Writer {
     }
   }
 
+  /// The size of the array a group fills when the group is best written as a loop of zeros and
+  /// its other entries: all its targets are NAME[i] of one NAME, they cover 0 ... size − 1 once,
+  /// and more than kZeroLoop of them are 0. Otherwise 0.
+  std::size_t zero_fill(const Group& group) const {
+    constexpr std::size_t kZeroLoop = 32;
+    if (group.assignments.size() <= kZeroLoop) return 0;
+    std::size_t zeros = 0;
+    for (const Assignment& a : group.assignments) zeros += g_.is_number(a.value, 0.0);
+    if (zeros <= kZeroLoop) return 0;
+    const std::string& first = group.assignments.front().target;
+    const std::size_t bracket = first.find('[');
+    if (bracket == std::string::npos) return 0;
+    const std::string name = first.substr(0, bracket + 1);
+    std::vector<char> covered(group.assignments.size(), 0);
+    for (const Assignment& a : group.assignments) {
+      if (a.target.compare(0, name.size(), name) != 0 || a.target.back() != ']') return 0;
+      std::size_t index = 0;
+      const char* begin = a.target.data() + name.size();
+      const auto [end, error] = std::from_chars(begin, a.target.data() + a.target.size() - 1, index);
+      if (error != std::errc() || end != a.target.data() + a.target.size() - 1) return 0;
+      if (index >= covered.size() || covered[index]) return 0;
+      covered[index] = 1;
+    }
+    return group.assignments.size();
+  }
+
+  /// The parts of a split kernel, in the order write() visits the blocks.
+  void assign_parts(int b) {
+    const std::vector<NodeId>& placed = placed_[static_cast<std::size_t>(b)];
+    for (std::size_t first = 0; first < placed.size(); first += kPartSize) {
+      const int part = part_count_++;
+      for (std::size_t i = first; i < std::min(placed.size(), first + kPartSize); ++i) part_of_.emplace(placed[i], part);
+    }
+    for (const int c : blocks_[static_cast<std::size_t>(b)].children) assign_parts(c);
+  }
+
   void write(int b, const std::string& indent, std::string& out) {
     const Numbered& numbered = blocks_[static_cast<std::size_t>(b)];
     std::string inner = indent;
@@ -244,16 +345,51 @@ class Writer {
       out += indent + "if (" + numbered.block->condition + ") {\n";
       inner += "  ";
     }
-    for (const NodeId id : placed_[static_cast<std::size_t>(b)]) emit(id, inner, out);
+    const auto released = [this](std::string code) {
+      for (std::size_t at; (at = code.find("MI_FREE_T")) != std::string::npos;) code.replace(at, 9, split_ ? "free(T);" : "");
+      return code;
+    };
+    out += released(numbered.block->prologue);
+    const std::vector<NodeId>& placed = placed_[static_cast<std::size_t>(b)];
+    if (!split_) {
+      for (const NodeId id : placed) emit(id, inner, out);
+    } else {
+      for (std::size_t first = 0; first < placed.size(); first += kPartSize) {
+        current_part_ = part_of_.at(placed[first]);
+        const std::string name = part_name_ + "_part" + std::to_string(current_part_);
+        std::string part = "static MI_NOINLINE void " + name + "(" + part_parameters_ + ") {\n";
+        for (std::size_t i = first; i < std::min(placed.size(), first + kPartSize); ++i) {
+          const NodeId id = placed[i];
+          emitted_.insert(id);
+          part += "  const double t" + std::to_string(id) + " = " + expression(g_.node(id)) + ";\n";
+          if (const auto found = slot_.find(id); found != slot_.end())
+            part += "  T[" + std::to_string(found->second) + "] = t" + std::to_string(id) + ";\n";
+        }
+        current_part_ = -1;
+        *parts_ += part + "}\n\n";
+        out += inner + name + "(" + part_arguments_ + ");\n";
+      }
+    }
     for (const Group& group : numbered.block->groups) {
       std::string lines_indent = inner;
       if (!group.guard.empty()) {
         out += inner + "if (" + group.guard + ") {\n";
         lines_indent += "  ";
       }
-      for (const Assignment& a : group.assignments) out += lines_indent + a.target + " = " + operand(a.value) + ";\n";
+      // A large matrix mostly of zeros (a Cartesian model's Hessian blocks, a Jacobian of
+      // constraints on a few coordinates each) is zeroed by a loop and its other entries assigned:
+      // n² lines of `= 0.0` were most of such a model's source.
+      const std::size_t zeros = zero_fill(group);
+      std::string name = group.assignments.empty() ? "" : group.assignments.front().target;
+      name = name.substr(0, name.find('['));
+      if (zeros > 0)
+        out += lines_indent + "{ int32_t i; for (i = 0; i < " + std::to_string(zeros) + "; ++i) " + name + "[i] = 0.0; }\n";
+      for (const Assignment& a : group.assignments)
+        if (zeros == 0 || !g_.is_number(a.value, 0.0))
+          out += lines_indent + a.target + " = " + operand(a.value) + ";\n";
       if (!group.guard.empty()) out += inner + "}\n";
     }
+    out += released(numbered.block->code);
     for (const int c : numbered.children) write(c, inner, out);
     if (!numbered.block->condition.empty()) out += indent + "}\n";
   }
@@ -322,6 +458,13 @@ class Writer {
 
   const Graph& g_;
   int first_weight_;
+  std::string* parts_ = nullptr;
+  std::string part_name_, part_parameters_, part_arguments_;
+  bool split_ = false;
+  int part_count_ = 0;
+  int current_part_ = -1;                            ///< the part being written (-1: the kernel)
+  std::unordered_map<NodeId, int> part_of_;          ///< a split kernel's nodes: their part
+  std::unordered_map<NodeId, std::size_t> slot_;     ///< nodes used outside their part: their index in T
   std::vector<Numbered> blocks_;
   std::vector<std::vector<NodeId>> placed_;
   struct IdSet {
@@ -366,6 +509,13 @@ class KernelModel {
     Block root;
     root.groups.push_back({"value", {{"*value", L}}});
     Block gradient{"l_q || l_v || l_qq || l_qv || l_vv", {vector("l_q", lq), vector("l_v", lv)}, {}};
+    if (std::optional<Block> tangents = hessian_by_tangents(lq, lv)) {
+      gradient.children.push_back(std::move(*tangents));
+      root.children.push_back(std::move(gradient));
+      return function("static int mi_lagrangian(const void* context, const double* q, const double* v, double* value,\n"
+                      "                         double* l_q, double* l_v, double* l_qq, double* l_qv, double* l_vv)",
+                      {"q", "v"}, root, uses_integer_power);
+    }
     // Symmetric blocks from one triangle, so that they are exactly symmetric; L_qv[i][j] =
     // d2L/dq_i dv_j from the (usually simpler) L_v.
     Group qq{"", {}}, qv{"", {}}, vv{"", {}};
@@ -391,6 +541,257 @@ class KernelModel {
                     "                         double* l_q, double* l_v, double* l_qq, double* l_qv, double* l_vv)",
                     {"q", "v"}, root, uses_integer_power);
   }
+
+  /// Whether some kernel evaluates its Hessian by tangents (the source then defines mi_tangents).
+  bool uses_tangents() const { return uses_tangents_; }
+
+  /// L's Hessian blocks by forward tangents of its gradient in all 2n directions at once
+  /// ("vector forward over reverse"), for a large model: the straight-line code of the symbolic
+  /// Hessian has one statement per (node, direction) — O(n²) statements for a chain, which the C
+  /// compiler takes seconds per thousand of — where this writes one tape entry per (node, operand):
+  /// the tangent of node c is an array over the directions c can depend on (its ranges of
+  /// coordinates and velocities, symbolic::Graph::Dependencies), d c = Σ_i ∂c/∂a_i · d a_i is one
+  /// loop per operand over a_i's ranges, run by the small interpreter mi_tangents (each entry a loop
+  /// of up to n iterations, so its dispatch costs little), and the factors ∂c/∂a_i are nodes of the
+  /// graph computed by the straight-line code before it. The same arithmetic as the symbolic
+  /// Hessian in another order: entries agree to round-off, and each block is symmetric exactly
+  /// (written from one triangle). nullopt for a small model (below kTangentThreshold entries),
+  /// whose symbolic Hessian is compiled as before.
+  std::optional<Block> hessian_by_tangents(const std::vector<NodeId>& lq, const std::vector<NodeId>& lv) {
+    // The nodes whose tangents the outputs need, operands first.
+    std::vector<NodeId> nodes;
+    {
+      std::vector<char> seen(g_.size(), 0);
+      std::vector<NodeId> stack;
+      for (const NodeId r : lq) stack.push_back(r);
+      for (const NodeId r : lv) stack.push_back(r);
+      while (!stack.empty()) {
+        const NodeId id = stack.back();
+        stack.pop_back();
+        if (seen[id] || g_.is_constant(id)) continue;
+        seen[id] = 1;
+        nodes.push_back(id);
+        const Node& n = g_.node(id);
+        for (int i = 0; i < n.arity; ++i) stack.push_back(n.args[static_cast<std::size_t>(i)]);
+      }
+      std::sort(nodes.begin(), nodes.end());
+    }
+    // Each node's directions: [q.low, q.high] then [v.low, v.high], clamped to the coordinates.
+    struct Segments {
+      int q_low = 1, q_high = 0, v_low = 1, v_high = 0;
+      std::size_t base = 0;
+      int q_size() const { return std::max(0, q_high - q_low + 1); }
+      int size() const { return q_size() + std::max(0, v_high - v_low + 1); }
+    };
+    std::unordered_map<NodeId, Segments> segments;
+    std::size_t entries = 0;
+    for (const NodeId id : nodes) {
+      const auto& d = g_.dependencies(id);
+      Segments sg;
+      if (!d.coordinates.empty()) sg = {std::max(d.coordinates.low, 0), std::min(d.coordinates.high, n_ - 1), 1, 0, 0};
+      if (!d.velocities.empty()) {
+        sg.v_low = std::max(d.velocities.low, 0);
+        sg.v_high = std::min(d.velocities.high, n_ - 1);
+      }
+      sg.base = entries;
+      entries += static_cast<std::size_t>(sg.size());
+      segments.emplace(id, sg);
+    }
+    if (entries < kTangentThreshold) return std::nullopt;
+    uses_tangents_ = true;
+
+    // The tape: {kind, destination, source, length, factor}; factors are the entries of S.
+    enum Kind { kZero = 0, kAdd = 1, kSubtract = 2, kAxpy = 3, kCopy = 4, kNegated = 5, kScaled = 6, kSetUnit = 7 };
+    std::vector<std::array<long long, 5>> tape;
+    std::unordered_map<NodeId, std::size_t> factor_of;
+    Group factors{"", {}};
+    const auto factor = [&](NodeId f) {
+      const auto [at, added] = factor_of.emplace(f, factor_of.size());
+      if (added) factors.assignments.push_back({"S[" + std::to_string(at->second) + "]", f});
+      return static_cast<long long>(at->second);
+    };
+    // How many operand slots of tangent nodes use each node; the outputs' nodes are kept.
+    std::unordered_map<NodeId, int> users;
+    for (const NodeId c : nodes) {
+      users.emplace(c, 0);
+      const Node& n = g_.node(c);
+      for (int i = 0; i < n.arity; ++i) ++users[n.args[static_cast<std::size_t>(i)]];
+    }
+    std::unordered_set<NodeId> pinned(lq.begin(), lq.end());
+    pinned.insert(lv.begin(), lv.end());
+    // A node with one variable operand and one user (a scaled copy: c·a, sin a, a/c) is not stored:
+    // its user takes a·(the product of the partials) directly.
+    const auto only_variable_operand = [&](NodeId c) {
+      const Node& n = g_.node(c);
+      int variable = -1;
+      for (int i = 0; i < n.arity; ++i) {
+        if (g_.is_constant(n.args[static_cast<std::size_t>(i)])) continue;
+        if (variable >= 0) return -1;
+        variable = i;
+      }
+      return variable;
+    };
+    std::unordered_set<NodeId> folded;
+    for (const NodeId c : nodes)
+      if (g_.node(c).op != Op::kSymbol && users.at(c) == 1 && !pinned.contains(c) && only_variable_operand(c) >= 0)
+        folded.insert(c);
+    std::size_t used = 0;  // entries of D allocated so far
+    for (const NodeId c : nodes) {
+      if (folded.contains(c)) continue;
+      Segments& to = segments.at(c);
+      const Node n = g_.node(c);
+      // A node whose tangent is its one variable operand's (a + constant, a·1 folded away, ...)
+      // shares that operand's entries instead of copying them.
+      if (n.op != Op::kSymbol) {
+        int variable = -1, count = 0;
+        for (int i = 0; i < n.arity; ++i)
+          if (!g_.is_constant(n.args[static_cast<std::size_t>(i)])) {
+            variable = i;
+            ++count;
+          }
+        if (count == 1 && g_.node(n.args[static_cast<std::size_t>(variable)]).op != Op::kSymbol &&
+            !folded.contains(n.args[static_cast<std::size_t>(variable)]) &&
+            g_.is_number(g_.local_partial(c, variable), 1.0)) {
+          const Segments& from = segments.at(n.args[static_cast<std::size_t>(variable)]);
+          if (from.q_low == to.q_low && from.q_high == to.q_high && from.v_low == to.v_low && from.v_high == to.v_high) {
+            to.base = from.base;
+            continue;
+          }
+        }
+      }
+      // An operand used by this node only, with the same directions and a partial of 1 (a running
+      // sum: the adjoint of a chain's link k is that of link k + 1 plus its own terms): this node
+      // takes over its entries and adds its other terms to them in place.
+      int stolen = -1;
+      if (n.op != Op::kSymbol) {
+        for (int i = 0; i < n.arity && stolen < 0; ++i) {
+          const NodeId a = n.args[static_cast<std::size_t>(i)];
+          if (g_.is_constant(a) || g_.node(a).op == Op::kSymbol || users.at(a) != 1 || pinned.contains(a) ||
+              folded.contains(a))
+            continue;
+          const Segments& from = segments.at(a);
+          if (from.q_low == to.q_low && from.q_high == to.q_high && from.v_low == to.v_low && from.v_high == to.v_high &&
+              g_.is_number(g_.local_partial(c, i), 1.0))
+            stolen = i;
+        }
+      }
+      if (stolen >= 0) {
+        to.base = segments.at(n.args[static_cast<std::size_t>(stolen)]).base;
+      } else {
+        to.base = used;
+        used += static_cast<std::size_t>(to.size());
+      }
+      if (n.op == Op::kSymbol) {  // an output that is a variable itself: a unit tangent
+        const int j = n.index;
+        const long long at = static_cast<long long>(to.base) + (n.symbol == SymbolKind::kCoordinate ? j - to.q_low : to.q_size() + j - to.v_low);
+        tape.push_back({kZero, static_cast<long long>(to.base), 0, to.size(), 0});
+        tape.push_back({kAxpy, at, -1, 1, factor(g_.number(1.0))});
+        continue;
+      }
+      // The contributions of the operands, each a loop over one of the operand's ranges.
+      struct Term {
+        long long destination, source, length;
+        NodeId partial;
+        bool unit;  // a variable operand: its tangent is 1 at one direction
+      };
+      std::vector<Term> terms;
+      for (int i = 0; i < n.arity; ++i) {
+        NodeId a = n.args[static_cast<std::size_t>(i)];
+        if (g_.is_constant(a) || i == stolen) continue;
+        NodeId partial = g_.local_partial(c, i);
+        while (folded.contains(a)) {  // through the folded nodes to a stored tangent
+          const int k = only_variable_operand(a);
+          const NodeId next = g_.node(a).args[static_cast<std::size_t>(k)];
+          partial = g_.multiply(partial, g_.local_partial(a, k));
+          a = next;
+        }
+        if (g_.is_number(partial, 0.0)) continue;
+        const Node& operand = g_.node(a);
+        if (operand.op == Op::kSymbol) {
+          const int j = operand.index;
+          const long long at = static_cast<long long>(to.base) +
+                               (operand.symbol == SymbolKind::kCoordinate ? j - to.q_low : to.q_size() + j - to.v_low);
+          terms.push_back({at, -1, 1, partial, true});
+          continue;
+        }
+        const Segments& from = segments.at(a);
+        if (from.q_size() > 0)
+          terms.push_back({static_cast<long long>(to.base) + (from.q_low - to.q_low), static_cast<long long>(from.base),
+                           from.q_size(), partial, false});
+        if (from.size() > from.q_size())
+          terms.push_back({static_cast<long long>(to.base) + to.q_size() + (from.v_low - to.v_low),
+                           static_cast<long long>(from.base) + from.q_size(), from.size() - from.q_size(), partial, false});
+      }
+      // Each entry is set by the first term that reaches it and accumulated by the later ones; the
+      // entries no term reaches are zeroed (a whole-array zero and then sums took twice the time).
+      const long long base = static_cast<long long>(to.base), size = to.size();
+      std::vector<char> reached(static_cast<std::size_t>(size), stolen >= 0 ? 1 : 0);
+      for (const Term& t : terms) {
+        long long at = t.destination - base;
+        const long long end = at + t.length;
+        while (at < end) {
+          const bool set = !reached[static_cast<std::size_t>(at)];
+          long long stop = at;
+          while (stop < end && !reached[static_cast<std::size_t>(stop)] == set) ++stop;
+          const long long destination = base + at, source = t.unit ? -1 : t.source + (at - (t.destination - base)),
+                          length = stop - at;
+          const bool one = !t.unit && g_.is_number(t.partial, 1.0), minus = !t.unit && g_.is_number(t.partial, -1.0);
+          if (t.unit) tape.push_back({set ? kSetUnit : kAxpy, destination, -1, 1, factor(t.partial)});
+          else if (one) tape.push_back({set ? kCopy : kAdd, destination, source, length, 0});
+          else if (minus) tape.push_back({set ? kNegated : kSubtract, destination, source, length, 0});
+          else tape.push_back({set ? kScaled : kAxpy, destination, source, length, factor(t.partial)});
+          at = stop;
+        }
+        for (long long k = t.destination - base; k < end; ++k) reached[static_cast<std::size_t>(k)] = 1;
+      }
+      for (long long at = 0; at < size;) {
+        if (reached[static_cast<std::size_t>(at)]) {
+          ++at;
+          continue;
+        }
+        long long stop = at;
+        while (stop < size && !reached[static_cast<std::size_t>(stop)]) ++stop;
+        tape.push_back({kZero, base + at, 0, stop - at, 0});
+        at = stop;
+      }
+    }
+    // Rows of the outputs: {base, low, high} of a gradient entry's q or v range (base −1: zero).
+    const auto row = [&](NodeId id, bool velocities) -> std::array<long long, 3> {
+      const auto found = segments.find(id);
+      if (found == segments.end()) return {-1, 0, -1};
+      const Segments& sg = found->second;
+      if (!velocities) return {static_cast<long long>(sg.base), sg.q_low, sg.q_high};
+      return {static_cast<long long>(sg.base) + sg.q_size(), sg.v_low, sg.v_high};
+    };
+    const std::string name = "mi_lagrangian_t" + std::to_string(tapes_++);
+    std::string tables = "static const mi_tangent_op " + name + "_tape[" + std::to_string(tape.size()) + "] = {\n";
+    for (const auto& op : tape) {
+      tables += "{" + std::to_string(op[0]) + "," + std::to_string(op[1]) + "," + std::to_string(op[2]) + "," +
+                std::to_string(op[3]) + "," + std::to_string(op[4]) + "},\n";
+    }
+    tables += "};\nstatic const int32_t " + name + "_rows[" + std::to_string(3 * n_) + "][3] = {\n";
+    for (int i = 0; i < n_; ++i)
+      for (const auto& r : {row(lq[i], false), row(lq[i], true), row(lv[i], true)})
+        tables += "{" + std::to_string(r[0]) + "," + std::to_string(r[1]) + "," + std::to_string(r[2]) + "},\n";
+    tables += "};\n\n";
+    tables_ += tables;
+
+    const std::string n = std::to_string(n_), factors_size = std::to_string(std::max<std::size_t>(factor_of.size(), 1));
+    Block hessian{"l_qq || l_qv || l_vv", {std::move(factors)}, {}};
+    hessian.prologue = "    double* S = (double*)malloc((" + factors_size + " + " + std::to_string(std::max<std::size_t>(used, 1)) +
+                       ") * sizeof(double));\n    if (S == NULL) { MI_FREE_T return MECHINT_KERNEL_OUTSIDE_DOMAIN; }\n";
+    hessian.code = "    mi_tangents(" + name + "_tape, " + std::to_string(tape.size()) + ", S, S + " + factors_size + ");\n" +
+                   "    mi_hessian_rows(" + name + "_rows, " + n + ", S + " + factors_size + ", l_qq, l_qv, l_vv);\n    free(S);\n";
+    return hessian;
+  }
+
+  /// The tapes and row tables of hessian_by_tangents, to be written before the kernels.
+  const std::string& tables() const { return tables_; }
+
+  /// Tangent entries (Σ over the nodes of their directions) from which L's Hessian is computed by
+  /// tangents: below, its symbolic Hessian compiles in well under a second (a 10-link chain has
+  /// about 3000 entries and 3000 statements).
+  static constexpr std::size_t kTangentThreshold = 6000;
 
   /// vi-trapezoid's explicit step on the model's side (model_kernels.h, separable_step), for a model
   /// whose L_qv is zero and L_vv constant (it depends on parameters at most) in the graph — the
@@ -714,11 +1115,26 @@ class KernelModel {
     for (const auto& a : arguments) s += "  (void)" + a + ";\n";
     s += prologue;
     Writer writer(g_, static_cast<int>(m_.parameters.size()));
+    // A large kernel is split into parts (Writer::kPartSize) that see what the kernel sees: its
+    // arguments and the arrays its prologue declares (separable_step's q and v, the weights w).
+    const auto in_scope = [&](const std::string& name) {
+      return std::find(arguments.begin(), arguments.end(), name) != arguments.end() ||
+             prologue.find("double " + name + "[") != std::string::npos ||
+             prologue.find(", " + name + "[") != std::string::npos;
+    };
+    const std::string name = signature.substr(11, signature.find('(') - 11);  // "static int NAME("
+    std::string parts;
+    writer.split_into(&parts, name,
+                      "const double* p, const double* q, const double* v, const double* u, double t, const double* w, "
+                      "double* T",
+                      std::string("p, ") + (in_scope("q") ? "q" : "NULL") + ", " + (in_scope("v") ? "v" : "NULL") + ", " +
+                          (in_scope("u") ? "u" : "NULL") + ", " + (in_scope("t") ? "t" : "0.0") + ", " +
+                          (in_scope("w") ? "w" : "NULL") + ", T");
     writer.emit_reachable(domain_, s);
     s += domain_test();
     writer.emit_block(root, s);
     uses_integer_power = uses_integer_power || writer.uses_integer_power();
-    return s + epilogue + "  return MECHINT_KERNEL_OK;\n}\n";
+    return parts + s + epilogue + "  return MECHINT_KERNEL_OK;\n}\n";
   }
 
   const ModelDescription& m_;
@@ -727,7 +1143,74 @@ class KernelModel {
   std::vector<NodeId> domain_;
   NodeId lagrangian_ = 0;
   std::vector<NodeId> lagrangian_gradient_;  ///< empty until lagrangian_and_gradient()
+  bool uses_tangents_ = false;
+  int tapes_ = 0;
+  std::string tables_;
 };
+
+/// The interpreter of hessian_by_tangents' tapes and the writer of its rows.
+constexpr const char* kTangents = R"(/* Forward tangents of the gradient (kernel_codegen.cpp, hessian_by_tangents): each entry is a loop. */
+typedef struct mi_tangent_op {
+  int32_t kind, destination, source, length, factor;
+} mi_tangent_op;
+/* The loops are the kernel's time: optimized (unrolled, vectorized) beyond the plugin's -O1. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define MI_LOOPS __attribute__((optimize("O3")))
+#else
+#define MI_LOOPS
+#endif
+static MI_LOOPS void mi_tangents(const mi_tangent_op* op, int32_t count, const double* S, double* D) {
+  int32_t k, i;
+  for (k = 0; k < count; ++k, ++op) {
+    double* d = D + op->destination;
+    const double* s = D + (op->source < 0 ? 0 : op->source);
+    const int32_t n = op->length;
+    switch (op->kind) {
+      case 0: for (i = 0; i < n; ++i) d[i] = 0.0; break;
+      case 1: for (i = 0; i < n; ++i) d[i] += s[i]; break;
+      case 2: for (i = 0; i < n; ++i) d[i] -= s[i]; break;
+      case 3: {
+        const double f = S[op->factor];
+        if (op->source < 0) d[0] += f;
+        else for (i = 0; i < n; ++i) d[i] += f * s[i];
+        break;
+      }
+      case 4: for (i = 0; i < n; ++i) d[i] = s[i]; break;
+      case 5: for (i = 0; i < n; ++i) d[i] = -s[i]; break;
+      case 6: {
+        const double f = S[op->factor];
+        for (i = 0; i < n; ++i) d[i] = f * s[i];
+        break;
+      }
+      default: d[0] = S[op->factor]; break;
+    }
+  }
+}
+/* Row i of l_qq, l_qv, l_vv from the tangents of L_q[i] and L_v[i]; the symmetric blocks from one triangle. */
+static MI_LOOPS void mi_tangent_row(const int32_t* row, const double* D, int32_t from, int32_t n, double* out) {
+  int32_t j;
+  const int32_t low = row[0] < 0 ? n : (row[1] > from ? row[1] : from), high = row[0] < 0 ? n - 1 : row[2];
+  for (j = from; j < low && j < n; ++j) out[j] = 0.0;
+  for (j = low; j <= high; ++j) out[j] = D[row[0] + j - row[1]];
+  for (j = high + 1 > from ? high + 1 : from; j < n; ++j) out[j] = 0.0;
+}
+static MI_LOOPS void mi_hessian_rows(const int32_t (*rows)[3], int32_t n, const double* D, double* l_qq, double* l_qv,
+                                     double* l_vv) {
+  int32_t i, j;
+  for (i = 0; i < n; ++i) {
+    if (l_qq) {
+      mi_tangent_row(rows[3 * i], D, i, n, l_qq + i * n);
+      for (j = i + 1; j < n; ++j) l_qq[j * n + i] = l_qq[i * n + j];
+    }
+    if (l_qv) mi_tangent_row(rows[3 * i + 1], D, 0, n, l_qv + i * n);
+    if (l_vv) {
+      mi_tangent_row(rows[3 * i + 2], D, i, n, l_vv + i * n);
+      for (j = i + 1; j < n; ++j) l_vv[j * n + i] = l_vv[i * n + j];
+    }
+  }
+}
+
+)";
 
 constexpr const char* kIntegerPower = R"(/* x^n for an integer n by repeated squaring, as model_file/math.hpp's integer_power. */
 static double mi_powi(double x, int n) {
@@ -750,11 +1233,25 @@ static double mi_powi(double x, int n) {
 
 }  // namespace
 
+std::string kernel_source(const ModelDescription& model, bool with_optimal_control);
+
 bool optimal_control_applies(const ModelDescription& model) {
   return !model.controls.empty() && model.constraints.empty() && model.nonholonomic.empty() && model.unilateral.empty();
 }
 
 std::string generate_kernel_source(const ModelDescription& model, bool with_optimal_control) {
+  try {
+    return kernel_source(model, with_optimal_control);
+  } catch (const std::length_error&) {
+    // symbolic::Graph::kMaxNodes: a model whose derivatives would exhaust memory (docs/model-files.md,
+    // "Limits"); a linear model of 1000 coordinates stays far below.
+    fail_at(model.file, model.lagrangian.position,
+            "the derivatives of this model need more than " + std::to_string(symbolic::Graph::kMaxNodes) +
+                " nodes of the expression graph: the model is too large to compile");
+  }
+}
+
+std::string kernel_source(const ModelDescription& model, bool with_optimal_control) {
   const std::size_t n = model.coordinates.size();
   KernelModel kernels(model);
   bool uses_integer_power = false;
@@ -779,10 +1276,12 @@ std::string generate_kernel_source(const ModelDescription& model, bool with_opti
 
   std::string s;
   s += "/* Derivative kernels of a model file (include/mechint/kernel/model_kernels.h), generated by mechint. */\n";
-  s += "#include <math.h>\n#include <stddef.h>\n#include <stdint.h>\n\n";
+  s += "#include <math.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <stdlib.h>\n\n";
+  s += "#if defined(__GNUC__)\n#define MI_NOINLINE __attribute__((noinline))\n#else\n#define MI_NOINLINE\n#endif\n";
   s += kTableDeclaration;
   s += "\n";
   if (uses_integer_power) s += kIntegerPower;
+  if (kernels.uses_tangents()) s += std::string(kTangents) + kernels.tables();
   s += functions;
   // The one exported symbol: visible when the plugin is compiled with -fvisibility=hidden, and
   // unmangled should it be compiled as C++.

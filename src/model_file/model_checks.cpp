@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <unordered_set>
 #include <vector>
 
 #include "mechint/core/errors.hpp"
@@ -76,10 +77,19 @@ SymbolValues<Dual> duals(const ModelDescription& d, const std::vector<double>& q
                      std::to_string(k + 1) + " " + what);
 }
 
-/// Whether the velocity of coordinate `index` occurs anywhere in `e`.
+/// Whether the velocity of coordinate `index` occurs anywhere in `e` (each distinct node once).
 bool mentions_velocity(const Expression& e, int index) {
-  if (e.kind == Expression::Kind::kSymbol) return e.symbol == SymbolKind::kVelocity && e.index == index;
-  return std::any_of(e.args.begin(), e.args.end(), [&](const Expression& a) { return mentions_velocity(a, index); });
+  std::unordered_set<const Expression*> seen;
+  std::vector<const Expression*> stack{&e};
+  while (!stack.empty()) {
+    const Expression* node = stack.back();
+    stack.pop_back();
+    if (node->kind == Expression::Kind::kSymbol && node->symbol == SymbolKind::kVelocity && node->index == index)
+      return true;
+    for (const auto& a : node->args)
+      if (seen.insert(&a).second) stack.push_back(&a);
+  }
+  return false;
 }
 
 }  // namespace
@@ -87,20 +97,31 @@ bool mentions_velocity(const Expression& e, int index) {
 void check_mass_matrix(const ModelDescription& d) {
   const int n = static_cast<int>(d.coordinates.size());
   const int k = static_cast<int>(d.constraints.size());
-  if (n == 0 || n > static_cast<int>(kMaxCoordinates)) return;
+  if (n == 0) return;
   // ∂²L/∂q̇_i∂q̇_j by central differences of the exact gradient over q̇ (a jet): exact to round-off
   // for a Lagrangian quadratic in q̇, and within O(δ²) otherwise, far below the rank threshold.
-  using Slope = ceres::Jet<double, static_cast<int>(kMaxCoordinates)>;
+  // The gradient is taken kWidth entries at a time, so that any number of coordinates is checked.
+  constexpr int kWidth = 32;
+  using Slope = ceres::Jet<double, kWidth>;
+  const auto slope = [](double value, int i, int first) {
+    Slope s(value);
+    if (i >= first && i < first + kWidth) s.v[i - first] = 1.0;
+    return s;
+  };
+  const ExpressionProgram lagrangian(d.lagrangian);
+  std::vector<Slope> workspace;
   const auto velocity_gradient = [&](int j, double shift, Eigen::VectorXd& out) {
-    SymbolValues<Slope> values;
-    for (const auto& p : d.parameters) values.parameters.push_back(p.value);
-    for (int i = 0; i < n; ++i) {
-      values.q.push_back(Slope(d.initial_q[static_cast<std::size_t>(i)]));
-      values.v.push_back(Slope(d.initial_v[static_cast<std::size_t>(i)] + (i == j ? shift : 0.0), i));
-    }
-    const Slope l = evaluate(d.lagrangian, values);
     out.resize(n);
-    for (int i = 0; i < n; ++i) out[i] = l.v[i];
+    for (int first = 0; first < n; first += kWidth) {
+      SymbolValues<Slope> values;
+      for (const auto& p : d.parameters) values.parameters.push_back(p.value);
+      for (int i = 0; i < n; ++i) {
+        values.q.push_back(Slope(d.initial_q[static_cast<std::size_t>(i)]));
+        values.v.push_back(slope(d.initial_v[static_cast<std::size_t>(i)] + (i == j ? shift : 0.0), i, first));
+      }
+      const Slope l = lagrangian(values, workspace);
+      for (int i = first; i < std::min(n, first + kWidth); ++i) out[i] = l.v[i - first];
+    }
   };
   Eigen::MatrixXd bordered = Eigen::MatrixXd::Zero(n + k, n + k);
   Eigen::VectorXd plus, minus;
@@ -112,15 +133,17 @@ void check_mass_matrix(const ModelDescription& d) {
   }
   bordered.topLeftCorner(n, n) = (0.5 * (bordered.topLeftCorner(n, n) + bordered.topLeftCorner(n, n).transpose())).eval();
   if (k > 0) {
-    SymbolValues<Slope> values;
-    for (const auto& p : d.parameters) values.parameters.push_back(p.value);
-    for (int i = 0; i < n; ++i) {
-      values.q.push_back(Slope(d.initial_q[static_cast<std::size_t>(i)], i));
-      values.v.push_back(Slope(d.initial_v[static_cast<std::size_t>(i)]));
-    }
-    for (int c = 0; c < k; ++c) {
-      const Slope g = evaluate(d.constraints[static_cast<std::size_t>(c)], values);
-      for (int i = 0; i < n; ++i) bordered(n + c, i) = bordered(i, n + c) = g.v[i];
+    for (int first = 0; first < n; first += kWidth) {
+      SymbolValues<Slope> values;
+      for (const auto& p : d.parameters) values.parameters.push_back(p.value);
+      for (int i = 0; i < n; ++i) {
+        values.q.push_back(slope(d.initial_q[static_cast<std::size_t>(i)], i, first));
+        values.v.push_back(Slope(d.initial_v[static_cast<std::size_t>(i)]));
+      }
+      for (int c = 0; c < k; ++c) {
+        const Slope g = evaluate(d.constraints[static_cast<std::size_t>(c)], values);
+        for (int i = first; i < std::min(n, first + kWidth); ++i) bordered(n + c, i) = bordered(i, n + c) = g.v[i - first];
+      }
     }
   }
   // Not finite: the start's other checks say where the model is not defined.

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// A model file (DESIGN §6) after parsing and checking: names resolved to indices, expressions as
-/// trees. Nothing of the file's text survives here but numbers (as doubles) and the user's names
+/// trees whose shared subexpressions are shared nodes (ExpressionArgs). Nothing of the file's text survives here but numbers (as doubles) and the user's names
 /// (which are identifiers, used only for messages and output columns), so the code generator
 /// (model_file/kernel_codegen.hpp) cannot emit anything the parser did not produce.
 ///
@@ -9,6 +9,10 @@
 /// code generator and by `mechint check`.
 
 #include <array>
+#include <compare>
+#include <cstddef>
+#include <iterator>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,7 +39,77 @@ inline constexpr std::array<int, 17> kFunctionArity = {1, 1, 1, 1, 1, 1, 2, 1, 1
 /// ModelDescription (coordinates for both kCoordinate and kVelocity).
 enum class SymbolKind { kCoordinate, kVelocity, kParameter, kControl, kTime };
 
-/// A node of an expression tree.
+struct Expression;
+
+/// The operands of an expression node. Nodes are immutable once built and shared: a definition
+/// used in many places (DESIGN §6, `[definitions]`), or a subexpression of its time derivative
+/// NAME_dot, is one node referenced from every place it is used, so an expression is a DAG whose
+/// size is linear in the text that wrote it, even where written out as a tree it would be
+/// exponential. Read as a vector of `Expression` (operator[], at, range-for); copying an
+/// Expression copies its operands' pointers, not the operands.
+class ExpressionArgs {
+ public:
+  using Pointer = std::shared_ptr<const Expression>;
+
+  class const_iterator {
+   public:
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = Expression;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const Expression*;
+    using reference = const Expression&;
+    const_iterator() = default;
+    explicit const_iterator(std::vector<Pointer>::const_iterator at) : at_(at) {}
+    reference operator*() const { return **at_; }
+    pointer operator->() const { return at_->get(); }
+    reference operator[](difference_type i) const { return *at_[i]; }
+    const_iterator& operator++() { ++at_; return *this; }
+    const_iterator operator++(int) { const_iterator before = *this; ++at_; return before; }
+    const_iterator& operator--() { --at_; return *this; }
+    const_iterator operator--(int) { const_iterator before = *this; --at_; return before; }
+    const_iterator& operator+=(difference_type i) { at_ += i; return *this; }
+    const_iterator& operator-=(difference_type i) { at_ -= i; return *this; }
+    friend const_iterator operator+(const_iterator a, difference_type i) { return a += i; }
+    friend const_iterator operator+(difference_type i, const_iterator a) { return a += i; }
+    friend const_iterator operator-(const_iterator a, difference_type i) { return a -= i; }
+    friend difference_type operator-(const const_iterator& a, const const_iterator& b) { return a.at_ - b.at_; }
+    friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.at_ == b.at_; }
+    friend auto operator<=>(const const_iterator& a, const const_iterator& b) { return a.at_ <=> b.at_; }
+
+   private:
+    std::vector<Pointer>::const_iterator at_;
+  };
+  using iterator = const_iterator;
+  using const_reverse_iterator = std::reverse_iterator<const_iterator>;
+  using value_type = Expression;
+  using size_type = std::size_t;
+
+  ExpressionArgs() = default;
+  /// Operands built as values (the parser's, a test's): each moved into a node of its own.
+  ExpressionArgs(std::vector<Expression> operands);  // NOLINT(google-explicit-constructor): `args = {...}`
+
+  void push_back(Expression operand);
+  /// A node shared with other expressions.
+  void push_back(Pointer operand) { items_.push_back(std::move(operand)); }
+  void reserve(std::size_t n) { items_.reserve(n); }
+  std::size_t size() const { return items_.size(); }
+  bool empty() const { return items_.empty(); }
+  const Expression& operator[](std::size_t i) const { return *items_[i]; }
+  const Expression& at(std::size_t i) const { return *items_.at(i); }
+  const Expression& front() const { return *items_.front(); }
+  const Expression& back() const { return *items_.back(); }
+  /// Operand i's node, to share it or to recognise it when met again.
+  const Pointer& pointer(std::size_t i) const { return items_[i]; }
+  const_iterator begin() const { return const_iterator(items_.begin()); }
+  const_iterator end() const { return const_iterator(items_.end()); }
+  const_reverse_iterator rbegin() const { return const_reverse_iterator(end()); }
+  const_reverse_iterator rend() const { return const_reverse_iterator(begin()); }
+
+ private:
+  std::vector<Pointer> items_;
+};
+
+/// A node of an expression, with its operands (shared: see ExpressionArgs).
 struct Expression {
   enum class Kind {
     kNumber,    ///< `number`
@@ -53,9 +127,18 @@ struct Expression {
   SymbolKind symbol = SymbolKind::kTime;
   int index = 0;
   Function function = Function::kSin;
-  std::vector<Expression> args;
+  ExpressionArgs args;
   SourcePosition position;  ///< where the node starts in the file
 };
+
+inline ExpressionArgs::ExpressionArgs(std::vector<Expression> operands) {
+  items_.reserve(operands.size());
+  for (auto& e : operands) push_back(std::move(e));
+}
+
+inline void ExpressionArgs::push_back(Expression operand) {
+  items_.push_back(std::make_shared<const Expression>(std::move(operand)));
+}
 
 /// A named number of the file (a parameter, or a coordinate's initial value).
 struct NamedValue {

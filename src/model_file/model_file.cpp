@@ -455,19 +455,7 @@ class Reader {
     source.text = text;
     source.start = position_of(node.source());
     source.exact_columns = source_.is_plain_string(source.start, text);
-    Expression e = parse_expression(source, symbols_, context, file_);
-    if (has_definitions_) count_expanded(e, source.start);
-    return e;
-  }
-
-  /// Each expression is bounded by kMaxExpandedNodes, but a file may use a definition in
-  /// thousands of expressions: the whole model is bounded too.
-  void count_expanded(const Expression& e, SourcePosition where) {
-    expanded_nodes_ += symbolic::measure(e).nodes;
-    if (expanded_nodes_ > kMaxExpandedNodesInFile) {
-      fail(where, "substituting the definitions makes the expressions of this file larger than " +
-                      std::to_string(kMaxExpandedNodesInFile) + " nodes in all");
-    }
+    return parse_expression(source, symbols_, context, file_);
   }
 
   std::vector<Expression> expressions(const toml::node& node, ExpressionContext context, const std::string& what) {
@@ -512,7 +500,6 @@ class Reader {
       taken_.emplace(name + "_dot", "the time derivative of definition " + name);
       symbols_.declare_definition(name, where);
     }
-    has_definitions_ = !entries.empty();
     for (const auto& [key, value] : entries) {
       const std::string name(key->str());
       symbols_.define(name, expression(*value, ExpressionContext::kDefinition, "definition " + name));
@@ -621,8 +608,6 @@ class Reader {
   const toml::table& root_;
   ModelDescription model_;
   SymbolTable symbols_;
-  bool has_definitions_ = false;
-  std::size_t expanded_nodes_ = 0;  ///< nodes of the expressions read, definitions substituted
   /// Every name declared so far (and NAME_dot of each coordinate and definition), with what it names.
   std::map<std::string, std::string, std::less<>> taken_;
 };

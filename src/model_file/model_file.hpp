@@ -15,13 +15,13 @@ namespace mechint::model_file {
 
 /// Largest model file accepted, in bytes (model_file/input_file.hpp).
 inline constexpr std::size_t kMaxModelFileSize = kMaxTextFileSize;
-/// Most coordinates a model file may declare.
-inline constexpr std::size_t kMaxCoordinates = 32;
+/// Most coordinates a model file may declare: not a limit of the generator (its graph and code are
+/// linear in what they compute) but of memory, as the built-in `pendulum-chain`'s 1000 links: the
+/// kernels write n x n Hessian blocks and a step holds about a dozen n x n matrices, so a hostile
+/// file declaring 10^5 names as coordinates would exhaust memory before any message.
+inline constexpr std::size_t kMaxCoordinates = 1000;
 /// Longest name (of the model, a coordinate, a parameter, a control or a definition), in bytes.
 inline constexpr std::size_t kMaxNameLength = 64;
-/// Most nodes of all the expressions of a file together once definitions are substituted (each
-/// is also bounded by kMaxExpandedNodes, expression_parser.hpp).
-inline constexpr std::size_t kMaxExpandedNodesInFile = 1000000;
 
 /// Parses and checks the text of a model file. `file_label` names the file in messages and in the
 /// result's `file`. Throws mechint::InvalidInput `FILE:LINE:COLUMN: what is wrong` on a text

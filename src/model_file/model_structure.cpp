@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <optional>
+#include <cmath>
+#include <cstddef>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -10,9 +14,18 @@ namespace {
 
 using Kind = Expression::Kind;
 
+/// Whether `e` uses a symbol of `kind` (each distinct node once: expressions share definitions).
 bool depends_on(const Expression& e, SymbolKind kind) {
-  if (e.kind == Kind::kSymbol) return e.symbol == kind;
-  return std::any_of(e.args.begin(), e.args.end(), [&](const Expression& a) { return depends_on(a, kind); });
+  std::unordered_set<const Expression*> seen;
+  std::vector<const Expression*> stack{&e};
+  while (!stack.empty()) {
+    const Expression* node = stack.back();
+    stack.pop_back();
+    if (node->kind == Kind::kSymbol && node->symbol == kind) return true;
+    for (const auto& a : node->args)
+      if (seen.insert(&a).second) stack.push_back(&a);
+  }
+  return false;
 }
 
 /// Lowest and highest degree of `e` as a polynomial in the symbols of one kind (coefficients may be
@@ -21,56 +34,91 @@ struct Degree {
   int low = 0, high = 0;
 };
 
-std::optional<Degree> degree_in(const Expression& e, SymbolKind kind) {
-  if (!depends_on(e, kind)) return Degree{};
-  switch (e.kind) {
-    case Kind::kSymbol:
-      return Degree{1, 1};
-    case Kind::kNegate:
-      return degree_in(e.args[0], kind);
-    case Kind::kAdd:
-    case Kind::kSubtract: {
-      const auto a = degree_in(e.args[0], kind), b = degree_in(e.args[1], kind);
-      if (!a || !b) return std::nullopt;
-      return Degree{std::min(a->low, b->low), std::max(a->high, b->high)};
-    }
-    case Kind::kMultiply: {
-      const auto a = degree_in(e.args[0], kind), b = degree_in(e.args[1], kind);
-      if (!a || !b) return std::nullopt;
-      return Degree{a->low + b->low, a->high + b->high};
-    }
-    case Kind::kDivide:
-      if (depends_on(e.args[1], kind)) return std::nullopt;
-      return degree_in(e.args[0], kind);
-    case Kind::kPower: {
-      const Expression& exponent = e.args[1];
-      const auto base = degree_in(e.args[0], kind);
-      if (!base || exponent.kind != Kind::kNumber) return std::nullopt;
-      const double n = exponent.number;
-      if (!(n >= 0 && n <= 8 && n == std::trunc(n))) return std::nullopt;
-      return Degree{base->low * static_cast<int>(n), base->high * static_cast<int>(n)};
-    }
-    default:
-      return std::nullopt;
-  }
-}
+/// degree_in with each distinct node analysed once (recursive: as deep as the expression,
+/// kMaxExpandedDepth). Degrees are capped, so a power of a power of ... cannot overflow.
+class DegreeIn {
+ public:
+  explicit DegreeIn(SymbolKind kind) : kind_(kind) {}
 
-/// The terms of a sum, with their signs: a − (b + c) gives (a, +), (b, −), (c, −).
-void flatten_sum(const Expression& e, bool negative, std::vector<std::pair<const Expression*, bool>>& terms) {
+  std::optional<Degree> operator()(const Expression& e) {
+    if (const auto found = memo_.find(&e); found != memo_.end()) return found->second;
+    const std::optional<Degree> d = compute(e);
+    memo_.emplace(&e, d);
+    return d;
+  }
+
+ private:
+  static constexpr int kCap = 1 << 20;
+
+  bool free_of_kind(const Expression& e) {
+    if (const auto found = free_.find(&e); found != free_.end()) return found->second;
+    bool free = !(e.kind == Kind::kSymbol && e.symbol == kind_);
+    for (const auto& a : e.args) free = free && free_of_kind(a);
+    free_.emplace(&e, free);
+    return free;
+  }
+
+  std::optional<Degree> compute(const Expression& e) {
+    if (free_of_kind(e)) return Degree{};
+    const auto capped = [](int x) { return std::min(x, kCap); };
+    switch (e.kind) {
+      case Kind::kSymbol:
+        return Degree{1, 1};
+      case Kind::kNegate:
+        return (*this)(e.args[0]);
+      case Kind::kAdd:
+      case Kind::kSubtract: {
+        const auto a = (*this)(e.args[0]), b = (*this)(e.args[1]);
+        if (!a || !b) return std::nullopt;
+        return Degree{std::min(a->low, b->low), std::max(a->high, b->high)};
+      }
+      case Kind::kMultiply: {
+        const auto a = (*this)(e.args[0]), b = (*this)(e.args[1]);
+        if (!a || !b) return std::nullopt;
+        return Degree{capped(a->low + b->low), capped(a->high + b->high)};
+      }
+      case Kind::kDivide:
+        if (!free_of_kind(e.args[1])) return std::nullopt;
+        return (*this)(e.args[0]);
+      case Kind::kPower: {
+        const Expression& exponent = e.args[1];
+        const auto base = (*this)(e.args[0]);
+        if (!base || exponent.kind != Kind::kNumber) return std::nullopt;
+        const double n = exponent.number;
+        if (!(n >= 0 && n <= 8 && n == std::trunc(n))) return std::nullopt;
+        return Degree{capped(base->low * static_cast<int>(n)), capped(base->high * static_cast<int>(n))};
+      }
+      default:
+        return std::nullopt;
+    }
+  }
+
+  SymbolKind kind_;
+  std::unordered_map<const Expression*, std::optional<Degree>> memo_;
+  std::unordered_map<const Expression*, bool> free_;
+};
+
+std::optional<Degree> degree_in(const Expression& e, SymbolKind kind) { return DegreeIn(kind)(e); }
+
+/// Most terms flatten_sum lists: a sum of definitions that are sums of earlier ones (d2 = d1 + d1,
+/// ...) written out has exponentially many; beyond this many the structure is not recognised (the
+/// test is sufficient, not necessary: energy-momentum is then not offered).
+constexpr std::size_t kMaxSumTerms = 100000;
+
+/// The terms of a sum, with their signs: a − (b + c) gives (a, +), (b, −), (c, −); false when there
+/// are more than kMaxSumTerms.
+bool flatten_sum(const Expression& e, bool negative, std::vector<std::pair<const Expression*, bool>>& terms) {
+  if (terms.size() > kMaxSumTerms) return false;
   switch (e.kind) {
     case Kind::kAdd:
-      flatten_sum(e.args[0], negative, terms);
-      flatten_sum(e.args[1], negative, terms);
-      break;
+      return flatten_sum(e.args[0], negative, terms) && flatten_sum(e.args[1], negative, terms);
     case Kind::kSubtract:
-      flatten_sum(e.args[0], negative, terms);
-      flatten_sum(e.args[1], !negative, terms);
-      break;
+      return flatten_sum(e.args[0], negative, terms) && flatten_sum(e.args[1], !negative, terms);
     case Kind::kNegate:
-      flatten_sum(e.args[0], !negative, terms);
-      break;
+      return flatten_sum(e.args[0], !negative, terms);
     default:
       terms.emplace_back(&e, negative);
+      return terms.size() <= kMaxSumTerms;
   }
 }
 
@@ -117,14 +165,15 @@ struct KineticPotential {
 
 std::optional<KineticPotential> split_constant_mass(const Expression& lagrangian) {
   std::vector<std::pair<const Expression*, bool>> terms, kinetic, potential;
-  flatten_sum(lagrangian, false, terms);
+  if (!flatten_sum(lagrangian, false, terms)) return std::nullopt;
+  DegreeIn velocity_degree(SymbolKind::kVelocity);
   for (const auto& term : terms) {
     const Expression& e = *term.first;
     if (!depends_on(e, SymbolKind::kVelocity)) {
       potential.emplace_back(term.first, !term.second);  // V = −(the velocity-free part of L)
       continue;
     }
-    const auto d = degree_in(e, SymbolKind::kVelocity);
+    const auto d = velocity_degree(e);
     if (depends_on(e, SymbolKind::kCoordinate) || depends_on(e, SymbolKind::kTime) ||
         depends_on(e, SymbolKind::kControl) || !d || d->low != 2 || d->high != 2)
       return std::nullopt;

@@ -1,5 +1,7 @@
 #include "model_file/nonholonomic_checks.hpp"
 
+#include <unordered_map>
+
 namespace mechint::model_file {
 namespace {
 
@@ -13,9 +15,21 @@ struct Defect {
 
 [[noreturn]] void refuse(const Expression& at, std::string what) { throw Defect{{at.position, std::move(what)}}; }
 
-/// Recursive over the tree: its depth is bounded by the parser's (kMaxExpandedDepth).
-Degree degree(const Expression& e) {
+using Memo = std::unordered_map<const Expression*, Degree>;
+Degree degree_of(const Expression& e, Memo& memo);
+
+/// Recursive over the expression: its depth is bounded by the parser's (kMaxExpandedDepth); each
+/// distinct node once (memo), since expressions share their definitions.
+Degree degree(const Expression& e, Memo& memo) {
+  if (const auto found = memo.find(&e); found != memo.end()) return found->second;
+  const Degree d = degree_of(e, memo);
+  memo.emplace(&e, d);
+  return d;
+}
+
+Degree degree_of(const Expression& e, Memo& memo) {
   using Kind = Expression::Kind;
+  const auto degree = [&memo](const Expression& x) { return mechint::model_file::degree(x, memo); };
   switch (e.kind) {
     case Kind::kNumber: return e.number == 0.0 ? Degree::kZero : Degree::kFree;
     case Kind::kSymbol: return e.symbol == SymbolKind::kVelocity ? Degree::kLinear : Degree::kFree;
@@ -64,7 +78,8 @@ Degree degree(const Expression& e) {
 
 std::optional<LinearityDefect> nonholonomic_defect(const Expression& e) {
   try {
-    switch (degree(e)) {
+    Memo memo;
+    switch (degree(e, memo)) {
       case Degree::kLinear: return std::nullopt;
       case Degree::kZero: return LinearityDefect{e.position, "the nonholonomic constraint is identically zero"};
       case Degree::kFree:

@@ -41,16 +41,33 @@ double apply(Function f, double a, double b) {
 // ---- measuring trees ---------------------------------------------------------------------------
 
 TreeSize measure(const Expression& e) {
-  TreeSize size;
-  std::vector<std::pair<const Expression*, std::size_t>> stack{{&e, 1}};
+  // Post-order over the distinct nodes: a node's size once its operands' are known.
+  std::unordered_map<const Expression*, std::pair<std::size_t, std::size_t>> known;  // nodes, depth
+  std::vector<std::pair<const Expression*, bool>> stack{{&e, false}};
+  const auto saturating_add = [](std::size_t a, std::size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; };
   while (!stack.empty()) {
-    const auto [node, depth] = stack.back();
+    const auto [node, expanded] = stack.back();
+    if (known.contains(node)) {
+      stack.pop_back();
+      continue;
+    }
+    if (!expanded) {
+      stack.back().second = true;
+      for (const auto& a : node->args)
+        if (!known.contains(&a)) stack.emplace_back(&a, false);
+      continue;
+    }
     stack.pop_back();
-    ++size.nodes;
-    size.depth = std::max(size.depth, depth);
-    for (const auto& a : node->args) stack.emplace_back(&a, depth + 1);
+    std::size_t nodes = 1, depth = 1;
+    for (const auto& a : node->args) {
+      const auto& [n, d] = known.at(&a);
+      nodes = saturating_add(nodes, n);
+      depth = std::max(depth, d + 1);
+    }
+    known.emplace(node, std::make_pair(nodes, depth));
   }
-  return size;
+  const auto& [nodes, depth] = known.at(&e);
+  return {nodes, depth, known.size()};
 }
 
 // ---- the graph ---------------------------------------------------------------------------------
@@ -74,32 +91,39 @@ Graph::Graph() {
   one_ = number(1.0);
 }
 
-std::size_t Graph::bit_of(SymbolKind kind, int index) {
-  // Coordinates [0, 40), velocities [40, 80), t 80, controls [81, 128).
-  const auto clamp = [index](std::size_t first, std::size_t count) {
-    return first + std::min<std::size_t>(static_cast<std::size_t>(std::max(index, 0)), count - 1);
-  };
-  switch (kind) {
-    case SymbolKind::kCoordinate: return clamp(0, 40);
-    case SymbolKind::kVelocity: return clamp(40, 40);
-    case SymbolKind::kTime: return 80;
-    case SymbolKind::kControl: return clamp(81, 47);
-    case SymbolKind::kParameter: break;
+bool Graph::Dependencies::test(Variable x) const {
+  switch (x.kind) {
+    case SymbolKind::kCoordinate: return coordinates.contains(x.index);
+    case SymbolKind::kVelocity: return velocities.contains(x.index);
+    case SymbolKind::kTime: return time;
+    case SymbolKind::kControl: return controls.contains(x.index);
+    case SymbolKind::kParameter:
+      if (x.index == kMotion.index) return !coordinates.empty() || time;  // the motion moves q and t
+      break;
   }
   throw std::logic_error("symbolic: parameters are not variables");
 }
 
-bool Graph::depends_on(NodeId e, Variable x) const { return dependencies_[e].test(bit_of(x.kind, x.index)); }
+bool Graph::depends_on(NodeId e, Variable x) const { return dependencies_[e].test(x); }
 
 NodeId Graph::intern(Node n) {
   const Key key{n.op,    n.function, n.symbol, n.index, n.op == Op::kNumber ? std::bit_cast<std::uint64_t>(n.number) : 0,
                 n.arity, n.args};
   if (const auto found = index_.find(key); found != index_.end()) return found->second;
   Dependencies d;
-  if (n.op == Op::kSymbol && n.symbol != SymbolKind::kParameter) d.set(bit_of(n.symbol, n.index));
-  for (int i = 0; i < n.arity; ++i) d |= dependencies_[n.args[i]];
+  if (n.op == Op::kSymbol) {
+    const Dependencies::Range self{n.index, n.index};
+    switch (n.symbol) {
+      case SymbolKind::kCoordinate: d.coordinates = self; break;
+      case SymbolKind::kVelocity: d.velocities = self; break;
+      case SymbolKind::kControl: d.controls = self; break;
+      case SymbolKind::kTime: d.time = true; break;
+      case SymbolKind::kParameter: break;
+    }
+  }
+  for (int i = 0; i < n.arity; ++i) d.add(dependencies_[n.args[i]]);
   const auto id = static_cast<NodeId>(nodes_.size());
-  if (id == kNone) throw std::length_error("symbolic: expression graph too large");
+  if (nodes_.size() >= kMaxNodes) throw std::length_error("symbolic: expression graph too large");
   nodes_.push_back(n);
   dependencies_.push_back(d);
   index_.emplace(key, id);
@@ -214,19 +238,33 @@ NodeId Graph::step(NodeId a) {
 
 NodeId Graph::import(const Expression& e) {
   using K = Expression::Kind;
+  // Operand i, each shared node once (kept alive with its id, so its address is not reused).
+  const auto operand = [&](std::size_t i) {
+    const ExpressionArgs::Pointer& p = e.args.pointer(i);
+    if (const auto found = imported_.find(p.get()); found != imported_.end()) return found->second;
+    const NodeId id = import(*p);
+    imported_.emplace(p.get(), id);
+    imported_alive_.push_back(p);
+    return id;
+  };
+  if (e.args.size() < static_cast<std::size_t>(e.kind == K::kNumber || e.kind == K::kSymbol ? 0
+                                               : e.kind == K::kNegate                       ? 1
+                                               : e.kind == K::kCall                         ? 1
+                                                                                            : 2))
+    throw std::logic_error("symbolic: malformed expression tree");
   switch (e.kind) {
     case K::kNumber: return number(e.number);
     case K::kSymbol: return symbol(e.symbol, e.index);
-    case K::kNegate: return negate(import(e.args.at(0)));
-    case K::kAdd: return add(import(e.args.at(0)), import(e.args.at(1)));
-    case K::kSubtract: return subtract(import(e.args.at(0)), import(e.args.at(1)));
-    case K::kMultiply: return multiply(import(e.args.at(0)), import(e.args.at(1)));
-    case K::kDivide: return divide(import(e.args.at(0)), import(e.args.at(1)));
-    case K::kPower: return power(import(e.args.at(0)), import(e.args.at(1)));
+    case K::kNegate: return negate(operand(0));
+    case K::kAdd: return add(operand(0), operand(1));
+    case K::kSubtract: return subtract(operand(0), operand(1));
+    case K::kMultiply: return multiply(operand(0), operand(1));
+    case K::kDivide: return divide(operand(0), operand(1));
+    case K::kPower: return power(operand(0), operand(1));
     case K::kCall: {
-      const NodeId a = import(e.args.at(0));
+      const NodeId a = operand(0);
       if (e.args.size() == 1) return call(e.function, a);
-      return call(e.function, a, import(e.args.at(1)));
+      return call(e.function, a, operand(1));
     }
   }
   throw std::logic_error("symbolic: malformed expression tree");
@@ -245,7 +283,7 @@ NodeId Graph::known_derivative(NodeId e, Variable x) const {
 }
 
 NodeId Graph::derivative(NodeId root, Variable x) {
-  if (x.kind == SymbolKind::kParameter) throw std::logic_error("symbolic: parameters are not variables");
+  if (x.kind == SymbolKind::kParameter && x.index != kMotion.index) throw std::logic_error("symbolic: parameters are not variables");
   // Depth-first without recursion: a node is differentiated once its operands are.
   std::vector<NodeId> stack{root};
   while (!stack.empty()) {
@@ -282,6 +320,10 @@ NodeId Graph::derivative_rule(NodeId e, Variable x) {
     case Op::kStep:
       return zero_;
     case Op::kSymbol:
+      if (x.kind == kMotion.kind && x.index == kMotion.index) {  // q_i -> q_i_dot, t -> 1
+        if (n.symbol == SymbolKind::kCoordinate) return symbol(SymbolKind::kVelocity, n.index);
+        return n.symbol == SymbolKind::kTime ? one_ : zero_;
+      }
       return n.symbol == x.kind && n.index == x.index ? one_ : zero_;
     case Op::kNegate: return negate(da);
     case Op::kAdd: return add(da, db);
@@ -508,6 +550,80 @@ Expression Graph::to_expression(NodeId id, SourcePosition at) const {
   throw std::logic_error("symbolic: unknown operation");
 }
 
+ExpressionArgs::Pointer Graph::to_shared_expression(NodeId root, SourcePosition at) {
+  // In increasing id order (operands first) over the nodes reachable from root not written yet.
+  std::vector<NodeId> order;
+  std::vector<NodeId> stack{root};
+  std::unordered_map<NodeId, bool> queued;
+  while (!stack.empty()) {
+    const NodeId id = stack.back();
+    stack.pop_back();
+    if (written_.contains(id) || queued.contains(id)) continue;
+    queued.emplace(id, true);
+    order.push_back(id);
+    const Node& n = nodes_[id];
+    for (int i = 0; i < n.arity; ++i) stack.push_back(n.args[i]);
+  }
+  std::sort(order.begin(), order.end());
+  using K = Expression::Kind;
+  const auto make = [at](K kind) {
+    Expression e;
+    e.kind = kind;
+    e.position = at;
+    return e;
+  };
+  for (const NodeId id : order) {
+    const Node n = nodes_[id];  // a copy: a step's literals add nodes
+    if (n.op == Op::kNumber || n.op == Op::kSymbol || n.op == Op::kStep) {
+      // Leaves as to_expression writes them; a step (rare: abs, min, max) as its small tree over
+      // the shared operand.
+      if (n.op != Op::kStep) {
+        written_.emplace(id, std::make_shared<const Expression>(to_expression(id, at)));
+        continue;
+      }
+    }
+    Expression e;
+    switch (n.op) {
+      case Op::kNegate: e = make(K::kNegate); break;
+      case Op::kAdd: e = make(K::kAdd); break;
+      case Op::kSubtract: e = make(K::kSubtract); break;
+      case Op::kMultiply: e = make(K::kMultiply); break;
+      case Op::kDivide: e = make(K::kDivide); break;
+      case Op::kConstantPower: e = make(K::kPower); break;
+      case Op::kCall:
+        e = make(K::kCall);
+        e.function = n.function;
+        break;
+      case Op::kStep: {
+        // max(0, min(1, (z*2^600)*2^600)), as to_expression.
+        const auto literal = [&](double x) { return std::make_shared<const Expression>(to_expression(number(x), at)); };
+        Expression inner = make(K::kMultiply);
+        inner.args.push_back(written_.at(n.args[0]));
+        inner.args.push_back(literal(0x1p600));
+        Expression scaled = make(K::kMultiply);
+        scaled.args.push_back(std::move(inner));
+        scaled.args.push_back(literal(0x1p600));
+        Expression low = make(K::kCall);
+        low.function = Function::kMin;
+        low.args.push_back(literal(1.0));
+        low.args.push_back(std::move(scaled));
+        e = make(K::kCall);
+        e.function = Function::kMax;
+        e.args.push_back(literal(0.0));
+        e.args.push_back(std::move(low));
+        written_.emplace(id, std::make_shared<const Expression>(std::move(e)));
+        continue;
+      }
+      case Op::kNumber:
+      case Op::kSymbol:
+        break;
+    }
+    for (int i = 0; i < n.arity; ++i) e.args.push_back(written_.at(n.args[i]));
+    written_.emplace(id, std::make_shared<const Expression>(std::move(e)));
+  }
+  return written_.at(root);
+}
+
 // ---- on trees ----------------------------------------------------------------------------------
 
 Expression derivative(const Expression& e, Variable x) {
@@ -515,20 +631,12 @@ Expression derivative(const Expression& e, Variable x) {
   return g.to_expression(g.derivative(g.import(e), x), e.position);
 }
 
-TimeDerivative total_time_derivative(const Expression& e, int num_coordinates, std::size_t max_nodes,
-                                     std::size_t max_depth) {
-  Graph g;
-  const NodeId root = g.import(e);
-  NodeId sum = g.number(0.0);
-  for (int i = 0; i < num_coordinates; ++i) {
-    const NodeId d = g.derivative(root, {SymbolKind::kCoordinate, i});
-    sum = g.add(sum, g.multiply(d, g.symbol(SymbolKind::kVelocity, i)));
-  }
-  sum = g.add(sum, g.derivative(root, {SymbolKind::kTime, 0}));
-  TimeDerivative result;
-  result.size = g.tree_size(sum, max_nodes);
-  if (result.size.nodes <= max_nodes && result.size.depth <= max_depth) result.tree = g.to_expression(sum, e.position);
-  return result;
+TimeDerivatives::Result TimeDerivatives::of(const Expression& definition, SourcePosition at) {
+  const NodeId d = graph_.derivative(graph_.import(definition), kMotion);
+  Result r;
+  r.expression = *graph_.to_shared_expression(d, at);
+  r.size = measure(r.expression);
+  return r;
 }
 
 }  // namespace mechint::model_file::symbolic

@@ -22,7 +22,7 @@
 ///     The branch is the node kStep(z) = (z > 0 ? 1 : 0), whose own derivative is 0.
 
 #include <array>
-#include <bitset>
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -40,13 +40,23 @@ struct Variable {
   int index = 0;
 };
 
-/// Size of an expression written out as a tree (what a consumer of `Expression` walks).
+/// The pseudo-variable of the time derivative along the motion (DESIGN §6, NAME_dot): ∂/∂(motion)
+/// of a coordinate q_i is its velocity symbol, of t is 1, of everything else 0 — so
+/// derivative(e, kMotion) = Σ_i ∂e/∂q_i · q̇_i + ∂e/∂t, computed by one forward sweep memoised per
+/// node (the same rules as every derivative), linear in the size of the graph.
+inline constexpr Variable kMotion{SymbolKind::kParameter, -1};
+
+/// Size of an expression: `nodes` written out as a tree (saturating at SIZE_MAX), `depth` its
+/// deepest path (what a recursive consumer of `Expression` descends), `distinct` the nodes of its
+/// DAG (each shared node once: what memory and a memoised walk cost).
 struct TreeSize {
   std::size_t nodes = 0;
   std::size_t depth = 0;
+  std::size_t distinct = 0;
 };
 
-/// Nodes and depth of `e`, counted without recursion (a tree may be thousands of levels deep).
+/// Nodes, depth and distinct nodes of `e`, in time linear in its distinct nodes and without
+/// recursion (an expression may be thousands of levels deep).
 TreeSize measure(const Expression& e);
 
 using NodeId = std::uint32_t;
@@ -102,7 +112,9 @@ class Graph {
   NodeId call(Function function, NodeId a, std::optional<NodeId> b = std::nullopt);
   NodeId step(NodeId a);
 
-  /// The graph of a checked expression tree (recursive: as deep as the tree).
+  /// The graph of a checked expression (recursive: as deep as the expression). A shared operand
+  /// (ExpressionArgs::pointer) is imported once per graph, so the cost is linear in the
+  /// expression's distinct nodes, not in its size written out as a tree.
   NodeId import(const Expression& e);
   /// ∂e/∂x, simplified; computed once per (node, variable) and without recursion.
   NodeId derivative(NodeId e, Variable x);
@@ -129,12 +141,51 @@ class Graph {
   /// z > 0 (the smallest subnormal becomes 2^126) and 0 for z <= 0, whose derivative by dual
   /// numbers is 0 as well: a tree of the grammar with the same value and derivatives.
   Expression to_expression(NodeId e, SourcePosition at) const;
+  /// The same as one shared node, each graph node written once (memoised in this graph): the
+  /// expression is a DAG of the graph's size, whatever its size written out as a tree.
+  ExpressionArgs::Pointer to_shared_expression(NodeId e, SourcePosition at);
+
+  /// The number of nodes beyond which the graph refuses to grow (std::length_error): protection
+  /// against a hostile file whose derivatives would exhaust memory (kernel_codegen turns it into a
+  /// located error). A linear model stays far below (a 100-link chain's kernels: ~1e6 nodes).
+  static constexpr std::size_t kMaxNodes = std::size_t{1} << 26;
+
+  /// The variables a node may depend on: per kind the range [low, high] of indices (empty when
+  /// low > high), and t. A dependency is never missed; within a range it may be over-reported
+  /// (a derivative then folds to 0), which costs time, never a wrong result. No cap on indices.
+  struct Dependencies {
+    struct Range {
+      int low = 1, high = 0;
+      bool contains(int i) const { return low <= i && i <= high; }
+      bool empty() const { return low > high; }
+      void add(const Range& r) {
+        if (r.empty()) return;
+        if (empty()) {
+          *this = r;
+          return;
+        }
+        low = std::min(low, r.low);
+        high = std::max(high, r.high);
+      }
+    };
+    Range coordinates, velocities, controls;
+    bool time = false;
+    bool none() const { return coordinates.empty() && velocities.empty() && controls.empty() && !time; }
+    bool test(Variable x) const;
+    void add(const Dependencies& d) {
+      coordinates.add(d.coordinates);
+      velocities.add(d.velocities);
+      controls.add(d.controls);
+      time = time || d.time;
+    }
+  };
+  const Dependencies& dependencies(NodeId e) const { return dependencies_[e]; }
+
+  /// ∂e/∂(operand i of e), a node of this graph (what reverse accumulation multiplies by, and the
+  /// factor of a forward tangent: d e = Σ_i local_partial(e, i) · d(operand i)).
+  NodeId local_partial(NodeId e, int i);
 
  private:
-  /// One bit per variable a node may depend on; indices beyond a kind's range share its last bit,
-  /// so a dependency is never missed (only, for such indices, over-reported).
-  using Dependencies = std::bitset<128>;
-  static std::size_t bit_of(SymbolKind kind, int index);
 
   struct Key {
     Op op;
@@ -152,8 +203,6 @@ class Graph {
 
   NodeId intern(Node n);
   NodeId derivative_rule(NodeId e, Variable x);
-  /// ∂e/∂(operand i of e).
-  NodeId local_partial(NodeId e, int i);
   NodeId known_derivative(NodeId e, Variable x) const;
   static std::uint64_t memo_key(NodeId e, Variable x);
 
@@ -161,21 +210,32 @@ class Graph {
   std::vector<Dependencies> dependencies_;
   std::unordered_map<Key, NodeId, KeyHash> index_;
   std::unordered_map<std::uint64_t, NodeId> derivatives_;
+  /// Shared operands imported so far (kept alive, so that an address is never reused).
+  std::unordered_map<const Expression*, NodeId> imported_;
+  std::vector<ExpressionArgs::Pointer> imported_alive_;
+  std::unordered_map<NodeId, ExpressionArgs::Pointer> written_;
   NodeId zero_ = 0, one_ = 0;
 };
 
 /// ∂e/∂x as an expression tree (every node at e's position).
 Expression derivative(const Expression& e, Variable x);
 
-/// The total time derivative along the motion of an expression free of velocities and controls,
-/// Σ_i ∂e/∂q_i · q̇_i + ∂e/∂t over `num_coordinates` coordinates (DESIGN §6, `[definitions]`), and
-/// its size; `tree` is empty when the tree would have more than `max_nodes` nodes or be deeper than
-/// `max_depth` levels (then `size` is where counting stopped).
-struct TimeDerivative {
-  std::optional<Expression> tree;
-  TreeSize size;
+/// The total time derivatives along the motion, Σ_i ∂e/∂q_i · q̇_i + ∂e/∂t, of the definitions of
+/// a model file (DESIGN §6, NAME_dot), in one graph for all of them: the derivative of a definition
+/// built from earlier ones is built from theirs (x2_dot from x1_dot), each node of the graph is
+/// differentiated once, and the expressions returned share their nodes, so the definitions and
+/// their time derivatives together stay linear in the size of the file.
+class TimeDerivatives {
+ public:
+  /// NAME_dot of a definition free of velocities and controls, every node at `at`; its size.
+  struct Result {
+    Expression expression;
+    TreeSize size;
+  };
+  Result of(const Expression& definition, SourcePosition at);
+
+ private:
+  Graph graph_;
 };
-TimeDerivative total_time_derivative(const Expression& e, int num_coordinates, std::size_t max_nodes,
-                                     std::size_t max_depth);
 
 }  // namespace mechint::model_file::symbolic
