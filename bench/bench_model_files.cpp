@@ -131,3 +131,78 @@ BENCHMARK(BM_ChainModelFile)->ArgName("links")->Arg(10)->Arg(20)->Arg(30)->Unit(
 BENCHMARK(BM_ChainBuiltin)->ArgName("links")->Arg(10)->Arg(20)->Arg(30)->Unit(benchmark::kMillisecond);
 
 }  // namespace
+
+namespace {
+
+// Model files of any size (docs/performance.md, "Model files of any size"): the chain written as users
+// write it — in joint angles (relative, the built-in's own coordinates), in absolute angles, and in
+// Cartesian coordinates with one length constraint per link (a DAE) — at 10, 30 and 100 links, against
+// the built-in `pendulum-chain` from its default start. Cold compile: the model compiled into an empty
+// cache each iteration (wall time, the compiler included); step: vi-midpoint at h = 0.01 for 1 s.
+enum class ChainForm { kRelative, kAbsolute, kCartesian };
+
+std::string chain_text(ChainForm form, int links) {
+  switch (form) {
+    case ChainForm::kRelative: return model_file::relative_chain_model_text(links);
+    case ChainForm::kAbsolute: return model_file::pendulum_chain_model_text(links);
+    case ChainForm::kCartesian: return model_file::cartesian_chain_model_text(links);
+  }
+  return "";
+}
+
+std::string chain_file(ChainForm form, int links) {
+  const std::string path = chain_model_file(links);  // the private directory of the chains above
+  const std::string file = path.substr(0, path.rfind('/')) + "/form-" + std::to_string(static_cast<int>(form)) +
+                           "-" + std::to_string(links) + ".toml";
+  std::ofstream(file) << chain_text(form, links);
+  return file;
+}
+
+void BM_ChainFormStep(benchmark::State& state, ChainForm form) {
+  const int links = static_cast<int>(state.range(0));
+  run_side(state, Side{chain_file(form, links), {}, "vi-midpoint"}, 0.01, 1.0);
+}
+void BM_ChainBuiltinDefaultStart(benchmark::State& state) {
+  const int links = static_cast<int>(state.range(0));
+  run_side(state, Side{"pendulum-chain", {{"links", std::to_string(links)}}, "vi-midpoint"}, 0.01, 1.0);
+}
+BENCHMARK_CAPTURE(BM_ChainFormStep, relative, ChainForm::kRelative)
+    ->ArgName("links")->Arg(10)->Arg(30)->Arg(100)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ChainFormStep, absolute, ChainForm::kAbsolute)
+    ->ArgName("links")->Arg(10)->Arg(30)->Arg(100)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ChainFormStep, cartesian, ChainForm::kCartesian)
+    ->ArgName("links")->Arg(10)->Arg(30)->Arg(100)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ChainBuiltinDefaultStart)->ArgName("links")->Arg(10)->Arg(30)->Arg(100)->Unit(benchmark::kMillisecond);
+
+/// A model file compiled from nothing: a new empty cache for every iteration (MECHINT_CACHE_DIR),
+/// the model read, its kernels generated and compiled, loaded, and one step taken.
+void BM_ChainColdCompile(benchmark::State& state, ChainForm form) {
+  const int links = static_cast<int>(state.range(0));
+  const std::string file = chain_file(form, links);
+  const std::string directory = file.substr(0, file.rfind('/'));
+  OutputSchedule schedule;
+  schedule.h = 0.01;
+  schedule.t_end = 0.01;
+  schedule.output_every = 0.01;
+  schedule.validate();
+  DiscardRows rows;
+  int iteration = 0;
+  for (auto _ : state) {
+    const std::string cache = directory + "/cache-" + std::to_string(static_cast<int>(form)) + "-" +
+                              std::to_string(links) + "-" + std::to_string(iteration++);
+    std::filesystem::create_directory(cache);
+    std::filesystem::permissions(cache, std::filesystem::perms::owner_all, std::filesystem::perm_options::replace);
+    ::setenv("MECHINT_CACHE_DIR", cache.c_str(), 1);
+    const app::SystemEntry entry = model_file::model_file_system(file);
+    app::run_system(entry, "vi-midpoint", {}, schedule, rows);
+  }
+  ::unsetenv("MECHINT_CACHE_DIR");
+}
+BENCHMARK_CAPTURE(BM_ChainColdCompile, relative, ChainForm::kRelative)
+    ->ArgName("links")->Arg(10)->Arg(30)->Arg(100)->Iterations(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ChainColdCompile, absolute, ChainForm::kAbsolute)
+    ->ArgName("links")->Arg(10)->Arg(30)->Arg(100)->Iterations(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ChainColdCompile, cartesian, ChainForm::kCartesian)
+    ->ArgName("links")->Arg(10)->Arg(30)->Arg(100)->Iterations(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace
