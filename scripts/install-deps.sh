@@ -22,6 +22,10 @@ packages=(
   python3 python3-matplotlib python3-numpy  # figures
   # the Python module (python/, docs/python.md): pybind11, Python's headers, its tests and SymPy models
   python3-dev pybind11-dev python3-pytest python3-sympy
+  # the module as a package (pyproject.toml, docs/python.md): pip and build with setuptools, offline,
+  # into a virtual environment
+  python3-build python3-setuptools python3-wheel python3-pip python3-venv
+  ccache  # the wheel's test finds the build tree's objects in its cache (docs/python.md)
   python3-pandas  # mechint.sweep returns a DataFrame (docs/sweeps.md)
   python3-scipy   # the reference Sobol sequence of the sweep tests (scipy.stats.qmc)
   # the animated pages' tests (docs/animations.md): headless Chromium driven by Selenium through

@@ -6,7 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
+# Compiles through ccache, its cache in build/ccache: the test python_wheel builds the same objects
+# from a copy of the sources in build/ and finds them there (docs/python.md, "The test python_wheel").
+ccache="env;CCACHE_DIR=$PWD/build/ccache;CCACHE_BASEDIR=$PWD;CCACHE_NOHASHDIR=1;CCACHE_DEPEND=1;CCACHE_INODECACHE=1;CCACHE_SLOPPINESS=pch_defines,time_macros;CCACHE_IGNOREHEADERS=CMakeFiles/mechint_app.dir/cmake_pch.hxx;ccache"
 # The same configuration as in scripts/reproduce.sh: keep the two lines identical.
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMECHINT_BUILD_TESTS=ON -DMECHINT_BUILD_BENCHMARKS=OFF
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMECHINT_BUILD_TESTS=ON -DMECHINT_BUILD_BENCHMARKS=OFF \
+      -DCMAKE_CXX_COMPILER_LAUNCHER="$ccache"
 cmake --build build -j "$(nproc)"
 ctest --test-dir build --output-on-failure -j "$(nproc)"
