@@ -583,13 +583,32 @@ class KernelModel {
       int q_size() const { return std::max(0, q_high - q_low + 1); }
       int size() const { return q_size() + std::max(0, v_high - v_low + 1); }
     };
+    // The directions each node's tangent is needed in: L_qq and L_qv are read from L_q's tangents
+    // (q and v directions), L_vv from L_v's in the v directions only, and an operand is needed in
+    // the directions its users are.
+    std::unordered_map<NodeId, std::pair<bool, bool>> needed;  // (q directions, v directions)
+    for (const NodeId r : lq) needed[r] = {true, true};
+    for (const NodeId r : lv) needed[r].second = true;
+    for (auto c = nodes.rbegin(); c != nodes.rend(); ++c) {
+      const auto found = needed.find(*c);
+      if (found == needed.end()) continue;
+      const auto [q, v] = found->second;
+      const Node& n = g_.node(*c);
+      for (int i = 0; i < n.arity; ++i) {
+        auto& operand = needed[n.args[static_cast<std::size_t>(i)]];
+        operand.first = operand.first || q;
+        operand.second = operand.second || v;
+      }
+    }
     std::unordered_map<NodeId, Segments> segments;
     std::size_t entries = 0;
     for (const NodeId id : nodes) {
       const auto& d = g_.dependencies(id);
+      const auto [need_q, need_v] = needed[id];
       Segments sg;
-      if (!d.coordinates.empty()) sg = {std::max(d.coordinates.low, 0), std::min(d.coordinates.high, n_ - 1), 1, 0, 0};
-      if (!d.velocities.empty()) {
+      if (!d.coordinates.empty() && need_q)
+        sg = {std::max(d.coordinates.low, 0), std::min(d.coordinates.high, n_ - 1), 1, 0, 0};
+      if (!d.velocities.empty() && need_v) {
         sg.v_low = std::max(d.velocities.low, 0);
         sg.v_high = std::min(d.velocities.high, n_ - 1);
       }
@@ -685,7 +704,8 @@ class KernelModel {
         const int j = n.index;
         const long long at = static_cast<long long>(to.base) + (n.symbol == SymbolKind::kCoordinate ? j - to.q_low : to.q_size() + j - to.v_low);
         tape.push_back({kZero, static_cast<long long>(to.base), 0, to.size(), 0});
-        tape.push_back({kAxpy, at, -1, 1, factor(g_.number(1.0))});
+        if ((n.symbol == SymbolKind::kCoordinate ? to.q_size() : to.size() - to.q_size()) > 0)
+          tape.push_back({kAxpy, at, -1, 1, factor(g_.number(1.0))});
         continue;
       }
       // The contributions of the operands, each a loop over one of the operand's ranges.
@@ -709,16 +729,17 @@ class KernelModel {
         const Node& operand = g_.node(a);
         if (operand.op == Op::kSymbol) {
           const int j = operand.index;
+          if ((operand.symbol == SymbolKind::kCoordinate ? to.q_size() : to.size() - to.q_size()) == 0) continue;
           const long long at = static_cast<long long>(to.base) +
                                (operand.symbol == SymbolKind::kCoordinate ? j - to.q_low : to.q_size() + j - to.v_low);
           terms.push_back({at, -1, 1, partial, true});
           continue;
         }
         const Segments& from = segments.at(a);
-        if (from.q_size() > 0)
+        if (from.q_size() > 0 && to.q_size() > 0)
           terms.push_back({static_cast<long long>(to.base) + (from.q_low - to.q_low), static_cast<long long>(from.base),
                            from.q_size(), partial, false});
-        if (from.size() > from.q_size())
+        if (from.size() > from.q_size() && to.size() > to.q_size())
           terms.push_back({static_cast<long long>(to.base) + to.q_size() + (from.v_low - to.v_low),
                            static_cast<long long>(from.base) + from.q_size(), from.size() - from.q_size(), partial, false});
       }
