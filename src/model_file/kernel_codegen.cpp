@@ -810,8 +810,9 @@ class KernelModel {
   const std::string& tables() const { return tables_; }
 
   /// Tangent entries (Σ over the nodes of their directions) from which L's Hessian is computed by
-  /// tangents: below, its symbolic Hessian compiles in well under a second (a 10-link chain has
-  /// about 3000 entries and 3000 statements).
+  /// tangents: below, its symbolic Hessian compiles in well under a second and runs faster than the
+  /// tape's short loops (a 10-link chain in joint angles: about 4000 entries, 3000 statements,
+  /// 0.5 s of gcc).
   static constexpr std::size_t kTangentThreshold = 6000;
 
   /// vi-trapezoid's explicit step on the model's side (model_kernels.h, separable_step), for a model

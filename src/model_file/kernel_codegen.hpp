@@ -6,11 +6,15 @@
 /// Jacobian, the symmetry generators and the forces with their Jacobians are differentiated
 /// symbolically (model_file/symbolic.hpp) and written as straight-line C99: each distinct
 /// operation of the hash-consed graph becomes one `const double tN`, so a subexpression shared by
-/// L, its gradient and its Hessian is computed once.
+/// L, its gradient and its Hessian is computed once. For a large model L's Hessian blocks are
+/// computed by forward tangents of the gradient in all directions at once — a static tape of loops
+/// run by a small interpreter in the source (mi_tangents) — and a kernel of more than a few thousand
+/// statements is split into functions of bounded size, so that the source, the compiler's time and
+/// its memory stay linear in the model's size (docs/performance.md, "Model files of any size").
 ///
-/// The source instantiates no template and includes nothing but <math.h>, <stdint.h> and <stddef.h>
-/// (the table's declaration is written inline), so it compiles in about the time the C compiler
-/// needs for the arithmetic itself.
+/// The source instantiates no template and includes nothing but <math.h>, <stdint.h>, <stddef.h>
+/// and <stdlib.h> (the table's declaration is written inline), so it compiles in about the time the
+/// C compiler needs for the arithmetic itself.
 ///
 /// Nothing of the file's text reaches the source: numbers are printed from
 /// their double values (shortest text that reads back exactly), names become `q[i]`, `v[i]`,
@@ -37,6 +41,6 @@ std::string generate_kernel_source(const ModelDescription& model, bool with_opti
 bool optimal_control_applies(const ModelDescription& model);
 
 /// Version of the generated kernel code's layout; part of a cache key.
-inline constexpr int kKernelCodeVersion = 2;
+inline constexpr int kKernelCodeVersion = 3;
 
 }  // namespace mechint::model_file
