@@ -17,7 +17,7 @@ LAYERS = [
     ("discrete", ["include/mechint/discrete"]),
     ("solve", ["include/mechint/solve"]),
     ("methods", ["include/mechint/integrate", "src/kernel"]),
-    ("run", ["src/app"]),
+    ("run", ["src/app", "src/methods"]),
     ("analysis, optimal", ["include/mechint/analysis", "include/mechint/optimal", "src/optimal"]),
     ("systems", ["include/mechint/systems", "src/systems", "src/model_file"]),
     ("front ends", ["src/api", "src/experiments", "include/mechint/system.hpp",

@@ -17,11 +17,12 @@
 #include <unistd.h>
 
 #include "app/control_schedule.hpp"
-#include "app/methods.hpp"
+#include "app/row_writer.hpp"
 #include "app/builtin_kernels.hpp"
 #include "cli_harness.hpp"
 #include "kernel/model_adapter.txx"  // the kernels of this file's own model (CartPoleWithFriction)
 #include "mechint/core/errors.hpp"
+#include "mechint/integrate/odeint_baselines.hpp"
 #include "mechint/integrate/variational_integrator.hpp"
 #include "mechint/systems/cart_pole.hpp"
 #include "mechint/systems/damped_harmonic_oscillator.hpp"
@@ -65,7 +66,7 @@ app::ParameterValues defaults(const std::vector<app::ParameterSpec>& specs) {
 /// The default options of `method` on problem `p`, as the command line resolves them.
 template <class P>
 app::ParameterValues options_of(const P& p, const std::string& method) {
-  return defaults(app::method_options_with_kernels(p, method));
+  return defaults(methods::method_options(app::method_structure_of(p), method));
 }
 
 app::Problem<systems::CartPole> cart_pole() {
@@ -74,54 +75,6 @@ app::Problem<systems::CartPole> cart_pole() {
   p.labels = {{"x", "th"}, {"px"}};
   return p;
 }
-
-/// A spring with a constant mass matrix (what the energy–momentum method needs); `Damped` adds
-/// viscous friction through a Rayleigh function.
-template <bool Damped>
-struct Spring {
-  static constexpr int kDim = 1;
-  static constexpr int kNumConstraints = 0;
-  static constexpr int kNumSymmetries = 0;
-  template <class T>
-  T lagrangian(const Vec<T, 1>& q, const Vec<T, 1>& v) const {
-    return 0.5 * v[0] * v[0] - potential<T>(q);
-  }
-  template <class T>
-  T potential(const Vec<T, 1>& q) const {
-    return 0.5 * q[0] * q[0];
-  }
-  Mat<1, 1> mass_matrix() const { return Mat<1, 1>::Identity(); }
-  template <class T>
-  T rayleigh_dissipation(const Vec<T, 1>&, const Vec<T, 1>& v) const
-    requires Damped
-  {
-    return 0.05 * v[0] * v[0];
-  }
-};
-
-/// A planar pendulum in Cartesian coordinates (a constraint, a constant mass matrix) with friction.
-struct DampedCartesianPendulum {
-  static constexpr int kDim = 2;
-  static constexpr int kNumConstraints = 1;
-  static constexpr int kNumSymmetries = 0;
-  template <class T>
-  T lagrangian(const Vec<T, 2>& q, const Vec<T, 2>& v) const {
-    return 0.5 * (v[0] * v[0] + v[1] * v[1]) - potential<T>(q);
-  }
-  template <class T>
-  T potential(const Vec<T, 2>& q) const {
-    return 9.81 * q[1];
-  }
-  Mat<2, 2> mass_matrix() const { return Mat<2, 2>::Identity(); }
-  template <class T>
-  Vec<T, 1> constraints(const Vec<T, 2>& q) const {
-    return Vec<T, 1>(q[0] * q[0] + q[1] * q[1] - 1.0);
-  }
-  template <class T>
-  T rayleigh_dissipation(const Vec<T, 2>&, const Vec<T, 2>& v) const {
-    return 0.05 * (v[0] * v[0] + v[1] * v[1]);
-  }
-};
 
 // The forced capabilities of the fixed-size stepper contract (integrate/stepper.hpp): the
 // variational integrator of a forced model reports its controls and its discrete work; the
@@ -145,30 +98,43 @@ TEST(ForcedProblems, KernelRunsReportDiscreteWorkAndControlsOnlyWhereTheModelHas
   damped.q0 = VecD<1>(1.0);
   damped.labels = {{"q"}, {}};
   Rows d;
-  app::run_problem_with_kernels(damped, "vi-midpoint", options_of(damped, "vi-midpoint"), schedule, d,
+  app::run_kernel_problem(app::kernel_problem_of(damped), "vi-midpoint", options_of(damped, "vi-midpoint"), schedule, d,
                                 app::ControlSchedule());
   EXPECT_EQ(d.columns(), (std::vector<std::string>{"t", "q", "energy"}));
   app::Problem<systems::Kepler> kepler(systems::Kepler{1.0});
   systems::Kepler::pericentre_start(1.0, 1.0, 0.5, kepler.q0, kepler.initial_data);
   kepler.labels = {{"x", "y"}, {"J"}};
   Rows k;
-  app::run_problem_with_kernels(kepler, "vi-midpoint", options_of(kepler, "vi-midpoint"), schedule, k,
+  app::run_kernel_problem(app::kernel_problem_of(kepler), "vi-midpoint", options_of(kepler, "vi-midpoint"), schedule, k,
                                 app::ControlSchedule());
   EXPECT_EQ(k.columns(), (std::vector<std::string>{"t", "x", "y", "energy", "J"}));
 }
 
 TEST(ForcedProblems, AreOfferedTheRulesWithDiscreteForcesAndTheRungeKuttaBaselines) {
-  const std::vector<std::string> forced = {"vi-midpoint", "vi-trapezoid", "vi-first-order", "rk4", "dopri5", "rk78"};
-  EXPECT_EQ(app::offered_methods<app::Problem<systems::DampedHarmonicOscillator>>(), forced);
-  // The same structure with and without friction: only the forces take energy-momentum away.
-  EXPECT_EQ(app::offered_methods<app::Problem<Spring<true>>>(), forced);
+  const std::vector<std::string> forced = {"vi-midpoint", "vi-trapezoid", "vi-first-order", "vi-gauss4", "vi-gauss6",
+                                           "vi-gauss8",   "vi-lobatto4",  "vi-lobatto6",    "rk4",       "dopri5",
+                                           "rk78"};
+  // The structure the AD backend reads from the damped oscillator's type: forced, constant mass.
+  app::Problem<systems::DampedHarmonicOscillator> damped(systems::DampedHarmonicOscillator{1.0, 1.0, 0.1});
+  const methods::MethodStructure damped_structure = app::method_structure_of(damped);
+  EXPECT_TRUE(damped_structure.forced);
+  EXPECT_EQ(methods::offered_methods(damped_structure), forced);
+  // The same structure with and without forces: only the forces take energy-momentum away.
+  const methods::MethodStructure unforced_structure{.energy_momentum = true};
   auto unforced = forced;
   unforced.push_back("energy-momentum");
-  EXPECT_EQ(app::offered_methods<app::Problem<Spring<false>>>(), unforced);
-  EXPECT_THROW(app::method_options<app::Problem<Spring<true>>>("energy-momentum"), InvalidInput);
-  // With a constraint: the variational rules only (no Runge–Kutta on a constrained model, no DAE).
-  EXPECT_EQ(app::offered_methods<app::Problem<DampedCartesianPendulum>>(),
+  EXPECT_EQ(methods::offered_methods(unforced_structure), unforced);
+  EXPECT_THROW(methods::method_options(damped_structure, "energy-momentum"), InvalidInput);
+  // With a constraint: the variational rules only (no Runge–Kutta on a constrained model, no DAE
+  // with forces), Lobatto's among them.
+  const methods::MethodStructure constrained{.num_constraints = 1, .forced = true, .constraint_curvature = true};
+  EXPECT_EQ(methods::offered_methods(constrained),
+            (std::vector<std::string>{"vi-midpoint", "vi-trapezoid", "vi-first-order", "vi-lobatto4", "vi-lobatto6"}));
+  // In a chart: the variational rules, and none with forces (their discrete forces would have to be
+  // pulled back to the chart).
+  EXPECT_EQ(methods::offered_methods({.charted = true}),
             (std::vector<std::string>{"vi-midpoint", "vi-trapezoid", "vi-first-order"}));
+  EXPECT_TRUE(methods::offered_methods({.forced = true, .charted = true}).empty());
 }
 
 TEST(ForcedProblems, ScheduleReachesEachStepAtItsMidpointAndTheMomentumChangesByTheImpulse) {
@@ -189,7 +155,7 @@ TEST(ForcedProblems, ScheduleReachesEachStepAtItsMidpointAndTheMomentumChangesBy
   EXPECT_EQ(schedule.before<1>(0.0)[0], 1.5);
 
   Rows out;
-  app::run_problem_with_kernels(cart_pole(), "vi-midpoint", options_of(cart_pole(), "vi-midpoint"),
+  app::run_kernel_problem(app::kernel_problem_of(cart_pole()), "vi-midpoint", options_of(cart_pole(), "vi-midpoint"),
                                 OutputSchedule{h, 1.2, 0.0}, out, schedule);
   EXPECT_EQ(out.columns(), (std::vector<std::string>{"t", "x", "th", "energy", "px", "px_work", "u1"}));
   ASSERT_EQ(out.size(), 121u);
@@ -204,14 +170,14 @@ TEST(ForcedProblems, ScheduleReachesEachStepAtItsMidpointAndTheMomentumChangesBy
   EXPECT_NEAR(impulse, 1.0, 1e-12);  // 0.25·1.5 − 0.35·0.5 + 0.4·2
 
   Rows rk;
-  app::run_problem_with_kernels(cart_pole(), "rk4", options_of(cart_pole(), "rk4"), OutputSchedule{h, 1.2, 0.0}, rk,
+  app::run_kernel_problem(app::kernel_problem_of(cart_pole()), "rk4", options_of(cart_pole(), "rk4"), OutputSchedule{h, 1.2, 0.0}, rk,
                                 schedule);
   EXPECT_EQ(rk.columns(), (std::vector<std::string>{"t", "x", "th", "energy", "px", "u1"}));
   EXPECT_EQ(rk.at(0, "u1"), 1.5);
   EXPECT_EQ(rk.at(50, "u1"), u_at(0.49));
   // Without controls the cart-pole runs free: its momentum is kept.
   Rows free;
-  app::run_problem_with_kernels(cart_pole(), "vi-midpoint", options_of(cart_pole(), "vi-midpoint"),
+  app::run_kernel_problem(app::kernel_problem_of(cart_pole()), "vi-midpoint", options_of(cart_pole(), "vi-midpoint"),
                                 OutputSchedule{h, 1.2, 0.0}, free, app::ControlSchedule());
   EXPECT_EQ(free.at(120, "u1"), 0.0);
   EXPECT_NEAR(free.at(120, "px"), free.at(0, "px"), 1e-12);
@@ -232,7 +198,7 @@ TEST(ForcedProblems, FrictionAndPushCloseTheNoetherBalanceOverALongRun) {
   p.labels = {{"x", "th"}, {"px"}};
   Rows out;
   const double h = 0.01;
-  app::run_problem_with_kernels(p, "vi-midpoint", options_of(p, "vi-midpoint"), OutputSchedule{h, 20.0, 0.0}, out,
+  app::run_kernel_problem(app::kernel_problem_of(p), "vi-midpoint", options_of(p, "vi-midpoint"), OutputSchedule{h, 20.0, 0.0}, out,
                    app::ControlSchedule::constant({0.1}));
   ASSERT_EQ(out.size(), 2001u);
   double worst = 0.0, largest_x = 0.0, largest_px = 0.0;

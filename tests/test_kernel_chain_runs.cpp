@@ -65,11 +65,11 @@ void expect_same_rows(const std::string& method, const std::map<std::string, std
   const app::ParameterValues values = chain_values();
   const app::KernelProblem kernel_problem = kernel_chain(values);
   const auto options =
-      app::ParameterValues::resolve(app::kernel_method_options(*kernel_problem.model, method), method_settings, method);
+      app::ParameterValues::resolve(methods::method_options(methods::structure_of(*kernel_problem.model), method), method_settings, method);
   const OutputSchedule schedule{0.01, 3.0, 0.1};
   CapturedRows kernel_rows, fixed_rows;
   app::run_kernel_problem(kernel_problem, method, options, schedule, kernel_rows, app::ControlSchedule());
-  app::run_problem_with_kernels(fixed_chain(values), method, options, schedule, fixed_rows, app::ControlSchedule());
+  app::run_kernel_problem(app::kernel_problem_of(fixed_chain(values)), method, options, schedule, fixed_rows, app::ControlSchedule());
   ASSERT_EQ(kernel_rows.columns, fixed_rows.columns) << method;
   ASSERT_EQ(kernel_rows.rows.size(), fixed_rows.rows.size()) << method;
   for (std::size_t r = 0; r < fixed_rows.rows.size(); ++r)
@@ -92,9 +92,9 @@ TEST(KernelChainRuns, OfferTheFixedSizeChainsMethodsWithTheirOptions) {
   // A fixed-size problem offers its own rows and, through its kernels (app/builtin_kernels.hpp), the
   // methods only kernels have: the same list, with the same options.
   const app::Problem<systems::PendulumChain<kLinks>> fixed;
-  EXPECT_EQ(app::kernel_methods(model), app::methods_with_kernels(fixed));
-  for (const auto& method : app::kernel_methods(model)) {
-    const auto a = app::kernel_method_options(model, method), b = app::method_options_with_kernels(fixed, method);
+  EXPECT_EQ(methods::offered_methods(methods::structure_of(model)), methods::offered_methods(app::method_structure_of(fixed)));
+  for (const auto& method : methods::offered_methods(methods::structure_of(model))) {
+    const auto a = methods::method_options(methods::structure_of(model), method), b = methods::method_options(app::method_structure_of(fixed), method);
     ASSERT_EQ(a.size(), b.size()) << method;
     for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].name, b[i].name) << method;
   }

@@ -10,11 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "app/methods.hpp"
+#include <Eigen/Core>
+
+#include "app/row_writer.hpp"
 
 namespace mechint::python {
 
-/// A RowWriter (app/methods.hpp) that keeps every row in one row-major buffer. Its poll() takes the
+/// A RowWriter (app/row_writer.hpp) that keeps every row in one row-major buffer. Its poll() takes the
 /// GIL about every 50 ms to let Python run its signal handlers; a KeyboardInterrupt (or any exception
 /// a handler raises) stops the run with Interrupted, the exception left set for the caller.
 class ArrayRows final : public app::RowWriter {

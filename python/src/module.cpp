@@ -339,7 +339,7 @@ void define_module(py::module_& m) {
   }, "The names of the built-in systems.");
   m.def("methods", [] {
     std::vector<std::pair<std::string, std::string>> out;
-    for (const auto& m : app::all_methods()) out.emplace_back(m.name, m.summary);
+    for (const std::string& name : methods::method_names()) out.emplace_back(name, methods::first_row_named(name)->summary);
     return out;
   }, "Every method: (name, summary).");
   m.def("experiments", [] {

@@ -2,12 +2,8 @@
 /// \file
 /// A built-in system on the kernel boundary: its problem's model turned into derivative kernels by
 /// automatic differentiation (kernel/model_adapter.hpp), and every method of the command line run
-/// there with the rows, recorder, checkpoints and stepping sessions of app/kernel_methods.hpp: the
-/// variational rules with the same equations and arithmetic as the templated library's
-/// (docs/architecture.md), the Galerkin rules and compositions that exist only there, the
-/// Runge–Kutta baselines on the forced Euler–Lagrange ODE of the kernels, energy-momentum where the
-/// model declares a constant mass matrix, dae, and on a model with walls the impact driver's flows
-/// (walls on or off). A problem in a chart (000 §4.2) runs on the kernels of its model in chart
+/// there by the rows of the one method registry (src/methods/method_registry.hpp) that its
+/// structure admits. A problem in a chart (000 §4.2) runs on the kernels of its model in chart
 /// coordinates, whose discrete Lagrangians are the restricted ones (000 eq. 4.9). No fixed-size
 /// integrator is compiled for a system.
 ///
@@ -45,6 +41,7 @@ KernelProblem kernel_problem_of(const P& p) {
     k.impact_flows_without_walls = !p.walls;
   }
   k.model = kernel::ModelAdapter<Integrated>::kernels_for_runs(integrated_model(p), walls);
+  k.charted = P::kCharted;
   if constexpr (P::kCharted) {
     if constexpr (requires(Eigen::Matrix<double, P::kDim, 1>& a) { p.chart.wrap_periodic(a, a); }) {
       k.wrap_periodic = [chart = p.chart](Eigen::VectorXd& previous, Eigen::VectorXd& current) {
@@ -69,73 +66,20 @@ KernelProblem kernel_problem_of(const P& p) {
   return k;
 }
 
-/// The methods of the problem (app/methods.hpp's table, whose rows state what each applies to)
-/// with those only its kernels offer after its variational rows (kernel_methods' order): the
-/// Galerkin rules, for a problem in its model's own coordinates and without active walls.
+/// The structure that decides the problem's methods (src/methods/method_registry.hpp): its kernel
+/// model's, in a chart when it has one, its walls switched off when the run has them off.
 template <class P>
-std::vector<std::string> methods_with_kernels(const P& p) {
-  std::vector<std::string> names = offered_methods<P>();
-  if (!P::kCharted && (!HasUnilateralConstraints<typename P::Model> || !p.walls)) {
-    auto at = names.begin();
-    for (auto it = names.begin(); it != names.end(); ++it)
-      if (it->starts_with("vi-")) at = it + 1;
-    const auto only = kernel_only_methods(P::Model::kNumConstraints);
-    names.insert(at, only.begin(), only.end());
-  }
-  return names;
-}
-
-/// Whether `method` applies to the problem (with these options, when given: a second-order rule
-/// with compose, indicators or adapt runs as its Galerkin form).
-template <class P>
-bool offers(const P& p, const std::string& method, const ParameterValues* options) {
-  const auto offered = offered_methods<P>();
-  if (std::find(offered.begin(), offered.end(), method) != offered.end()) return true;
-  if constexpr (P::kCharted) return false;
-  if constexpr (HasUnilateralConstraints<typename P::Model>)
-    if (p.walls) return false;
-  (void)p;
-  const auto only = kernel_only_methods(P::Model::kNumConstraints);
-  if (std::find(only.begin(), only.end(), method) != only.end()) return true;
-  return options && runs_on_kernels_only(P::Model::kNumConstraints, method, *options);
-}
-
-template <class P>
-std::vector<ParameterSpec> method_options_with_kernels(const P& p, const std::string& method) {
-  // A problem in a chart: the rows' own options (no composition: its rules' discrete Lagrangians
-  // are the restricted ones, not quadratures that a Galerkin form could take over).
-  if constexpr (P::kCharted) return method_options<P>(method);
+methods::MethodStructure method_structure_of(const P& p) {
+  bool walls = false, walls_off = false;
   if constexpr (HasUnilateralConstraints<typename P::Model>) {
-    // The impact rows' options, and without walls the smooth flows' extras (compose, indicators of
-    // vi-trapezoid, which then runs as the smooth rule); with walls only the impact rows apply.
-    const auto impact = kernel_impact_methods();
-    if (p.walls || std::find(impact.begin(), impact.end(), method) != impact.end()) {
-      std::vector<ParameterSpec> specs = kernel_impact_method_options(method);
-      if (!p.walls)
-        for (auto& extra : kernel_extra_options_of(P::Model::kNumConstraints, method)) {
-          const auto same = [&](const ParameterSpec& spec) { return spec.name == extra.name; };
-          if (std::none_of(specs.begin(), specs.end(), same)) specs.push_back(std::move(extra));
-        }
-      return specs;
-    }
+    walls = p.walls;
+    walls_off = !p.walls;
   }
-  if (!offers(p, method, nullptr)) throw InvalidInput("method " + quote_for_message(method) + " does not apply here");
-  return kernel_method_options(P::Model::kNumConstraints, method);
-}
-
-template <class P>
-void run_problem_with_kernels(const P& p, const std::string& method, const ParameterValues& options,
-                              const OutputSchedule& schedule, RowWriter& out, const ControlSchedule& controls) {
-  if (!offers(p, method, &options)) throw InvalidInput("method " + quote_for_message(method) + " does not apply here");
-  run_kernel_problem(kernel_problem_of(p), method, options, schedule, out, controls);
-}
-
-template <class P>
-std::unique_ptr<SteppingSession> stepping_session_with_kernels(const P& p, const std::string& method,
-                                                               const ParameterValues& options, double h,
-                                                               const ControlSchedule& controls) {
-  if (!offers(p, method, &options)) throw InvalidInput("method " + quote_for_message(method) + " does not apply here");
-  return make_kernel_stepping_session(kernel_problem_of(p), method, options, h, controls);
+  methods::MethodStructure s =
+      methods::structure_of(*kernel::ModelAdapter<decltype(integrated_model(p))>::kernels_for_runs(integrated_model(p), walls));
+  s.walls_switched_off = walls_off;
+  s.charted = P::kCharted;
+  return s;
 }
 
 }  // namespace mechint::app

@@ -79,23 +79,19 @@ struct OptimizeRule {
   std::optional<kernel::GalerkinTableau> galerkin;  ///< vi-gauss4/6/8, vi-lobatto4/6
 };
 
-/// Whether DMOC transcribes `method`: the symmetric rules of second order and the Galerkin rules.
-bool offered_for_optimal_control(const std::string& method) {
-  return method == "vi-midpoint" || method == "vi-trapezoid" || galerkin_tableau_of(method).has_value();
-}
-
-/// The rule of an optimize `method`: the variational methods, whose discrete Lagrangian DMOC transcribes.
+/// The rule of an optimize `method`: the variational methods whose discrete Lagrangian DMOC
+/// transcribes (the registry's rows with a transcription).
 OptimizeRule rule_of(const OptimalControlSpec& spec) {
-  if (std::optional<kernel::GalerkinTableau> tableau = galerkin_tableau_of(spec.method))
-    return {kernel::dmoc_rule(*tableau), std::nullopt, std::move(tableau)};
-  if (offered_for_optimal_control(spec.method)) {
-    const kernel::Rule rule = kernel::rule_named(spec.method);
-    return {kernel::dmoc_rule(rule), rule, std::nullopt};
-  }
-  // The names in `mechint list`'s order, from the one method registry.
   std::vector<std::string> known;
-  for (const std::string& method : kernel_methods(0))
-    if (offered_for_optimal_control(method)) known.push_back(method);
+  for (const methods::MethodRow& row : methods::method_rows()) {
+    if (!row.transcription) continue;
+    if (row.name == spec.method) {
+      if (row.transcription->galerkin)
+        return {kernel::dmoc_rule(*row.transcription->galerkin), std::nullopt, row.transcription->galerkin};
+      return {kernel::dmoc_rule(*row.transcription->rule), row.transcription->rule, std::nullopt};
+    }
+    if (std::find(known.begin(), known.end(), row.name) == known.end()) known.push_back(row.name);
+  }
   spec.fail(spec.method_where, "method " + quote_for_message(spec.method) +
                                    " is not offered for optimal control (known: " + model_file::join_names(known) + ")");
 }

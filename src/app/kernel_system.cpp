@@ -39,7 +39,7 @@ SystemEntry kernel_system_entry(std::string name, std::shared_ptr<const kernel::
   SystemEntry e;
   e.name = std::move(name);
   e.summary = "a model of " + std::to_string(model->dim()) + " coordinates given by its derivative kernels";
-  const std::vector<std::string> offered = kernel_methods(*model);
+  const std::vector<std::string> offered = methods::offered_methods(methods::structure_of(*model));
   e.default_method = offered.front();  // vi-midpoint, or vi-trapezoid with walls, as for a model file
   e.controls = numbered("u", model->num_controls());
   e.parameters = [coordinates](const Overrides&) {
@@ -50,7 +50,7 @@ SystemEntry kernel_system_entry(std::string name, std::shared_ptr<const kernel::
   };
   e.methods = [offered](const ParameterValues&) { return offered; };
   e.method_options = [model](const ParameterValues&, const std::string& method) {
-    return kernel_method_options(*model, method);
+    return methods::method_options(methods::structure_of(*model), method);
   };
   run_on_kernel_problems(e, problem);
   e.optimize = [problem](const ParameterValues& v, const OptimalControlSpec& spec,

@@ -13,7 +13,7 @@
 
 #include "app/checkpoint.hpp"
 #include "app/file_writer.hpp"
-#include "app/methods.hpp"
+#include "app/row_writer.hpp"
 
 namespace mechint::app {
 

@@ -69,12 +69,8 @@ OutputSchedule with_default_step(const SystemEntry& system, OutputSchedule sched
 
 std::set<std::string> every_method_option() {
   std::set<std::string> every_option;
-  for_each_method([&]<class Row>() {
-    for (const auto& spec : Row::options()) every_option.insert(spec.name);
-  });
-  for (const auto& row : kernel_only_rows())
-    for (const auto& spec : row.options) every_option.insert(spec.name);
-  for (const auto& [row, spec] : kernel_extra_options()) every_option.insert(spec.name);
+  for (const std::string& method : methods::method_names())
+    for (const auto& spec : methods::every_option_of(method)) every_option.insert(spec.name);
   return every_option;
 }
 
@@ -136,13 +132,9 @@ ResolvedRun resolve_run(const SystemEntry& system, const std::string& requested_
   // model's methods are asked for (which compiles a model file).
   const std::set<std::string> every_option = every_method_option();
   {
-    bool exists = false;
-    std::string all;
-    for (const auto& m : all_methods()) {
-      exists = exists || m.name == method;
-      all += (all.empty() ? "" : ", ") + m.name;
-    }
-    if (!exists) throw InvalidInput("unknown method " + quote_for_message(method) + " (the methods: " + all + ")");
+    if (!methods::is_method(method))
+      throw InvalidInput("unknown method " + quote_for_message(method) + " (the methods: " + join(methods::method_names()) +
+                         ")");
     for (const auto& [name, value] : option_overrides)
       if (!every_option.count(name)) refuse_unknown_name(system, name, system_names);
   }

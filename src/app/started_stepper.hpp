@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "app/checkpoint.hpp"
-#include "app/methods.hpp"
+#include "app/row_writer.hpp"
 #include "mechint/core/state_archive.hpp"
 #include "mechint/integrate/run_loop.hpp"
 

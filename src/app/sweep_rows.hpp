@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "app/methods.hpp"
+#include "app/row_writer.hpp"
 #include "mechint/core/errors.hpp"
 
 namespace mechint::app {

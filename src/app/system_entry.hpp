@@ -3,7 +3,8 @@
 /// A system of the command line: its name, its parameters and initial values (`--set`), its named
 /// starts, its control inputs, a default method, and how to build its problem (app/problem.hpp) from
 /// parameter values.
-/// The methods it offers are the rows of the method table (app/methods.hpp) its problem satisfies.
+/// The methods it offers are the rows of the method registry (src/methods/method_registry.hpp) its
+/// problem's structure admits.
 /// Types are erased once per run: the std::function here, then the started stepper
 /// (app/started_stepper.hpp); no virtual call happens inside a step.
 ///
@@ -18,7 +19,7 @@
 
 #include "app/builtin_kernels.hpp"
 #include "app/control_schedule.hpp"
-#include "app/methods.hpp"
+#include "app/row_writer.hpp"
 #include "app/optimize_problem.hpp"
 #include "app/parameters.hpp"
 #include "app/stepping_session.hpp"
@@ -78,19 +79,21 @@ SystemEntry make_system_entry(std::string name, std::string summary, std::string
   e.default_method = std::move(default_method);
   e.parameters = std::move(parameters);
   e.methods = [with_problem](const ParameterValues& v) {
-    return with_problem(v, []<class P>(const P& p) { return methods_with_kernels(p); });
+    return with_problem(v, []<class P>(const P& p) { return methods::offered_methods(method_structure_of(p)); });
   };
   e.method_options = [with_problem](const ParameterValues& v, const std::string& method) {
-    return with_problem(v, [&]<class P>(const P& p) { return method_options_with_kernels(p, method); });
+    return with_problem(v, [&]<class P>(const P& p) { return methods::method_options(method_structure_of(p), method); });
   };
   e.run = [with_problem](const ParameterValues& v, const std::string& method, const ParameterValues& options,
                          const OutputSchedule& schedule, const ControlSchedule& controls, RowWriter& out) {
-    with_problem(v, [&]<class P>(const P& p) { run_problem_with_kernels(p, method, options, schedule, out, controls); });
+    with_problem(v, [&]<class P>(const P& p) {
+      run_kernel_problem(kernel_problem_of(p), method, options, schedule, out, controls);
+    });
   };
   e.stepping = [with_problem](const ParameterValues& v, const std::string& method, const ParameterValues& options,
                               double h, const ControlSchedule& controls) {
     return with_problem(v, [&]<class P>(const P& p) {
-      return stepping_session_with_kernels(p, method, options, h, controls);
+      return make_kernel_stepping_session(kernel_problem_of(p), method, options, h, controls);
     });
   };
   e.optimize = [with_problem](const ParameterValues& v, const OptimalControlSpec& spec,

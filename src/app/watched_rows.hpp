@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "app/animation_page.hpp"
-#include "app/methods.hpp"
+#include "app/row_writer.hpp"
 #include "app/progress.hpp"
 
 namespace mechint::app {

@@ -27,7 +27,7 @@
 #include "app/checkpoint_completion.hpp"
 #include "app/disk_space.hpp"
 #include "app/drawing.hpp"
-#include "app/kernel_methods.hpp"
+#include "methods/method_registry.hpp"
 #include "app/experiment_entry.hpp"
 #include "app/error_report.hpp"
 #include "app/file_paths.hpp"
@@ -69,33 +69,16 @@ int list_everything() {
     }
   }
   std::cout << "methods (their options, also with --set):\n";
-  for (const auto& m : app::all_methods()) {
-    std::cout << "  " << m.name << "  " << m.summary;
+  for (const std::string& name : methods::method_names()) {
+    const methods::MethodRow& row = *methods::first_row_named(name);
+    std::cout << "  " << name << "  " << row.summary;
     // Every method's order where its summary does not say it (docs/methods.md).
-    if (m.summary.find("order") == std::string::npos) {
-      if (const int order = app::method_order(m.name); order > 0)
-        std::cout << "; order " << order;
-      else if (m.name == "dae")
-        std::cout << "; variable order 1-5";
-    }
+    if (row.summary.find("order") == std::string::npos && row.order > 0) std::cout << "; order " << row.order;
     std::cout << "\n";
-    std::vector<std::string> options;
-    const auto add = [&](const app::ParameterSpec& o) {
-      const std::string text = o.name + "=" + o.default_value;
-      if (std::find(options.begin(), options.end(), text) == options.end()) options.push_back(text);
-    };
-    app::for_each_method([&]<class Row>() {
-      if (Row::kName != m.name) return;
-      for (const auto& o : Row::options()) add(o);
-    });
-    for (const auto& row : app::kernel_only_rows())
-      if (row.name == m.name)
-        for (const auto& o : row.options) add(o);
-    for (const auto& [row, o] : app::kernel_extra_options())
-      if (row == m.name) add(o);
+    const auto options = methods::every_option_of(name);
     if (!options.empty()) {
       std::cout << "    --set:";
-      for (const auto& o : options) std::cout << " " << o;
+      for (const auto& o : options) std::cout << " " << o.name << "=" << o.default_value;
       std::cout << "\n";
     }
   }

@@ -25,6 +25,7 @@
 #include "experiments/experiments.hpp"
 #include "kernel/energy_momentum_integrator.hpp"
 #include "kernel/galerkin_integrator.hpp"
+#include "methods/method_registry.hpp"
 #include "kernel/kernel_dae.hpp"
 #include "kernel/kernel_runge_kutta.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
@@ -58,18 +59,14 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-/// A variational method of the kernel boundary by name (the rows of app/kernel_methods.cpp).
+/// A variational method of the kernel boundary by name (its tableau from the method registry).
 std::unique_ptr<kernel::KernelGalerkinIntegrator> galerkin(const Problem& p, const std::string& method, double h) {
   const std::string rule = method.substr(0, method.find(' '));
-  const auto tableau = rule == "vi-gauss4"     ? kernel::gauss_tableau(2)
-                       : rule == "vi-gauss6"   ? kernel::gauss_tableau(3)
-                       : rule == "vi-gauss8"   ? kernel::gauss_tableau(4)
-                       : rule == "vi-lobatto4" ? kernel::lobatto_tableau(3)
-                       : rule == "vi-lobatto6" ? kernel::lobatto_tableau(4)
-                       // The trapezoid rule's tableau: explicit Störmer–Verlet steps on a separable
-                       // model such as Kepler (docs/methods.md, "Explicit vi-trapezoid").
-                       : rule == "vi-trapezoid" ? kernel::lobatto_tableau(2)
-                                                : kernel::gauss_tableau(1);
+  // The second-order rules in their Galerkin form: the midpoint rule is Gauss with one stage, the
+  // trapezoid rule Lobatto IIIA-IIIB with two, whose steps are explicit Störmer–Verlet ones on a
+  // separable model such as Kepler (docs/methods.md, "Explicit vi-trapezoid").
+  const auto tableau = methods::galerkin_tableau_of(rule).value_or(
+      rule == "vi-trapezoid" ? kernel::lobatto_tableau(2) : kernel::gauss_tableau(1));
   // "compose=SCHEME" (of the midpoint rule) or "vi-trapezoid compose=SCHEME"; " newton=simplified"
   // after a rule's name keeps the factorization across iterations and steps (`--set newton=simplified`).
   const auto at = method.find("compose=");

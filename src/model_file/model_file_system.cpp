@@ -11,7 +11,6 @@
 
 #include <ceres/jet.h>
 
-#include "app/nonholonomic_methods.hpp"
 #include "app/kernel_system.hpp"
 #include "app/system_entry.hpp"
 #include "mechint/core/errors.hpp"
@@ -90,13 +89,9 @@ std::string describe_forces(const ModelDescription& d) {
 /// no method of mechint at all (whether the model offers it is known once it is compiled).
 void check_before_compiling(const ModelDescription& d) {
   if (d.method.empty()) return;
-  std::string known;
-  for (const auto& m : app::all_methods()) {
-    if (m.name == d.method) return;
-    known += (known.empty() ? "" : ", ") + m.name;
-  }
+  if (methods::is_method(d.method)) return;
   throw InvalidInput(at(d, d.method_position) + "method " + quote_for_message(d.method) + " is not a method of mechint (" +
-                     known + ")");
+                     join_names(methods::method_names()) + ")");
 }
 
 /// The file's `method` must be one the model offers (for a model on kernels, known from the file).
@@ -169,10 +164,7 @@ app::SystemEntry model_file_system(const std::string& path) {
   check_kernel_default_method(d);
   e.methods = [model](const app::ParameterValues&) { return kernel_model_methods(model->description()); };
   e.method_options = [model](const app::ParameterValues&, const std::string& method) {
-    const ModelDescription& d = model->description();
-    if (!d.nonholonomic.empty()) return app::nonholonomic_method_options(method);
-    if (!d.unilateral.empty()) return app::kernel_impact_method_options(method);
-    return app::kernel_method_options(static_cast<int>(d.constraints.size()), method);
+    return methods::method_options(kernel_model_structure(model->description()), method);
   };
   app::run_on_kernel_problems(e, [model](const app::ParameterValues& v) { return model->kernels().problem(v); }, model);
   e.optimize = [model](const app::ParameterValues& v, const app::OptimalControlSpec& spec,

@@ -1,7 +1,6 @@
 #include "model_file/model_kernels_plugin.hpp"
 
 #include "app/kernel_methods.hpp"
-#include "app/nonholonomic_methods.hpp"
 
 #include <dlfcn.h>
 
@@ -34,14 +33,19 @@ Toolchain kernel_toolchain(const Toolchain& cxx) {
 
 }  // namespace
 
-std::vector<std::string> kernel_model_methods(const ModelDescription& d) {
-  if (!d.nonholonomic.empty()) return app::nonholonomic_methods();  // DESIGN §10
-  if (!d.unilateral.empty()) return app::kernel_impact_methods();  // 004 §III
-  std::vector<std::string> names = app::kernel_methods(static_cast<int>(d.constraints.size()));
+methods::MethodStructure kernel_model_structure(const ModelDescription& d) {
   const ModelStructure s = analyse_structure(d);
-  if (s.energy_momentum_applies()) names.emplace_back("energy-momentum");
-  if (!d.constraints.empty() && !s.forced) names.emplace_back("dae");
-  return names;
+  return {.num_constraints = static_cast<int>(d.constraints.size()),
+          .walls = !d.unilateral.empty(),  // 004 §III
+          .nonholonomic = !d.nonholonomic.empty(),  // DESIGN §10
+          .forced = s.forced,
+          // 003 §5's conditions, as KernelModel::energy_momentum_applies states them: no nonholonomic constraints.
+          .energy_momentum = s.energy_momentum_applies() && d.nonholonomic.empty(),
+          .constraint_curvature = !d.constraints.empty()};  // the generated kernels carry Σλ_i g_i''
+}
+
+std::vector<std::string> kernel_model_methods(const ModelDescription& d) {
+  return methods::offered_methods(kernel_model_structure(d));
 }
 
 ModelKernelsPlugin::ModelKernelsPlugin(const ModelDescription& model, std::string text)

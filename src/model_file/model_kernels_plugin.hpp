@@ -17,10 +17,13 @@
 
 namespace mechint::model_file {
 
-/// The methods a model file offers, from its description alone (the rows the fixed-size method table
-/// would offer the model, in the same order): every one runs on the kernels. A declared domain is
+/// The methods a model file offers, from its description alone (the registry's rows its structure
+/// admits, in the registry's order): every one runs on the kernels. A declared domain is
 /// checked on kernels (model_file/model_domain.hpp), walls are the kernels' `unilateral`.
 std::vector<std::string> kernel_model_methods(const ModelDescription& model);
+/// What decides a model file's methods (src/methods/method_registry.hpp), known from its description
+/// before anything is compiled.
+methods::MethodStructure kernel_model_structure(const ModelDescription& model);
 
 class ModelKernelsPlugin {
  public:

@@ -44,9 +44,9 @@ app::SystemEntry chaplygin_sleigh_entry() {
         ParameterSpec::real("omega", 1.0, "initial turning rate theta_dot")};
   };
   const auto model = [] { return kernel::chaplygin_sleigh_model(1.0, 1.0, 0.5); };
-  e.methods = [model](const app::ParameterValues&) { return app::kernel_methods(model()); };
+  e.methods = [model](const app::ParameterValues&) { return methods::offered_methods(methods::structure_of(model())); };
   e.method_options = [model](const app::ParameterValues&, const std::string& method) {
-    return app::kernel_method_options(model(), method);
+    return methods::method_options(methods::structure_of(model()), method);
   };
   e.run = [](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
              const OutputSchedule& schedule, const app::ControlSchedule& controls, app::RowWriter& out) {

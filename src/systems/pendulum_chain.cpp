@@ -66,10 +66,10 @@ app::SystemEntry pendulum_chain_entry() {
   };
   // Every length offers the same methods with the same options: those of one link.
   e.methods = [](const app::ParameterValues&) {
-    return app::kernel_methods(kernel::pendulum_chain_model(1, 1.0, 1.0, 9.81));
+    return methods::offered_methods(methods::structure_of(kernel::pendulum_chain_model(1, 1.0, 1.0, 9.81)));
   };
   e.method_options = [](const app::ParameterValues&, const std::string& method) {
-    return app::kernel_method_options(kernel::pendulum_chain_model(1, 1.0, 1.0, 9.81), method);
+    return methods::method_options(methods::structure_of(kernel::pendulum_chain_model(1, 1.0, 1.0, 9.81)), method);
   };
   app::run_on_kernel_problems(e, chain_problem);
   e.optimize = [](const app::ParameterValues&, const app::OptimalControlSpec& spec, const std::vector<std::string>&)

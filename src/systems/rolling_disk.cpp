@@ -47,9 +47,9 @@ app::SystemEntry rolling_disk_entry() {
         ParameterSpec::real("phi_dot", 2.0, "initial rolling rate")};
   };
   const auto model = [] { return kernel::rolling_disk_model(1.0, 1.0, 0.25, 0.5); };
-  e.methods = [model](const app::ParameterValues&) { return app::kernel_methods(model()); };
+  e.methods = [model](const app::ParameterValues&) { return methods::offered_methods(methods::structure_of(model())); };
   e.method_options = [model](const app::ParameterValues&, const std::string& method) {
-    return app::kernel_method_options(model(), method);
+    return methods::method_options(methods::structure_of(model()), method);
   };
   e.run = [](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
              const OutputSchedule& schedule, const app::ControlSchedule& controls, app::RowWriter& out) {
