@@ -3,7 +3,7 @@
 /// What a system hands to a method: the model (optionally in the generalized coordinates of a
 /// chart), the initial data, the names of the output columns and, for a model with control inputs,
 /// its controls. A system builds one from its
-/// parameter values (app/system_entry.hpp); a method row (app/methods.hpp) turns it into a started
+/// parameter values (app/system_entry.hpp); a method row (src/methods/method_registry.hpp) turns it into a started
 /// stepper.
 
 #include <concepts>
