@@ -22,13 +22,6 @@ void fill_entries(RowMatrix& out, Eigen::Index runtime_n, Entry entry) {
 
 }  // namespace
 
-Rule rule_named(std::string_view method) {
-  if (method == "vi-midpoint") return Rule::kMidpoint;
-  if (method == "vi-trapezoid") return Rule::kTrapezoid;
-  if (method == "vi-first-order") return Rule::kFirstOrder;
-  throw std::invalid_argument("not a variational rule: " + std::string(method));
-}
-
 DiscreteRule::DiscreteRule(const KernelModel& model, Rule rule)
     : model_(&model), rule_(rule), a_(model.dim()), b_(model.dim()), point_(model.dim()), velocity_(model.dim()),
       force_(model.dim()), gradient_a_(model.dim()), gradient_b_(model.dim()), momentum_a_(model.dim()),

@@ -25,8 +25,6 @@ enum class Rule {
   kFirstOrder,  ///< 000 eq. 4.20: Ld = h L(q1, (q1−q0)/h)
 };
 
-/// The rule of a variational method name ("vi-midpoint", …); throws std::invalid_argument otherwise.
-Rule rule_named(std::string_view method);
 
 class DiscreteRule {
  public:
