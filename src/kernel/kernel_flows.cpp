@@ -278,12 +278,11 @@ class StormerVerletFlow final : public KernelFlow {
 
 }  // namespace
 
-std::unique_ptr<KernelFlow> make_kernel_flow(std::string_view method, const KernelModel& model, NewtonOptions newton) {
+std::unique_ptr<KernelFlow> make_kernel_flow(Flow flow, const KernelModel& model, NewtonOptions newton) {
   if (model.num_constraints() != 0 || model.forced())
     throw std::logic_error("the impact flows are for unconstrained models without forces");
-  if (method == "vi-trapezoid") return std::make_unique<TrapezoidFlow>(model, newton);
-  if (method == "stormer-verlet") return std::make_unique<StormerVerletFlow>(model, newton);
-  throw std::invalid_argument("no impact flow named " + std::string(method));
+  if (flow == Flow::kTrapezoid) return std::make_unique<TrapezoidFlow>(model, newton);
+  return std::make_unique<StormerVerletFlow>(model, newton);
 }
 
 }  // namespace mechint::kernel

@@ -51,7 +51,9 @@ class KernelFlow {
   virtual void set_separable(const std::optional<SeparableKinetics>& kinetics) = 0;
 };
 
-/// "vi-trapezoid" or "stormer-verlet"; throws std::invalid_argument for another name.
-std::unique_ptr<KernelFlow> make_kernel_flow(std::string_view method, const KernelModel& model, NewtonOptions newton = {});
+/// The two flows: the trapezoid rule's (the method vi-trapezoid) and generalized Störmer–Verlet's.
+enum class Flow { kTrapezoid, kStormerVerlet };
+
+std::unique_ptr<KernelFlow> make_kernel_flow(Flow flow, const KernelModel& model, NewtonOptions newton = {});
 
 }  // namespace mechint::kernel

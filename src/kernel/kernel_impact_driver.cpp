@@ -14,9 +14,9 @@
 
 namespace mechint::kernel {
 
-KernelImpactDriver::KernelImpactDriver(const KernelModel& model, std::string_view method, double h,
+KernelImpactDriver::KernelImpactDriver(const KernelModel& model, Flow flow, double h,
                                        ImpactOptions options, NewtonOptions newton)
-    : model_(&model), n_(model.dim()), m_(model.num_unilateral()), flow_(make_kernel_flow(method, model, newton)),
+    : model_(&model), n_(model.dim()), m_(model.num_unilateral()), flow_(make_kernel_flow(flow, model, newton)),
       h_(h), options_(options), hamiltonian_(model) {
   if (!(h > 0.0) || !std::isfinite(h)) throw InvalidInput("step size h must be positive and finite, got " + format_number(h));
   if (!(options.window_before > 0.0) || !(options.window_after > 0.0)) throw InvalidInput("MHC windows must be positive");

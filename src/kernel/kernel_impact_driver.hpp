@@ -40,9 +40,9 @@ struct KernelImpactRecord {
 
 class KernelImpactDriver {
  public:
-  /// `method`: the flow (kernel_flows.hpp). `options.record_impacts` is ignored (only the last
+  /// `flow`: the method's flow (kernel_flows.hpp). `options.record_impacts` is ignored (only the last
   /// impact is kept); `options.composition` composes the flow when the walls are off.
-  KernelImpactDriver(const KernelModel& model, std::string_view method, double h, ImpactOptions options = {},
+  KernelImpactDriver(const KernelModel& model, Flow flow, double h, ImpactOptions options = {},
                      NewtonOptions newton = {});
   KernelImpactDriver(const KernelImpactDriver&) = delete;
   KernelImpactDriver& operator=(const KernelImpactDriver&) = delete;

@@ -38,7 +38,7 @@ std::unique_ptr<app::StartedStepper> start(const std::shared_ptr<KernelProblem>&
   // composition is refused by the driver while the walls are on; without them it composes the flow.
   ImpactOptions impact = read_impact_options(o);
   impact.enabled = walls;
-  auto driver = std::make_unique<kernel::KernelImpactDriver>(model, kTrapezoid ? "vi-trapezoid" : "stormer-verlet",
+  auto driver = std::make_unique<kernel::KernelImpactDriver>(model, kTrapezoid ? kernel::Flow::kTrapezoid : kernel::Flow::kStormerVerlet,
                                                              h, impact);
   if (problem->p0)
     driver->start(problem->q0, *problem->p0);
