@@ -6,7 +6,7 @@
 // BM_*Evaluation time one evaluation of the constraints' Jacobian and of the Lagrangian's Hessian in
 // both (N = 200). BM_CartPoleSwingUpGalerkin solves the cart-pole swing-up with the Galerkin rules
 // (s Gauss stages, s − 1 interior control points a step; s = 1 is the midpoint rule through the same
-// program). docs/optimal-control.md and docs/performance.md quote the figures.
+// program). docs/optimal-control.md and docs/performance-history.md quote the figures.
 #include <benchmark/benchmark.h>
 
 #include <cmath>

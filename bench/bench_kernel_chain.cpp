@@ -1,7 +1,7 @@
 // ns per step of the pendulum chain on its derivative kernels (src/kernel/: runtime-sized, compiled
 // once for every length) next to the fixed-size chain of bench_steps.cpp (BM_PendulumChain, one
 // template per length): the same midpoint VI, momentum form, full Newton, step check on (check:1)
-// or off (check:0). Beyond 30 links only the kernel chain exists. docs/performance.md has the table.
+// or off (check:0). Beyond 30 links only the kernel chain exists. docs/performance-history.md has the table.
 #include <benchmark/benchmark.h>
 
 #include <cmath>

@@ -2,7 +2,7 @@
 // the built-in model's kernels by AD, kernel/model_adapter.hpp) next to the fixed-size one
 // (integrate/energy_momentum.hpp), on the double spherical pendulum (6 coordinates, 2 constraints,
 // pattern I, h = 0.01): plain (compose:0) and composed with yoshida4 (compose:1). The same flow
-// (tests/test_kernel_energy_momentum.cpp); docs/performance.md has the ratios.
+// (tests/test_kernel_energy_momentum.cpp); docs/performance-history.md has the ratios.
 #include <benchmark/benchmark.h>
 
 #include "kernel/energy_momentum_integrator.hpp"

@@ -3,7 +3,7 @@
 // figures for trep on the same chains:
 //   1 link 12–19 µs, 2 links 30–41 µs, 10 links 490–580 µs per step (dt = 0.01).
 // Counters: newton_iterations per step, and flops_estimate / flops_per_ns for the arithmetic a step
-// must do at minimum (see docs/performance.md).
+// must do at minimum (see docs/performance-history.md).
 #include <benchmark/benchmark.h>
 
 #include "kernel/kernel_variational_integrator.hpp"
@@ -55,7 +55,7 @@ BENCHMARK(BM_KeplerMidpoint)->ArgName("check")->Arg(1)->Arg(0);
 
 /// The same steps on the model's kernels (the rule's derivatives supplied by AD, as a built-in's run
 /// on the kernel path gets them): the runtime-sized integrator, on its fast path of compile-time
-/// size n = 2 (docs/performance.md, "A step sized at compile time"). Against BM_KeplerMidpoint, the
+/// size n = 2 (docs/performance-history.md, "A step sized at compile time"). Against BM_KeplerMidpoint, the
 /// fixed-size integrator of the same model in the same binary.
 void BM_KeplerKernelMidpoint(benchmark::State& state) {
   using systems::Kepler;
@@ -94,7 +94,7 @@ void BM_PendulumChain(benchmark::State& state) {
                               step_check(state));
   integ.start_from_velocity(Chain::peer_start(), VecD<N>::Zero());
   run_steps(state, integ);
-  // Arithmetic a step must do with the O(N²) derivatives (docs/performance.md): per Newton
+  // Arithmetic a step must do with the O(N²) derivatives (docs/performance-history.md): per Newton
   // iteration ~22N² for L's gradient and Hessian in relative angles, ~4N² to form the residual and
   // the Jacobian of the rule, 2N³/3 + 2N² for LU and solve; plus one derivative evaluation for p.
   const double n = N, it = state.counters["newton_iterations"];

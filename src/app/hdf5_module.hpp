@@ -4,7 +4,7 @@
 /// that links HDF5, loaded by app/hdf5_file.cpp the first time a file is written or read. Linked into
 /// the program instead, HDF5 and what it needs (curl, GnuTLS, LDAP, Kerberos: 32 more shared
 /// libraries) were loaded and initialised by every start of mechint, sweep or not: 5 ms of a 10 ms
-/// start (docs/performance.md, "The start of the process").
+/// start (docs/performance-history.md, "The start of the process").
 ///
 /// Both sides are built together by the same compiler against the same libstdc++, so the interface
 /// is C++; only standard types cross it, and a failure is a std::runtime_error (one line).

@@ -4,7 +4,7 @@
 /// MECHINT_INSTANTIATE_MODEL_KERNELS), declared. A source that needs kernel/model_adapter.txx for a
 /// model of its own (a test's) and also runs built-ins includes this file, which includes the .txx:
 /// it then compiles only its own model's kernels and links to the built-ins'. The tests that do so
-/// compile in 0.37–0.77 of the time (docs/performance.md); a source that includes it without running
+/// compile in 0.37–0.77 of the time (docs/performance-history.md); a source that includes it without running
 /// a built-in pays for parsing system headers it does not otherwise use (up to 2.5 s), which is why
 /// the .txx does not include it. A built-in added to src/systems/ with kernels of its own is added
 /// here too (a missing line costs compile time, never correctness).

@@ -49,7 +49,7 @@ struct Scratch<0> {
 /// and back to relative angles by Sᵀ(·) and Sᵀ(·)S.
 ///
 /// `N` > 0 is the length as a compile-time constant: the same arithmetic in the same order, with
-/// the loops' bounds known, which a short chain's step needs (docs/performance.md, "A fast path for
+/// the loops' bounds known, which a short chain's step needs (docs/performance-history.md, "A fast path for
 /// short chains"); `N` = 0 takes the length from the context.
 template <int N>
 int chain_lagrangian(const void* context, const double* theta, const double* theta_dot, double* value, double* l_q,

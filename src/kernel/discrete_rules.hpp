@@ -38,7 +38,7 @@ class DiscreteRule {
   ///
   /// A supplied rule goes straight to the model's kernel from here, inline: the out-of-line body that
   /// composes L's derivatives saves and restores registers a short model's call does not need (about
-  /// 40 instructions of a harmonic oscillator's ~200 per call; docs/performance.md).
+  /// 40 instructions of a harmonic oscillator's ~200 per call; docs/performance-history.md).
   template <int N = Eigen::Dynamic>
   bool d1(const Vector& q0, const Vector& q1, double h, Vector& d1, RowMatrix* d12) {
     if (supplied_) return model_->discrete_lagrangian(code_, h, q0, q1, &d1, nullptr, d12);

@@ -48,7 +48,7 @@ struct KernelGalerkinIntegrator::StageSystem {
     const KernelModel& m = *s.model_;
     // Entry by entry below, in the order of the sums as written (the numbers of adding the terms as
     // vectors and n x n blocks, without the runtime-sized expressions' overhead, which was most of a
-    // Gauss step at n = 2: docs/performance.md, "The Galerkin stage system, entry by entry").
+    // Gauss step at n = 2: docs/performance-history.md, "The Galerkin stage system, entry by entry").
     // Each entry is summed in a register and stored once (stored, then loaded again as a pair by a
     // vectorised loop, it would wait on a store-forwarding stall).
     double* const w = s.stage_weights_.data();
@@ -584,7 +584,7 @@ void KernelGalerkinIntegrator::explicit_substep(double h, double t_start, int in
 ///
 /// U(q1) = L(q1, V) − ½VᵀMV − b·V from the value of L the sub-step's gradient evaluation returned
 /// (separable L: kernel/separable.hpp), else L(q1, 0) evaluated here: an evaluation more per step
-/// made the explicit step about twice as costly on Kepler (docs/performance.md). The difference
+/// made the explicit step about twice as costly on Kepler (docs/performance-history.md). The difference
 /// rounds at ε times the terms' size, which the balance is judged against.
 void KernelGalerkinIntegrator::check_explicit_energy_balance(double t_end, int index) {
   // ½VᵀMV and b·V in plain loops: the step itself is a few tens of nanoseconds on Kepler, and

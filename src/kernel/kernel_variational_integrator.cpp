@@ -31,7 +31,7 @@ NewtonOptions full_newton(NewtonOptions options) {
 /// model is not defined gives a NaN residual: Newton stops there (NewtonStop::kNonFinite).
 ///
 /// `N` and `K` are the dimension n and the number of constraints k when they are known at compile
-/// time — the fast path of a short model, forced or not (docs/performance.md, "A step sized at
+/// time — the fast path of a short model, forced or not (docs/performance-history.md, "A step sized at
 /// compile time"), instantiated for n ≤ 4 unconstrained (K = 0) and 2 ≤ n ≤ 4 with one constraint
 /// (K = 1) — or Eigen::Dynamic for every model. One body: the unknowns are seen through maps of sizes
 /// N and K, which changes no operation and no order of the arithmetic, only what the compiler knows.

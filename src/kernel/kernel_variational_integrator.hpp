@@ -14,7 +14,7 @@
 ///
 /// The step is one body over the dimension `N`: Eigen::Dynamic for every model, or n itself for an
 /// unconstrained model of n ≤ 4 coordinates (forced or not) — the short models' fast path
-/// (docs/performance.md, "A step sized at compile time"). The state stays in runtime-sized vectors;
+/// (docs/performance-history.md, "A step sized at compile time"). The state stays in runtime-sized vectors;
 /// the step sees them through maps of size N and solves with a Newton solver of size N, which changes
 /// no operation and no order of the arithmetic, only what the compiler knows. The choice is made once,
 /// at construction.
@@ -121,7 +121,7 @@ class KernelVariationalIntegrator {
   void step_sized();
   /// Solves one (half) step into q_next, lambda and `stats` — written in place, not returned: a
   /// returned NewtonStats is copied by wide loads over the narrow stores that just wrote it, which the
-  /// store buffer cannot forward (a stall of about 10 % of a short model's step; docs/performance.md).
+  /// store buffer cannot forward (a stall of about 10 % of a short model's step; docs/performance-history.md).
   template <int N, int K>
   [[gnu::always_inline]] inline void solve(NewtonSolver<kStepUnknowns<N, K>>& newton, bool step_solver, double h,
                                            const Vector& q_k, const Vector& p_k, const RowMatrix& dg_k,

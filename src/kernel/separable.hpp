@@ -47,7 +47,7 @@ std::optional<SeparableKinetics> separable_kinetics(const KernelModel& model, co
 
 /// M v into `mass_velocity`, v into `v`, q1 into `q1`. At a fixed size the values are formed in
 /// registers and stored once: stored entry by entry and loaded again as a pair for q1, v cost a
-/// store-forwarding stall on the step's chain of dependent operations (docs/performance.md).
+/// store-forwarding stall on the step's chain of dependent operations (docs/performance-history.md).
 template <int N>
 void separable_drift(const SeparableKinetics& k, const Vector& q0, const Vector& p0, const Vector& force0, double h,
                      Vector& mass_velocity, Vector& v, Vector& q1) {

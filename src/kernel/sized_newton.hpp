@@ -2,7 +2,7 @@
 /// \file
 /// The one Newton solver (solve/newton.hpp) at the size of a short system: 1 to 4 unknowns in
 /// fixed-size storage with a fixed-size LU, where the runtime-sized solver's per-call overhead is
-/// most of a step's cost, and runtime-sized above (docs/performance.md, "A fast path for short
+/// most of a step's cost, and runtime-sized above (docs/performance-history.md, "A fast path for short
 /// chains"). A method keeps one and visits it once per solve: `std::visit([&]<int N>(NewtonSolver<N>&
 /// newton) { ... }, solver)`. `at_short_size` gives other short computations the same cut.
 

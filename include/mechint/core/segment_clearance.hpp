@@ -3,7 +3,7 @@
 /// The common case of a model's step guard (a step is a segment in the plane that must keep its
 /// distance from a singular point), decided without a square root or a division. A step's own
 /// force evaluation needs the divider for its 1/|q|³; a guard that also took a square root and a
-/// division each step competed with it (docs/performance.md, "vi-trapezoid against a hand-written
+/// division each step competed with it (docs/performance-history.md, "vi-trapezoid against a hand-written
 /// leapfrog"). The guards keep their exact test, with its message, for the steps this does not clear.
 
 #include <algorithm>

@@ -176,7 +176,7 @@ typedef struct mechint_model_kernels {
    * With f(q) = L_q(q, .) and f0 = f(q0) given:
    *     v = M^-1 (p0 + h/2 f0 - b),   q1 = q0 + h v,   f1 = f(q1),   p1 = p0 + h/2 f0 + h/2 f1.
    * Taken on the model's side so that the step's chain of dependent operations stays in registers from
-   * q0 to p1 (between two kernel calls each value would go through memory: docs/performance.md). Writes
+   * q0 to p1 (between two kernel calls each value would go through memory: docs/performance-history.md). Writes
    * q1, v, f1 and p1 (n each; q1 may be q0 and p1 may be p0) only when the model is defined at q1 and
    * f1 is finite; otherwise writes nothing and returns MECHINT_KERNEL_OUTSIDE_DOMAIN. The same
    * arithmetic, operation for operation, as the methods' own step from `lagrangian`

@@ -160,7 +160,7 @@ class NewtonSolver {
   ///
   /// Inlined into its caller, one loop per variant: a small system's step is a few hundred
   /// instructions, and an out-of-line solve with a runtime variant cost it ~20 % (1-link chain,
-  /// docs/performance.md "Inlining the Newton solve").
+  /// docs/performance-history.md "Inlining the Newton solve").
   template <class Problem>
     requires NewtonProblem<Problem, N>
   [[gnu::always_inline]] NewtonStats solve(Problem& problem, const NewtonPolicy& policy = {}) {

@@ -19,7 +19,7 @@
 /// pivot search, row swap, column division and rank-one update; its column-oriented substitutions,
 /// one panel wide at these sizes, zero entries skipped), so the factors and the solution are bit for
 /// bit Eigen's (tests/test_newton.cpp, RuntimeLu), without the dispatch through Eigen's expression and
-/// kernel layers that costs a 2 x 2 step more than its arithmetic (docs/performance.md, "A fast path
+/// kernel layers that costs a 2 x 2 step more than its arithmetic (docs/performance-history.md, "A fast path
 /// for short chains").
 
 #include <cmath>
@@ -98,7 +98,7 @@ class RuntimeLu {
   // entries with one 16-byte load just after one of them was stored alone (a row swap, a
   // substitution's update), a load the store buffer cannot forward; it waits for the store to
   // retire, which made them most of a 5 x 5 solve's time (a rigid body's step: perf,
-  // docs/performance.md). The arithmetic, entry by entry, is the same.
+  // docs/performance-history.md). The arithmetic, entry by entry, is the same.
 
   /// a copied into lu_, then Eigen's unblocked_lu (PartialPivLU.h) on it, written out.
   template <int n>
