@@ -31,12 +31,6 @@ std::vector<std::string> split_cells(std::string_view line) {
   }
 }
 
-std::string join(const std::vector<std::string>& names) {
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
-
 }  // namespace
 
 ControlSchedule ControlSchedule::constant(std::vector<double> values) {
@@ -64,14 +58,14 @@ ControlSchedule ControlSchedule::read(const std::string& path, const std::vector
     header = split_cells(line);
   }
   if (header.empty()) {
-    fail("the controls file is empty: it needs a header t," + join(names) + " and rows");
+    fail("the controls file is empty: it needs a header t," + join_names(names) + " and rows");
   }
   if (header.front() != "t") fail("the first column must be t, got " + quote_for_message(header.front()));
   std::vector<bool> seen(names.size(), false);
   for (std::size_t c = 1; c < header.size(); ++c) {
     const auto it = std::find(names.begin(), names.end(), header[c]);
     if (it == names.end())
-      fail("unknown control " + quote_for_message(header[c]) + " in the header (controls: " + join(names) + ")");
+      fail("unknown control " + quote_for_message(header[c]) + " in the header (controls: " + join_names(names) + ")");
     const auto index = static_cast<std::size_t>(it - names.begin());
     if (seen[index]) fail("control " + quote_for_message(header[c]) + " appears twice in the header");
     seen[index] = true;
@@ -87,7 +81,7 @@ ControlSchedule ControlSchedule::read(const std::string& path, const std::vector
     const auto cells = split_cells(line);
     if (cells.size() != header.size())
       fail(std::to_string(cells.size()) + " values, expected " + std::to_string(header.size()) + " (" +
-           join(header) + ")");
+           join_names(header) + ")");
     double t = 0.0;
     std::vector<double> row(names.size());
     try {
@@ -102,7 +96,7 @@ ControlSchedule ControlSchedule::read(const std::string& path, const std::vector
     s.times_.push_back(t);
     s.values_.insert(s.values_.end(), row.begin(), row.end());
   }
-  if (s.times_.empty()) fail("no rows after the header: give at least one row t," + join(names));
+  if (s.times_.empty()) fail("no rows after the header: give at least one row t," + join_names(names));
   return s;
 }
 
@@ -111,7 +105,7 @@ ControlSchedule ControlSchedule::from_table(const ControlTable& table, const std
   std::vector<const std::vector<double>*> column_of(names.size(), nullptr);
   for (const auto& [name, values] : table.columns) {
     const auto it = std::find(names.begin(), names.end(), name);
-    if (it == names.end()) fail("unknown control " + quote_for_message(name) + " (controls: " + join(names) + ")");
+    if (it == names.end()) fail("unknown control " + quote_for_message(name) + " (controls: " + join_names(names) + ")");
     const auto index = static_cast<std::size_t>(it - names.begin());
     if (column_of[index]) fail("control " + quote_for_message(name) + " is given twice");
     if (values.size() != table.t.size())

@@ -11,12 +11,6 @@
 namespace mechint::app {
 namespace {
 
-std::string join(const std::vector<std::string>& names) {
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
-
 std::vector<std::string> names_of(const std::vector<ParameterSpec>& specs) {
   std::vector<std::string> names;
   for (const auto& s : specs) names.push_back(s.name);
@@ -88,7 +82,7 @@ std::vector<ParameterSpec> system_specs_of(const SystemEntry& system, const Over
 [[noreturn]] void refuse_unknown_name(const SystemEntry& system, const std::string& name,
                                       const std::vector<std::string>& system_names) {
   throw InvalidInput("unknown name " + quote_for_message(name) + " for system '" + system.name + "' (known: " +
-                     join(system_names) + ", and the options of its methods: mechint list)");
+                     join_names(system_names) + ", and the options of its methods: mechint list)");
 }
 
 }  // namespace
@@ -133,7 +127,7 @@ ResolvedRun resolve_run(const SystemEntry& system, const std::string& requested_
   const std::set<std::string> every_option = every_method_option();
   {
     if (!methods::is_method(method))
-      throw InvalidInput("unknown method " + quote_for_message(method) + " (the methods: " + join(methods::method_names()) +
+      throw InvalidInput("unknown method " + quote_for_message(method) + " (the methods: " + join_names(methods::method_names()) +
                          ")");
     for (const auto& [name, value] : option_overrides)
       if (!every_option.count(name)) refuse_unknown_name(system, name, system_names);
@@ -141,7 +135,7 @@ ResolvedRun resolve_run(const SystemEntry& system, const std::string& requested_
   const auto offered = system.methods(values);
   if (!contains(offered, method)) {
     throw InvalidInput("method '" + method + "' is not offered by system '" + system.name +
-                       "' with these settings (offered: " + join(offered) + ")");
+                       "' with these settings (offered: " + join_names(offered) + ")");
   }
 
   const auto option_specs = system.method_options(values, method);
@@ -150,10 +144,10 @@ ResolvedRun resolve_run(const SystemEntry& system, const std::string& requested_
     if (contains(option_names, name)) continue;
     if (every_option.count(name))
       throw InvalidInput("option " + quote_for_message(name) + " does not apply to method '" + method + "' (its options: " +
-                         (option_names.empty() ? std::string("none") : join(option_names)) + ")");
+                         (option_names.empty() ? std::string("none") : join_names(option_names)) + ")");
     auto known = system_names;
     known.insert(known.end(), option_names.begin(), option_names.end());
-    throw InvalidInput("unknown name " + quote_for_message(name) + " for system '" + system.name + "' (known: " + join(known) + ")");
+    throw InvalidInput("unknown name " + quote_for_message(name) + " for system '" + system.name + "' (known: " + join_names(known) + ")");
   }
   ParameterValues options = ParameterValues::resolve(option_specs, option_overrides, system.name);
   return ResolvedRun{values, method, std::move(options), controls};

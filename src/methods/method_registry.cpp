@@ -8,12 +8,6 @@
 namespace mechint::methods {
 namespace {
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string text;
-  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
-  return text;
-}
-
 /// One structure of each kind a row may apply to: where `every_option_of` looks for its options.
 std::vector<MethodStructure> every_kind_of_structure() {
   std::vector<MethodStructure> kinds;
@@ -107,7 +101,7 @@ std::vector<std::string> offered_methods(const MethodStructure& structure) {
 std::vector<ParameterSpec> method_options(const MethodStructure& structure, const std::string& method) {
   if (const MethodRow* row = find_row(structure, method)) return row->options(structure);
   throw InvalidInput("method " + quote_for_message(method) + " does not apply here (offered: " +
-                     joined(offered_methods(structure)) + ")");
+                     join_names(offered_methods(structure)) + ")");
 }
 
 std::vector<ParameterSpec> every_option_of(const std::string& name) {
@@ -141,7 +135,7 @@ std::unique_ptr<app::StartedStepper> start_method(const std::shared_ptr<KernelPr
   const MethodRow* row = find_row(structure, method);
   if (!row)
     throw InvalidInput("method " + quote_for_message(method) + " does not apply here (offered: " +
-                       joined(offered_methods(structure)) + ")");
+                       join_names(offered_methods(structure)) + ")");
   check_kernel_start(*problem);
   return row->start(problem, options, h);
 }

@@ -63,13 +63,4 @@ std::string did_you_mean(std::string_view name, const std::vector<std::string>& 
   return best.empty() ? std::string() : " (did you mean " + quote_for_message(best) + "?)";
 }
 
-std::string join_names(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) {
-    if (!out.empty()) out += ", ";
-    out += n;
-  }
-  return out;
-}
-
 }  // namespace mechint::model_file

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "mechint/core/format.hpp"
+
 #include "model_file/model_description.hpp"
 
 namespace mechint::model_file {
@@ -24,7 +26,7 @@ std::string closest_name(std::string_view name, const std::vector<std::string>& 
 /// " (did you mean 'x'?)" for the closest candidate, or "" when none is close.
 std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates);
 
-/// The names separated by ", " (for "known: ..." lists).
-std::string join_names(const std::vector<std::string>& names);
+/// The names separated by ", " (for "known: ..." lists): core/format.hpp's.
+using mechint::join_names;
 
 }  // namespace mechint::model_file

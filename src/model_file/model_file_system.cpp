@@ -55,9 +55,9 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
+/// The names joined, or "none".
 std::string join(const std::vector<std::string>& names) {
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  const std::string s = join_names(names);
   return s.empty() ? "none" : s;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mechint {
 
@@ -102,6 +103,16 @@ inline std::string printable_line(std::string_view text, std::size_t max_length 
   const auto close = quoted.rfind('\'');
   if (close != std::string::npos) quoted.erase(close, 1);
   return quoted;
+}
+
+/// Names joined by ", " for a message ("a, b, c"); empty for none.
+inline std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) {
+    if (!out.empty()) out += ", ";
+    out += n;
+  }
+  return out;
 }
 
 }  // namespace mechint
