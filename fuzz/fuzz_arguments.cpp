@@ -51,7 +51,7 @@ void check_quoting(std::string_view text) {
 }
 
 /// Realistic specs: bounded and unbounded reals, an integer range and choices, as the systems and
-/// methods declare them (systems/pendulum_chain.cpp, app/methods.cpp).
+/// methods declare them (systems/pendulum_chain.cpp, methods/method_options.cpp).
 const std::vector<ParameterSpec>& specs() {
   static const std::vector<ParameterSpec> s = {
       ParameterSpec::integer("links", 2, "number of links", 1, 1000),

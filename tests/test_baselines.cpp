@@ -41,7 +41,7 @@ const KernelModel& kernels_of() {
 }
 
 /// The state (q, v) at t_end from (q0, v0) at 0 by `method` on the kernels' Euler–Lagrange ODE, the
-/// stepper made as app/kernel_methods.cpp makes it: rk4 at the fixed step h, the adaptive methods from
+/// stepper made as src/methods/runge_kutta_methods.cpp makes it: rk4 at the fixed step h, the adaptive methods from
 /// the first step h under `tol`, their last step clipped at t_end. `steps`: the steps taken (accepted
 /// ones when adaptive).
 Vector run_baseline(const KernelModel& model, RungeKuttaMethod method, const Vector& q0, const Vector& v0, double h,

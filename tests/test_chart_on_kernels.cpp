@@ -94,7 +94,7 @@ TEST(ChartOnKernels, JzStaysAtRoundOffOverALongRun) {
 
 TEST(ChartOnKernels, TheRestrictedRulesAreTheModelsOwnNotQuadraturesOfTheChartLagrangian) {
   // The explicit Störmer–Verlet steps of the trapezoid rule are a quadrature of L in θ: a chart's
-  // own trapezoid rule must not be replaced by them (app/kernel_methods.cpp).
+  // own trapezoid rule must not be replaced by them (src/methods/variational_rules.cpp).
   const systems::SphericalPendulum model{1.0, 1.0, 9.81};
   app::Problem<systems::SphericalPendulum, systems::SphericalAnglesChart> charted(model,
                                                                                  systems::SphericalAnglesChart{1.0});

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// What every run's rows share: angles wrapped for output, and the refusal of a non-finite row. The
-/// recorder itself is app/kernel_methods.cpp's (every run is on kernels); its column order (DESIGN §4):
+/// recorder itself is src/methods/started_kernel_stepper.hpp's (every run is on kernels); its column order (DESIGN §4):
 /// t, coordinates, [velocities], [canonical momenta], energy, [htilde], Noether momenta,
 /// [their discrete work, e.g. Jz_work], [constraint_residual, lambda1..k], [controls u1..um]
 /// (DESIGN §6; the forced columns are docs/forces.md's), [impacts] (a run with walls: the impacts

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// A method's stepper, built and started for a problem, behind one interface: the one place where a
-/// run's types are erased (app/kernel_methods.cpp's KernelStartedStepper). The same started stepper
+/// run's types are erased (src/methods/started_kernel_stepper.hpp's KernelStartedStepper). The same started stepper
 /// is either run to the end by the run loop (`StartedStepper::run`, the loop on the concrete stepper
 /// type) or stepped by its caller (app/stepping_session.hpp: the Python module's
 /// `system.integrator`).

@@ -40,7 +40,7 @@ struct RuleResult {
 /// The integrator `mechint run kepler --method <Rule>` takes, on the model's kernels (which supply
 /// each rule's discrete Lagrangian by AD): the kernel variational integrator, but for the trapezoid
 /// rule on this separable model the two-stage Lobatto rule, whose steps are the explicit
-/// Störmer–Verlet ones (app/kernel_methods.cpp, kernel/separable.hpp).
+/// Störmer–Verlet ones (src/methods/variational_rules.cpp, kernel/separable.hpp).
 class RuleIntegrator {
  public:
   RuleIntegrator(const kernel::KernelModel& kernels, kernel::Rule rule, double h) {

@@ -219,7 +219,7 @@ using KernelRk78 = KernelRungeKutta<AdaptiveRungeKutta<KernelEulerLagrangeOde, R
 
 /// Returns f(stepper) for the kernel stepper of `method` on `ode`, not yet started: rk4 at the step h,
 /// dopri5 (with its dense output) and rk78 from the first step h under `tol`. For code that picks a
-/// baseline by the enum (experiments, tests); the command line picks by name (app/kernel_methods.cpp).
+/// baseline by the enum (experiments, tests); the command line's rows are src/methods/runge_kutta_methods.cpp.
 template <class F>
 auto with_kernel_runge_kutta(const KernelEulerLagrangeOde& ode, RungeKuttaMethod method, double h,
                              RungeKuttaTolerances tol, F&& f) {

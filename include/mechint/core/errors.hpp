@@ -121,7 +121,7 @@ class IoError : public detail::ErrorWithCode<std::runtime_error, ExitCode::kIoEr
 };
 
 /// A run stopped on request: Ctrl-C seen by a front end's interrupt check between steps (the Python
-/// module's, RowWriter::poll in app/methods.hpp). Exit code 130.
+/// module's, RowWriter::poll in app/row_writer.hpp). Exit code 130.
 class Interrupted : public detail::ErrorWithCode<std::runtime_error, ExitCode::kInterrupted> {
  public:
   using ErrorWithCode::ErrorWithCode;

@@ -161,8 +161,8 @@ struct FirstOrderRule {
   }
 };
 
-/// The discrete Lagrangians the command line offers, each as the method `Rule::kName` (the
-/// variational rows of src/app/methods.hpp are made from this list). A new rule is added here.
+/// The discrete Lagrangians of the templated library under their methods' names `Rule::kName`; the
+/// command line's variational rows are the kernel rules of src/methods/variational_rules.cpp.
 template <class... Rules>
 struct RuleList {};
 
