@@ -3,8 +3,8 @@
 // once in the library: the next state after a bounce against 004's closed forms (eq. 27 for CTEC,
 // the §III-C formula for DTEC), MHC equal to CTEC for this system, several bounces within one step
 // against the exact bouncing motion, and bad or harmless set-ups (start below the floor, unreachable
-// wall) giving an error or no impact. One DTEC step over eleven bounce periods runs on the fixed-size
-// ImpactDriver instead: the kernel driver refuses a step that far from resolving the motion.
+// wall) giving an error or no impact; DTEC's one impact in a step over which the exact motion bounces
+// twice.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,8 +16,6 @@
 #include "kernel/kernel_impact_driver.hpp"
 #include "kernel/model_adapter.hpp"  // the built-ins' kernels are instantiated in the library, linked to
 #include "mechint/core/errors.hpp"
-#include "mechint/integrate/impact_driver.hpp"
-#include "mechint/integrate/trapezoid_flow.hpp"
 #include "mechint/systems/double_pendulum.hpp"
 #include "mechint/systems/point_mass_wall.hpp"
 
@@ -149,19 +147,23 @@ TEST(PointMassBounce, CtecResolvesSeveralBouncesWithinOneStepExactly) {
 }
 
 TEST(PointMassBounce, DtecNeverBouncesTwiceInOneStep) {
-  // 004 §III-C: DTEC cannot give q_{j+1} < 0, so the same set-up yields one impact and q > 0.
-  // On the fixed-size driver: the step is h = 1 over eleven bounce periods, and DTEC's H after it
-  // (0.115 from 0.001) is more than a hundred times the start's energy terms, which the kernel
-  // driver's energy balance (kernel/energy_jump_check.hpp) refuses as a step that does not resolve
-  // the motion (RejectedStep), so the closed form cannot be reached there at this set-up.
-  ImpactOptions o;
-  o.law = ImpactLaw::kDtec;
-  ImpactDriver<TrapezoidFlow<PointMassWall>> d(PointMassWall{}, 1.0, o);
-  d.start(VecD<1>(1e-3), VecD<1>(0.0));
-  d.step();
-  EXPECT_EQ(d.impacts().size(), 1u);
-  EXPECT_GT(d.q()[0], 0.0);
-  EXPECT_NEAR(d.q()[0], dtec_closed_form(1e-3, 0.0, 1.0).q1, 1e-12);
+  // 004 §III-C: DTEC cannot give q_{j+1} < 0, so a step over which the exact motion bounces twice
+  // (and CTEC with it) yields one impact and q > 0, DTEC's closed form. The start falls onto the
+  // floor: from rest at q0 = 1e-3 (the set-up above) DTEC's H after a step of eleven bounce periods is
+  // more than a hundred times the start's energy terms, which the driver's energy balance
+  // (kernel/energy_jump_check.hpp) refuses as a step that does not resolve the motion (RejectedStep);
+  // over two bounce periods from a fall at speed 1 it is within them.
+  const double q0 = 1e-3, p0 = -1.0, h = 2.2;
+  const double first = time_to_floor(q0, p0), period = 2.0 * std::sqrt(2.0 * (q0 + 0.5 * p0 * p0));
+  const long exact_bounces = 1 + static_cast<long>((h - first) / period);
+  ASSERT_GE(exact_bounces, 2);
+  for (const std::string method : {"vi-trapezoid", "stormer-verlet"}) {
+    EXPECT_EQ(one_step(method, ImpactLaw::kCtec, q0, p0, h).impacts, exact_bounces) << method;
+    const auto d = one_step(method, ImpactLaw::kDtec, q0, p0, h);
+    EXPECT_EQ(d.impacts, 1) << method;
+    EXPECT_GT(d.q[0], 0.0) << method;
+    EXPECT_NEAR(d.q[0], dtec_closed_form(q0, p0, h).q1, 1e-12) << method;
+  }
 }
 
 TEST(PointMassBounce, LongRunsStayFiniteAndCtecKeepsTheEnergy) {
