@@ -1,16 +1,18 @@
 // The impact driver on derivative kernels (src/kernel/kernel_impact_driver.hpp, walls in
-// model_kernels.h) against three independent things: the fixed-size ImpactDriver on the same built-in
-// models (two formulations of one hybrid flow: the kernels' derivatives by AD through ModelAdapter,
-// the Hamiltonian and its derivatives assembled at runtime size), 004's closed forms for a bounce of
-// the point mass on its floor (CTEC eq. 27, DTEC §III-C), and the exact bouncing motion over many
-// bounces. On a separable model the explicit flows and the Hamiltonian without Newton against the
-// Newton ones. Besides: a step never allocates, impacts included; a start behind a wall is refused.
+// model_kernels.h) against independent things: two formulations of the double pendulum's hybrid flow
+// (the trapezoid rule composed from L's derivatives vs its discrete derivatives by AD of Ld, the
+// table of a run), the smooth kernel variational integrator where the walls are off or not reached,
+// 004's closed forms for a bounce of the point mass on its floor (CTEC eq. 27, DTEC §III-C), and the
+// exact bouncing motion over many bounces. On a separable model the explicit flows and the Hamiltonian
+// without Newton against the Newton ones. Besides: a step never allocates, impacts included; a start
+// behind a wall is refused. The runs against the hybrid reference: tests/test_impacts_reference.cpp.
 #include <gtest/gtest.h>
 
 // Boost's exception cloning (pulled in by Boost.Math) uses new-expressions that GCC pairs with the
 // replaced operator delete below and warns about; the replacement pair is consistent (malloc/free).
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -21,13 +23,17 @@
 #include "kernel/kernel_hamiltonian.hpp"
 #include "kernel/kernel_impact_driver.hpp"
 #include "kernel/separable.hpp"
+#include "kernel/kernel_variational_integrator.hpp"
 #include "kernel/model_adapter.txx"
 #include "mechint/core/errors.hpp"
-#include "mechint/integrate/impact_driver.hpp"
-#include "mechint/integrate/stormer_verlet.hpp"
-#include "mechint/integrate/trapezoid_flow.hpp"
 #include "mechint/systems/double_pendulum.hpp"
 #include "mechint/systems/point_mass_wall.hpp"
+
+// The built-ins' kernels are compiled once in the library (src/systems/*.cpp); this file instantiates
+// only its own models' (kernel/builtin_model_kernels.hpp declares them all, at the price of parsing
+// every system's header).
+MECHINT_DECLARE_MODEL_KERNELS(mechint::systems::DoublePendulum);
+MECHINT_DECLARE_MODEL_KERNELS(mechint::systems::PointMassWall);
 
 namespace {
 /// The impact flow a method's name chooses (as the registry's rows do, src/methods/impact_flows.cpp).
@@ -56,74 +62,150 @@ double relative(const Vector& a, const Vector& b) {
   return (a - b).lpNorm<Eigen::Infinity>() / (1.0 + b.lpNorm<Eigen::Infinity>());
 }
 
-/// Which kernel table of the double pendulum: L's derivatives alone (the rules composed from them),
-/// or the table `mechint run double-pendulum` takes (the rules' discrete derivatives supplied by AD,
-/// kernels_for_runs).
-enum class Table { kLagrangian, kForRuns };
-
-/// The fixed-size driver with `Flow` and the kernel driver with `method` from 004 Fig. 2's start
-/// (five impacts at h = 0.058): after every step q, p, H, H̃ and the impact count agree. Without
-/// `walls` both drivers run the smooth flow through the wall (the double pendulum without wall=1).
-template <class Flow>
-void expect_same_hybrid_flow(const std::string& method, ImpactLaw law, double h, int steps, double tolerance,
-                             Table table = Table::kLagrangian, bool walls = true) {
+/// Two formulations of the double pendulum's hybrid flow on one driver: the table of L's derivatives
+/// alone (kernels: the trapezoid rule's D1, D2, D12 Ld composed from them, kernel/discrete_rules.hpp)
+/// and the table `mechint run double-pendulum` takes (kernels_for_runs: the rule's discrete
+/// derivatives by nested AD of Ld itself). From 004 Fig. 2's start (five impacts at h = 0.058), after
+/// every step q, p, H, H̃ and the impact count agree, and so do the last impact's α and λ.
+void expect_the_run_table_steps_as_the_lagrangian_one(kernel::Flow flow, ImpactLaw law, double h, int steps,
+                                                      double tolerance) {
   const DoublePendulum model;
   const VecD<2> q0(0.5647, 1.1106), p0(3.7270, 0.2415);
-  ImpactOptions options = with_law(law);
-  options.enabled = walls;
-  ImpactDriver<Flow> fixed(model, h, options);
-  const auto kernels = table == Table::kForRuns
-                           ? kernel::ModelAdapter<DoublePendulum>::kernels_for_runs(model, walls)
-                           : kernel::ModelAdapter<DoublePendulum>::kernels(model, /*with_walls=*/true);
-  KernelImpactDriver on_kernels(*kernels, flow_of(method), h, options);
-  fixed.start(q0, p0);
-  on_kernels.start(Vector(q0), Vector(p0));
-  double worst = 0.0, lowest_phi = model.unilateral<double>(q0)[0];
+  const ImpactOptions options = with_law(law);
+  const auto lagrangian = kernel::ModelAdapter<DoublePendulum>::kernels(model, /*with_walls=*/true);
+  const auto for_runs = kernel::ModelAdapter<DoublePendulum>::kernels_for_runs(model, /*with_walls=*/true);
+  KernelImpactDriver composed(*lagrangian, flow, h, options), supplied(*for_runs, flow, h, options);
+  composed.start(Vector(q0), Vector(p0));
+  supplied.start(Vector(q0), Vector(p0));
+  const std::string what = std::string(flow == kernel::Flow::kTrapezoid ? "vi-trapezoid " : "stormer-verlet ") +
+                           std::string(impact_law_name(law));
+  double worst = 0.0;
   for (int i = 0; i < steps; ++i) {
-    fixed.step();
-    on_kernels.step();
-    lowest_phi = std::min(lowest_phi, model.unilateral<double>(fixed.q())[0]);
-    ASSERT_EQ(on_kernels.impact_count(), fixed.impact_count()) << method << " " << impact_law_name(law) << " step " << i;
-    worst = std::max({worst, relative(on_kernels.q(), Vector(fixed.q())), relative(on_kernels.p(), Vector(fixed.p())),
-                      std::abs(on_kernels.energy() - fixed.energy()) / (1.0 + std::abs(fixed.energy())),
-                      std::abs(on_kernels.htilde() - fixed.htilde()) / (1.0 + std::abs(fixed.htilde()))});
+    composed.step();
+    supplied.step();
+    ASSERT_EQ(supplied.impact_count(), composed.impact_count()) << what << " step " << i;
+    worst = std::max({worst, relative(supplied.q(), composed.q()), relative(supplied.p(), composed.p()),
+                      std::abs(supplied.energy() - composed.energy()) / (1.0 + std::abs(composed.energy())),
+                      std::abs(supplied.htilde() - composed.htilde()) / (1.0 + std::abs(composed.htilde()))});
   }
-  if (walls) {
-    EXPECT_GE(fixed.impact_count(), 5) << "the run did not reach the wall";
-  } else {
-    EXPECT_EQ(on_kernels.impact_count(), 0);
-    EXPECT_LT(lowest_phi, 0.0) << "the run without walls did not pass where the wall would be";
-  }
-  EXPECT_LE(worst, tolerance) << method << " " << impact_law_name(law);
-  if (fixed.impact_count() > 0) {
-    EXPECT_NEAR(on_kernels.last_impact().alpha, fixed.last_impact().alpha, 1e-8);
-    EXPECT_NEAR(on_kernels.last_impact().lambda, fixed.last_impact().lambda,
-                1e-8 * (1.0 + std::abs(fixed.last_impact().lambda)));
-  }
-  std::printf("%s %s: %ld impacts, largest relative difference %.1e\n", method.c_str(),
-              std::string(impact_law_name(law)).c_str(), fixed.impact_count(), worst);
+  EXPECT_GE(composed.impact_count(), 5) << "the run did not reach the wall";
+  EXPECT_LE(worst, tolerance) << what;
+  EXPECT_NEAR(supplied.last_impact().alpha, composed.last_impact().alpha, 1e-8) << what;
+  EXPECT_NEAR(supplied.last_impact().lambda, composed.last_impact().lambda,
+              1e-8 * (1.0 + std::abs(composed.last_impact().lambda)))
+      << what;
+  std::printf("%s: %ld impacts, largest relative difference %.1e\n", what.c_str(), composed.impact_count(), worst);
 }
 
-TEST(KernelImpacts, TrapezoidFollowsTheFixedSizeDriverImpactsIncluded) {
-  for (ImpactLaw law : {ImpactLaw::kCtec, ImpactLaw::kDtec, ImpactLaw::kMhc})
-    expect_same_hybrid_flow<TrapezoidFlow<DoublePendulum>>("vi-trapezoid", law, 0.058, 130, 1e-9);
-}
+// The trapezoid VI and Störmer–Verlet runs of 004 Fig. 2 against the independent reference (the
+// hybrid automaton by Dormand–Prince with event location, at 1e-13): tests/test_impacts_reference.cpp,
+// Fig2Run (the five impacts met at h = 0.058 and below, end state, last impact's time and impulse at
+// second order, CTEC's energy).
 
-TEST(KernelImpacts, StormerVerletFollowsTheFixedSizeDriverImpactsIncluded) {
-  for (ImpactLaw law : {ImpactLaw::kCtec, ImpactLaw::kDtec, ImpactLaw::kMhc})
-    expect_same_hybrid_flow<StormerVerletFlow<DoublePendulum>>("stormer-verlet", law, 0.058, 130, 1e-9);
-}
-
-TEST(KernelImpacts, TheKernelsOfARunFollowTheFixedSizeDriverWallsOnAndOff) {
+TEST(KernelImpacts, TheKernelsOfARunStepAsTheLagrangianTableImpactsIncluded) {
   for (ImpactLaw law : {ImpactLaw::kCtec, ImpactLaw::kDtec, ImpactLaw::kMhc}) {
-    expect_same_hybrid_flow<TrapezoidFlow<DoublePendulum>>("vi-trapezoid", law, 0.058, 130, 1e-9, Table::kForRuns);
-    expect_same_hybrid_flow<StormerVerletFlow<DoublePendulum>>("stormer-verlet", law, 0.058, 130, 1e-9,
-                                                               Table::kForRuns);
+    expect_the_run_table_steps_as_the_lagrangian_one(kernel::Flow::kTrapezoid, law, 0.058, 130, 1e-9);
+    expect_the_run_table_steps_as_the_lagrangian_one(kernel::Flow::kStormerVerlet, law, 0.058, 130, 1e-9);
   }
-  expect_same_hybrid_flow<TrapezoidFlow<DoublePendulum>>("vi-trapezoid", ImpactLaw::kCtec, 0.058, 130, 1e-9,
-                                                         Table::kForRuns, /*walls=*/false);
-  expect_same_hybrid_flow<StormerVerletFlow<DoublePendulum>>("stormer-verlet", ImpactLaw::kCtec, 0.058, 130, 1e-9,
-                                                             Table::kForRuns, /*walls=*/false);
+}
+
+/// With the walls off (the double pendulum without wall=1: the run table without walls, impacts
+/// disabled), the trapezoid driver is the smooth variational integrator: KernelVariationalIntegrator
+/// with the trapezoid rule (the DEL equations in momentum form, solved by the integrators' Newton) on
+/// the other table, step for step — through where the wall would be. With the walls on, the driver
+/// steps the same until the first step that would cross the wall, and counts an impact there.
+TEST(KernelImpacts, WithTheWallsOffTheTrapezoidDriverStepsTheKernelVi) {
+  const DoublePendulum model;
+  const VecD<2> q0(0.5647, 1.1106), p0(3.7270, 0.2415);
+  const double h = 0.058;
+  const auto smooth_table = kernel::ModelAdapter<DoublePendulum>::kernels(model, /*with_walls=*/false);
+  kernel::KernelVariationalIntegrator vi(*smooth_table, kernel::Rule::kTrapezoid, h);
+  vi.start_from_momentum(Vector(q0), Vector(p0));
+  ImpactOptions off = with_law(ImpactLaw::kCtec);
+  off.enabled = false;
+  const auto runs_without_walls = kernel::ModelAdapter<DoublePendulum>::kernels_for_runs(model, /*walls=*/false);
+  const auto runs_with_walls = kernel::ModelAdapter<DoublePendulum>::kernels_for_runs(model, /*walls=*/true);
+  KernelImpactDriver walls_off(*runs_without_walls, kernel::Flow::kTrapezoid, h, off);
+  KernelImpactDriver walls_on(*runs_with_walls, kernel::Flow::kTrapezoid, h, with_law(ImpactLaw::kCtec));
+  walls_off.start(Vector(q0), Vector(p0));
+  walls_on.start(Vector(q0), Vector(p0));
+  double worst = 0.0, worst_before_the_wall = 0.0, lowest_phi = model.unilateral<double>(q0)[0];
+  int smooth_steps = 0;
+  bool crossed = false;
+  for (int i = 0; i < 130; ++i) {
+    vi.step();
+    walls_off.step();
+    walls_on.step();
+    const double phi = model.unilateral<double>(VecD<2>(vi.q()))[0];
+    lowest_phi = std::min(lowest_phi, phi);
+    worst = std::max({worst, relative(walls_off.q(), vi.q()), relative(walls_off.p(), vi.p()),
+                      std::abs(walls_off.energy() - vi.energy()) / (1.0 + std::abs(vi.energy()))});
+    if (!crossed && phi >= 0.0) {
+      ASSERT_EQ(walls_on.impact_count(), 0) << "step " << i;
+      worst_before_the_wall = std::max({worst_before_the_wall, relative(walls_on.q(), vi.q()),
+                                        relative(walls_on.p(), vi.p())});
+      ++smooth_steps;
+    } else if (!crossed) {
+      crossed = true;
+      EXPECT_EQ(walls_on.impact_count(), 1) << "step " << i;
+      EXPECT_GE(model.unilateral<double>(VecD<2>(walls_on.q()))[0], 0.0) << "step " << i;
+    }
+  }
+  EXPECT_EQ(walls_off.impact_count(), 0);
+  EXPECT_LT(lowest_phi, 0.0) << "the run without walls did not pass where the wall would be";
+  EXPECT_TRUE(crossed);
+  EXPECT_GE(smooth_steps, 5);
+  EXPECT_GE(walls_on.impact_count(), 5);
+  EXPECT_LE(worst, 1e-9);
+  EXPECT_LE(worst_before_the_wall, 1e-9);
+  std::printf("walls off: largest relative difference to the kernel VI %.1e; walls on, %d steps before the wall: %.1e\n",
+              worst, smooth_steps, worst_before_the_wall);
+}
+
+/// Störmer–Verlet with the walls off: the driver's steps are the flow's (kernel_flows.hpp) stepped alone,
+/// exactly, through where the wall would be; with the walls on the driver steps the same until the first
+/// step that would cross the wall. (The flow itself against the reference: tests/test_impacts_reference.cpp,
+/// SmoothRun.)
+TEST(KernelImpacts, WithTheWallsOffTheStormerVerletDriverStepsItsFlow) {
+  const DoublePendulum model;
+  const double h = 0.058;
+  const auto runs_without_walls = kernel::ModelAdapter<DoublePendulum>::kernels_for_runs(model, /*walls=*/false);
+  const auto runs_with_walls = kernel::ModelAdapter<DoublePendulum>::kernels_for_runs(model, /*walls=*/true);
+  ImpactOptions off = with_law(ImpactLaw::kCtec);
+  off.enabled = false;
+  KernelImpactDriver walls_off(*runs_without_walls, kernel::Flow::kStormerVerlet, h, off);
+  KernelImpactDriver walls_on(*runs_with_walls, kernel::Flow::kStormerVerlet, h, with_law(ImpactLaw::kCtec));
+  const auto flow = kernel::make_kernel_flow(kernel::Flow::kStormerVerlet, *runs_without_walls);
+  Vector q = VecD<2>(0.5647, 1.1106), p = VecD<2>(3.7270, 0.2415), q1(2), p1(2);
+  walls_off.start(q, p);
+  walls_on.start(q, p);
+  double lowest_phi = model.unilateral<double>(VecD<2>(q))[0];
+  int smooth_steps = 0;
+  bool crossed = false;
+  for (int i = 0; i < 130; ++i) {
+    walls_off.step();
+    walls_on.step();
+    ASSERT_TRUE(flow->step(q, p, h, q1, p1).converged);
+    q = q1, p = p1;
+    const double phi = model.unilateral<double>(VecD<2>(q))[0];
+    lowest_phi = std::min(lowest_phi, phi);
+    ASSERT_EQ((walls_off.q() - q).norm(), 0.0) << "step " << i;
+    ASSERT_EQ((walls_off.p() - p).norm(), 0.0) << "step " << i;
+    if (!crossed && phi >= 0.0) {
+      ASSERT_EQ(walls_on.impact_count(), 0) << "step " << i;
+      EXPECT_LE(relative(walls_on.q(), q), 1e-9) << "step " << i;
+      EXPECT_LE(relative(walls_on.p(), p), 1e-9) << "step " << i;
+      ++smooth_steps;
+    } else if (!crossed) {
+      crossed = true;
+      EXPECT_EQ(walls_on.impact_count(), 1) << "step " << i;
+    }
+  }
+  EXPECT_EQ(walls_off.impact_count(), 0);
+  EXPECT_LT(lowest_phi, 0.0) << "the run without walls did not pass where the wall would be";
+  EXPECT_TRUE(crossed);
+  EXPECT_GE(smooth_steps, 5);
+  EXPECT_GE(walls_on.impact_count(), 5);
 }
 
 // ---- the point mass L = ½q̇² − q on the floor φ = q: closed forms (tests/test_impacts_point_mass.cpp) ----
@@ -215,12 +297,6 @@ TEST(KernelImpacts, AContactJustAfterAGridPointKeepsTheDigitsOfTheOtherCoordinat
       EXPECT_NEAR(p[1], expected.p1, 1e-12) << what;
     };
     const std::string name(impact_law_name(law));
-    {
-      ImpactDriver<TrapezoidFlow<PlanarPointMassFloor>> fixed(PlanarPointMassFloor{}, h, with_law(law));
-      fixed.start(q0, p0);
-      fixed.step();
-      check(fixed.q(), fixed.p(), fixed.impact_count(), "fixed-size vi-trapezoid " + name);
-    }
     for (const std::string method : {"vi-trapezoid", "stormer-verlet"}) {
       KernelImpactDriver driver(*kernels, flow_of(method), h, with_law(law));
       driver.start(Vector(q0), Vector(p0));
