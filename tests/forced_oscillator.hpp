@@ -1,6 +1,6 @@
 #pragma once
 // The harmonic oscillator driven by a force, m q̈ = −k q + u, and its minimum-energy transfer in closed
-// form: the independent reference of the DMOC tests (test_dmoc.cpp, test_kernel_dmoc.cpp).
+// form: the independent reference of the DMOC tests (test_kernel_dmoc.cpp).
 #include <Eigen/Dense>
 
 #include <cmath>

@@ -1,25 +1,37 @@
 #pragma once
 // The exact derivatives a nonlinear program hands Ipopt (optimal/nonlinear_program.hpp) against
-// central differences of its own constraints and of its Lagrangian's gradient: shared by the tests of
-// the fixed-size DMOC transcription (test_dmoc.cpp) and the kernel one (test_kernel_dmoc.cpp).
+// central differences of its own objective, constraints and Lagrangian's gradient: the independent
+// check of the derivatives of the DMOC transcription (kernel/kernel_dmoc.hpp; test_dmoc.cpp,
+// test_kernel_dmoc.cpp).
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>
 
+#include <cmath>
 #include <random>
 
 namespace mechint {
 
-/// Checks the program's Jacobian and Hessian of the Lagrangian at a random point against central
-/// differences of its constraints and of its Lagrangian's gradient (assembled from the Jacobian).
+/// Checks the program's objective gradient, Jacobian and Hessian of the Lagrangian σ∇²f + Σλ∇²g at
+/// x against central differences of its objective, of its constraints and of its Lagrangian's
+/// gradient (assembled from the Jacobian).
 template <class Program>
-void expect_derivatives_match_differences(const Program& program, std::mt19937& rng) {
+void expect_derivatives_match_differences_at(const Program& program, const Eigen::VectorXd& x,
+                                             const Eigen::VectorXd& lambda, double sigma) {
   const int nv = program.num_variables(), nc = program.num_constraints();
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  Eigen::VectorXd x(nv), lambda(nc);
-  for (int i = 0; i < nv; ++i) x[i] = uniform(rng);
-  for (int i = 0; i < nc; ++i) lambda[i] = uniform(rng);
-  const double sigma = 0.7;
+  ASSERT_EQ(x.size(), nv);
+  ASSERT_EQ(lambda.size(), nc);
+  const double eps = 1e-6;
+
+  Eigen::VectorXd objective_gradient(nv);
+  program.objective_gradient(x, objective_gradient);
+  for (int j = 0; j < nv; ++j) {
+    Eigen::VectorXd xp = x, xm = x;
+    xp[j] += eps;
+    xm[j] -= eps;
+    const double slope = (program.objective(xp) - program.objective(xm)) / (2 * eps);
+    EXPECT_NEAR(objective_gradient[j], slope, 1e-7 * (1.0 + std::abs(slope))) << "objective gradient " << j;
+  }
 
   const auto& jac = program.jacobian_structure();
   Eigen::VectorXd jac_values(jac.size());
@@ -27,7 +39,6 @@ void expect_derivatives_match_differences(const Program& program, std::mt19937& 
   Eigen::MatrixXd dense_jac = Eigen::MatrixXd::Zero(nc, nv);
   for (std::size_t e = 0; e < jac.size(); ++e) dense_jac(jac[e].row, jac[e].col) += jac_values[e];
 
-  const double eps = 1e-6;
   Eigen::VectorXd gp(nc), gm(nc);
   for (int j = 0; j < nv; ++j) {
     Eigen::VectorXd xp = x, xm = x;
@@ -64,6 +75,17 @@ void expect_derivatives_match_differences(const Program& program, std::mt19937& 
     const Eigen::VectorXd column = (lagrangian_gradient(xp) - lagrangian_gradient(xm)) / (2 * eps);
     EXPECT_LT((column - dense_hess.col(j)).norm(), 1e-6 * (1.0 + column.norm())) << "Hessian column " << j;
   }
+}
+
+/// The same at a random point (every unknown and multiplier uniform in [−1, 1], σ = 0.7).
+template <class Program>
+void expect_derivatives_match_differences(const Program& program, std::mt19937& rng) {
+  const int nv = program.num_variables(), nc = program.num_constraints();
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  Eigen::VectorXd x(nv), lambda(nc);
+  for (int i = 0; i < nv; ++i) x[i] = uniform(rng);
+  for (int i = 0; i < nc; ++i) lambda[i] = uniform(rng);
+  expect_derivatives_match_differences_at(program, x, lambda, 0.7);
 }
 
 }  // namespace mechint
