@@ -1,13 +1,18 @@
-// The runtime-sized methods on derivative kernels (src/kernel/) against the fixed-size ones on the
-// same models: the pendulum chain's hand-derived kernels against PendulumChain<N>, and a constrained,
-// forced, symmetric model written both ways (kernels derived by hand here, the template by AD).
-// Two formulations of one discrete flow: the trajectories agree to round-off. Plus what only the
-// runtime path can do: chains of any length, with bounded energy.
+// The runtime-sized methods on derivative kernels (src/kernel/), each model written two ways: the
+// pendulum chain's hand-derived kernels against AD of PendulumChain<N>'s Lagrangian (and its
+// Euler–Lagrange ODE against the fixed-size Boost.Odeint baseline), and a constrained, forced,
+// symmetric model whose kernels are derived by hand here against the AD kernels of its templated
+// struct (kernel/model_adapter.txx, with the rules' discrete derivatives and forces by AD of Ld).
+// Two formulations of one discrete flow: the trajectories agree to round-off, and every chain step
+// solves the discrete Euler–Lagrange equations of AD's Ld. Plus what only the runtime path can do:
+// chains of any length, with bounded energy.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <random>
+#include <string>
 
 #include <Eigen/Geometry>
 
@@ -15,8 +20,14 @@
 #include "kernel/chain_kernels.hpp"
 #include "kernel/kernel_runge_kutta.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
-#include "mechint/mechint.hpp"
+#include "kernel/model_adapter.txx"  // the AD kernels of this file's own model (DrivenSphericalPendulum)
+#include "mechint/core/linear_algebra.hpp"
+#include "mechint/integrate/euler_lagrange_ode.hpp"
+#include "mechint/integrate/odeint_baselines.hpp"  // the fixed-size Runge–Kutta baseline of the chain
+#include "mechint/model/lagrangian_derivatives.hpp"
+#include "mechint/solve/newton_options.hpp"
 #include "mechint/systems/pendulum_chain.hpp"
+#include "vi_ad_chain.hpp"
 
 namespace mechint {
 namespace {
@@ -120,54 +131,43 @@ KernelModel driven_kernels(const DrivenSphericalPendulum& model) {
 
 double control_at(double t) { return 0.8 * std::sin(1.7 * t); }
 
-template <class R>
-struct RuleOf;
-template <>
-struct RuleOf<MidpointRule> {
-  static constexpr Rule kRule = Rule::kMidpoint;
-};
-template <>
-struct RuleOf<TrapezoidRule> {
-  static constexpr Rule kRule = Rule::kTrapezoid;
-};
-template <>
-struct RuleOf<FirstOrderRule> {
-  static constexpr Rule kRule = Rule::kFirstOrder;
-};
-
-template <class R>
-class KernelVersusTemplate : public ::testing::Test {};
-using Rules = ::testing::Types<MidpointRule, TrapezoidRule, FirstOrderRule>;
-TYPED_TEST_SUITE(KernelVersusTemplate, Rules);
+constexpr Rule kRules[] = {Rule::kMidpoint, Rule::kTrapezoid, Rule::kFirstOrder};
 
 /// Constraint, forces with a control law, a symmetry and its discrete work: every output of the two
-/// formulations agrees step by step, in both forms.
-TYPED_TEST(KernelVersusTemplate, ConstrainedForcedSymmetricModelFollowsTheSameFlow) {
-  using R = TypeParam;
+/// formulations agrees step by step, for every rule in both forms. The hand-derived kernels' rules are
+/// composed by the methods from L's and f's derivatives (kernel/discrete_rules.hpp); the struct's AD
+/// kernels supply them, D1, D2, D12 Ld and f⁻, f⁺ by nested AD of each rule's Ld and discrete forces.
+TEST(HandDerivedVersusAdKernels, ConstrainedForcedSymmetricModelFollowsTheSameFlow) {
   const DrivenSphericalPendulum model;
   const KernelModel kernels = driven_kernels(model);
+  const auto ad = kernel::ModelAdapter<DrivenSphericalPendulum>::kernels_with_discrete_rules(model);
+  ASSERT_FALSE(kernels.supplies_discrete_rule(MECHINT_RULE_MIDPOINT));
+  ASSERT_TRUE(ad->supplies_discrete_rule(MECHINT_RULE_MIDPOINT));
   const VecD<3> q0(0.5, 0.2, -std::sqrt(0.81 - 0.25 - 0.04));
   const VecD<3> v0 = VecD<3>(-0.2, 1.1, 0.0).cross(q0) * 0.7;  // tangent: ⟂ q0
+  for (Rule rule : kRules)
   for (DelForm form : {DelForm::kMomentum, DelForm::kPosition}) {
-    VariationalIntegrator fixed(DiscreteSystem<DrivenSphericalPendulum, R>(model), 0.01, {}, form);
-    KernelVariationalIntegrator runtime(kernels, RuleOf<R>::kRule, 0.01, {}, form);
-    fixed.set_control_law([](double t) { return VecD<1>(control_at(t)); });
-    runtime.set_control_law([](double t, kernel::Vector& u) { u[0] = control_at(t); });
-    fixed.start_from_velocity(q0, v0);
-    runtime.start_from_velocity(q0, v0);
+    SCOPED_TRACE("rule " + std::to_string(static_cast<int>(rule)) +
+                 (form == DelForm::kMomentum ? ", momentum form" : ", position form"));
+    KernelVariationalIntegrator automatic(*ad, rule, 0.01, {}, form);
+    KernelVariationalIntegrator runtime(kernels, rule, 0.01, {}, form);
+    for (KernelVariationalIntegrator* x : {&automatic, &runtime}) {
+      x->set_control_law([](double t, kernel::Vector& u) { u[0] = control_at(t); });
+      x->start_from_velocity(q0, v0);
+    }
     const double j0 = runtime.momentum(0);
     for (int k = 0; k < 400; ++k) {
-      fixed.step();
+      automatic.step();
       runtime.step();
     }
     const auto close = [](const auto& a, const auto& b) { return (VecD<3>(a) - VecD<3>(b)).norm(); };
-    EXPECT_LT(close(fixed.q(), runtime.q()), 1e-12);
-    EXPECT_LT(close(fixed.p(), runtime.p()), 1e-11);
-    EXPECT_NEAR(fixed.lambda()[0], runtime.lambda()[0], 1e-10);
-    EXPECT_NEAR(fixed.energy(), runtime.energy(), 1e-11);
-    EXPECT_NEAR(fixed.momentum(0), runtime.momentum(0), 1e-12);
-    EXPECT_NEAR(fixed.discrete_work(0), runtime.discrete_work(0), 1e-12);
-    EXPECT_NEAR(fixed.control()[0], runtime.control()[0], 0.0);
+    EXPECT_LT(close(automatic.q(), runtime.q()), 1e-12);
+    EXPECT_LT(close(automatic.p(), runtime.p()), 1e-11);
+    EXPECT_NEAR(automatic.lambda()[0], runtime.lambda()[0], 1e-10);
+    EXPECT_NEAR(automatic.energy(), runtime.energy(), 1e-11);
+    EXPECT_NEAR(automatic.momentum(0), runtime.momentum(0), 1e-12);
+    EXPECT_NEAR(automatic.discrete_work(0), runtime.discrete_work(0), 1e-12);
+    EXPECT_NEAR(automatic.control()[0], runtime.control()[0], 0.0);
     // The forced Noether theorem closes on the runtime path too: J(k) − J(0) = the discrete work
     // (J(0) = ⟨∂L/∂v, ξ⟩ of the start in momentum form; the work is far from zero here).
     if (form == DelForm::kMomentum) {
@@ -215,36 +215,58 @@ TEST(ChainKernels, AreTheFixedSizeChainsDerivatives) {
   expect_chain_kernels_match<12>(random);
 }
 
-template <int N, class R>
-void expect_same_chain_trajectory(NewtonVariant variant) {
+/// The chain's hand-derived kernels and AD of PendulumChain<N>'s Lagrangian (vi_ad_chain.hpp) on the
+/// same rule: the same trajectory, energy and step confirmations; and every step of the hand-derived
+/// side solves the discrete Euler–Lagrange equations of the rule's Ld differentiated by AD,
+/// p_k + D1 Ld(q_k, q_{k+1}) = 0 and p_{k+1} = D2 Ld(q_k, q_{k+1}), to Newton's tolerance.
+template <int N>
+void expect_same_chain_trajectory(Rule rule, NewtonVariant variant) {
+  SCOPED_TRACE(std::to_string(N) + " links, rule " + std::to_string(static_cast<int>(rule)));
   const systems::PendulumChain<N> chain{};
   const KernelModel kernels = kernel::pendulum_chain_model(N, 1.0, 1.0, 9.81);
+  const KernelModel ad_kernels = vi_test::ad_chain_model<N>(chain);
   NewtonOptions options;
   options.variant = variant;
-  VariationalIntegrator fixed(DiscreteSystem<systems::PendulumChain<N>, R>(chain), 0.01, options);
-  KernelVariationalIntegrator runtime(kernels, RuleOf<R>::kRule, 0.01, options);
+  const double h = 0.01;
+  KernelVariationalIntegrator automatic(ad_kernels, rule, h, options);
+  KernelVariationalIntegrator runtime(kernels, rule, h, options);
   const VecD<N> q0 = systems::PendulumChain<N>::peer_start();
-  fixed.start_from_velocity(q0, VecD<N>::Zero());
+  automatic.start_from_velocity(q0, VecD<N>::Zero());
   runtime.start_from_velocity(q0, VecD<N>::Zero());
+  double worst_d1 = 0.0, worst_d2 = 0.0;
   for (int k = 0; k < 500; ++k) {
-    fixed.step();
+    const VecD<N> q_k = runtime.q(), p_k = runtime.p();
+    automatic.step();
     runtime.step();
+    VecD<2 * N> grad;
+    Mat<2 * N, 2 * N> hess;
+    vi_test::discrete_derivatives_by_ad<N>(chain, rule, h, q_k, VecD<N>(runtime.q()), grad, hess);
+    // Newton stops once its update is below step_tolerance (1 + |q|∞): the residual left is at most
+    // the Jacobian D12 Ld times that update (and round-off of the momenta).
+    const double d12 = hess.template topRightCorner<N, N>().cwiseAbs().rowwise().sum().maxCoeff();
+    const double p_size = 1.0 + std::max(p_k.cwiseAbs().maxCoeff(), VecD<N>(runtime.p()).cwiseAbs().maxCoeff());
+    const double tolerance = d12 * options.step_tolerance * (1.0 + runtime.q().cwiseAbs().maxCoeff()) + 1e-13 * p_size;
+    worst_d1 = std::max(worst_d1, (p_k + grad.template head<N>()).cwiseAbs().maxCoeff() / tolerance);
+    worst_d2 = std::max(worst_d2, (VecD<N>(runtime.p()) - grad.template tail<N>()).cwiseAbs().maxCoeff() / (1e-13 * p_size));
   }
-  EXPECT_LT((VecD<N>(runtime.q()) - fixed.q()).norm(), 1e-11);
-  EXPECT_NEAR(runtime.energy(), fixed.energy(), 1e-10);
-  EXPECT_EQ(runtime.confirmed_steps(), fixed.confirmed_steps());
+  EXPECT_LT((VecD<N>(runtime.q()) - VecD<N>(automatic.q())).norm(), 1e-11);
+  EXPECT_NEAR(runtime.energy(), automatic.energy(), 1e-10);
+  EXPECT_EQ(runtime.confirmed_steps(), automatic.confirmed_steps());
+  EXPECT_LE(worst_d1, 1.0);
+  EXPECT_LE(worst_d2, 1.0);
+  EXPECT_GT((VecD<N>(runtime.q()) - q0).norm(), 0.1);  // it moved
 }
 
-TEST(KernelChain, FollowsTheFixedSizeChainStepForStep) {
+TEST(KernelChain, HandDerivedAndAutomaticChainsStepAlikeAndSolveTheDelEquations) {
   // 1–4 links: the step's compile-time-size path (n ≤ 4, no constraints, no forces), each of its four
   // instantiations; 7: the runtime-sized one.
-  expect_same_chain_trajectory<1, MidpointRule>(NewtonVariant::kSimplified);
-  expect_same_chain_trajectory<2, MidpointRule>(NewtonVariant::kFull);
-  expect_same_chain_trajectory<3, MidpointRule>(NewtonVariant::kFull);
-  expect_same_chain_trajectory<4, FirstOrderRule>(NewtonVariant::kSimplified);
-  expect_same_chain_trajectory<3, TrapezoidRule>(NewtonVariant::kSimplified);
-  expect_same_chain_trajectory<7, MidpointRule>(NewtonVariant::kSimplified);
-  expect_same_chain_trajectory<7, FirstOrderRule>(NewtonVariant::kFull);
+  expect_same_chain_trajectory<1>(Rule::kMidpoint, NewtonVariant::kSimplified);
+  expect_same_chain_trajectory<2>(Rule::kMidpoint, NewtonVariant::kFull);
+  expect_same_chain_trajectory<3>(Rule::kMidpoint, NewtonVariant::kFull);
+  expect_same_chain_trajectory<4>(Rule::kFirstOrder, NewtonVariant::kSimplified);
+  expect_same_chain_trajectory<3>(Rule::kTrapezoid, NewtonVariant::kSimplified);
+  expect_same_chain_trajectory<7>(Rule::kMidpoint, NewtonVariant::kSimplified);
+  expect_same_chain_trajectory<7>(Rule::kFirstOrder, NewtonVariant::kFull);
 }
 
 TEST(KernelChain, RungeKuttaFollowsTheFixedSizeBaseline) {
