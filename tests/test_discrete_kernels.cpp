@@ -2,18 +2,27 @@
 // `discrete_rules`): the built-ins' AD discrete Lagrangians (kernel::ModelAdapter<M>::
 // kernels_with_discrete_rules) against the same rules composed by the methods from L's derivatives
 // (kernel/discrete_rules.hpp) — two formulations, a jet of jets over (q0, q1) against the Hessian of L
-// over (q, v) — and the dispatch: what a model supplies is what the methods take.
+// over (q, v) — and the dispatch: what a model supplies is what the methods take. The kernel
+// integrator's steps on both tables are Kepler's midpoint step in closed form, and a forced short
+// model's steps follow on both tables, or are the damped oscillator's discrete flow in closed form.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <random>
 
+#include <Eigen/LU>
+
 #include "kernel/discrete_rules.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
 #include "kernel/model_adapter.txx"
-#include "mechint/mechint.hpp"
+#include "mechint/core/autodiff.hpp"
+#include "mechint/core/errors.hpp"
+#include "mechint/core/linear_algebra.hpp"
+#include "mechint/model/forces.hpp"
+#include "mechint/solve/newton_options.hpp"
 #include "mechint/systems/acrobot.hpp"
 #include "mechint/systems/damped_harmonic_oscillator.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
@@ -293,88 +302,160 @@ TEST(DiscreteKernels, PreviousConfigurationGivesTheSecondOrderStepEnergy) {
   EXPECT_NEAR(std::log2(coarse / fine), 2.0, 0.2) << coarse << " " << fine;
 }
 
-/// On the built-in's supplied rule the kernel integrator computes the fixed-size integrator's flow:
-/// the same discrete derivatives, the same Newton.
-TEST(DiscreteKernels, KernelStepsFollowTheFixedSizeIntegrator) {
+/// Kepler's midpoint step in closed form, L = ½|v|² + μ/|q|: with w = (q1 − q0)/h and m = (q0 + q1)/2,
+/// D1 Ld = −w − (hμ/2) m/|m|³ and D2 Ld = w − (hμ/2) m/|m|³. Solves p0 + D1 Ld(q0, q1) = 0 for q1 by
+/// Newton to round-off and returns p1 = D2 Ld(q0, q1).
+Eigen::Vector2d kepler_midpoint_step(double mu, double h, const Eigen::Vector2d& q0, const Eigen::Vector2d& p0,
+                                     Eigen::Vector2d& q1) {
+  const auto pull = [&](const Eigen::Vector2d& m) { return (0.5 * h * mu / std::pow(m.norm(), 3)) * m; };
+  q1 = q0 + h * p0;
+  for (int i = 0; i < 20; ++i) {
+    const Eigen::Vector2d m = 0.5 * (q0 + q1), w = (q1 - q0) / h;
+    const double r = m.norm();
+    const Eigen::Vector2d residual = p0 - w - pull(m);
+    const Eigen::Matrix2d jacobian = -Eigen::Matrix2d::Identity() / h -
+                                     (0.25 * h * mu) * (Eigen::Matrix2d::Identity() / std::pow(r, 3) -
+                                                        3.0 * m * m.transpose() / std::pow(r, 5));
+    const Eigen::Vector2d update = jacobian.partialPivLu().solve(-residual);
+    q1 += update;
+    if (update.lpNorm<Eigen::Infinity>() <= 1e-17 * q1.lpNorm<Eigen::Infinity>()) break;
+  }
+  return (q1 - q0) / h - pull(0.5 * (q0 + q1));
+}
+
+/// On the built-in's supplied rule (Ld's derivatives by a jet of jets over (q0, q1), the step solved
+/// by the model's own Newton) and on the rule composed by the methods from L's derivatives (solved by
+/// the integrator's Newton), every step of the kernel integrator is the closed-form midpoint step of
+/// Kepler from the same (q_k, p_k), over 3000 steps; and the midpoint rule keeps Kepler's angular
+/// momentum exactly (Noether): to round-off on both.
+TEST(DiscreteKernels, KernelStepsOnSuppliedAndComposedRulesAreTheClosedFormMidpointStep) {
   const systems::Kepler kepler{1.0};
   const auto supplied = kernel::ModelAdapter<systems::Kepler>::kernels_with_discrete_rules(kepler);
+  const auto composed = kernel::ModelAdapter<systems::Kepler>::kernels(kepler);
+  ASSERT_TRUE(supplied->supplies_discrete_rule(MECHINT_RULE_MIDPOINT));
+  ASSERT_FALSE(composed->supplies_discrete_rule(MECHINT_RULE_MIDPOINT));
   VecD<2> q0, v0;
   systems::Kepler::pericentre_start(1.0, 1.0, 0.6, q0, v0);
-  VariationalIntegrator fixed(DiscreteSystem<systems::Kepler, MidpointRule>(kepler), 0.01);
+  KernelVariationalIntegrator from_l(*composed, Rule::kMidpoint, 0.01);
   KernelVariationalIntegrator runtime(*supplied, Rule::kMidpoint, 0.01);
-  fixed.start_from_velocity(q0, v0);
+  from_l.start_from_velocity(q0, v0);
   runtime.start_from_velocity(q0, v0);
-  double largest = 0.0;
+  const double j0 = runtime.momentum(0);
+  double largest = 0.0, largest_p = 0.0;
   for (int k = 0; k < 3000; ++k) {
-    fixed.step();
-    runtime.step();
-    largest = std::max(largest, (VecD<2>(runtime.q()) - fixed.q()).lpNorm<Eigen::Infinity>());
+    for (KernelVariationalIntegrator* x : {&runtime, &from_l}) {
+      const Eigen::Vector2d q_k = x->q(), p_k = x->p();
+      Eigen::Vector2d q1;
+      const Eigen::Vector2d p1 = kepler_midpoint_step(kepler.mu, 0.01, q_k, p_k, q1);
+      x->step();
+      largest = std::max(largest, (x->q() - q1).lpNorm<Eigen::Infinity>());
+      largest_p = std::max(largest_p, (x->p() - p1).lpNorm<Eigen::Infinity>());
+    }
   }
   EXPECT_LT(largest, 1e-13);
-  EXPECT_NEAR(runtime.momentum(0), fixed.momentum(0), 1e-13);
+  EXPECT_LT(largest_p, 1e-13);
+  EXPECT_NEAR(runtime.momentum(0), from_l.momentum(0), 1e-13);
+  EXPECT_NEAR(runtime.momentum(0), j0, 1e-13);
+  EXPECT_NEAR(from_l.momentum(0), j0, 1e-13);
+  EXPECT_GT((runtime.q() - Vector(q0)).norm(), 0.1);  // it moved
 }
 
 /// A forced model of n ≤ 4 runs the kernel step at its compile-time size (kernel_variational_
 /// integrator.hpp, step_sized<N>), the discrete forces of a step computed once for the energy balance
-/// and the momentum: the fixed-size integrator's flow for every rule and both forms — the acrobot
-/// (n = 2) under a time-dependent elbow torque, the damped oscillator (n = 1, dissipation) — with
-/// the kernels a built-in's run gets (kernels_for_runs: supplied rules for the acrobot, composed for
-/// the oscillator's constant mass).
-template <class Rule, class M>
-void expect_forced_kernel_steps_follow_the_fixed_size_integrator(const M& model, const VecD<M::kDim>& q0,
-                                                                 const VecD<M::kDim>& v0, Rule, kernel::Rule rule) {
-  const auto kernels = kernel::ModelAdapter<M>::kernels_for_runs(model);
+/// and the momentum. The acrobot (n = 2) under a time-dependent elbow torque, on the kernels its runs
+/// get (kernels_for_runs: the supplied rules, solved by the model's own Newton), follows the same rule
+/// composed from L's and f's derivatives (solved by the integrator's Newton at size 2), for every rule
+/// and both forms.
+void expect_acrobot_supplied_and_composed_rules_step_alike(const VecD<2>& q0, const VecD<2>& v0, Rule rule) {
+  const systems::Acrobot acrobot{};
+  const auto supplied = kernel::ModelAdapter<systems::Acrobot>::kernels_for_runs(acrobot);
+  const auto composed = kernel::ModelAdapter<systems::Acrobot>::kernels(acrobot);
+  ASSERT_TRUE(supplied->supplies_discrete_rule(MECHINT_RULE_MIDPOINT));
+  ASSERT_FALSE(composed->supplies_discrete_rule(MECHINT_RULE_MIDPOINT));
   const auto torque = [](double t) { return 0.3 * std::sin(1.7 * t); };  // the acrobot's elbow
   for (DelForm form : {DelForm::kMomentum, DelForm::kPosition}) {
     SCOPED_TRACE(form == DelForm::kMomentum ? "momentum form" : "position form");
-    VariationalIntegrator fixed(DiscreteSystem<M, Rule>(model), 0.01, {}, form);
-    KernelVariationalIntegrator runtime(*kernels, rule, 0.01, {}, form);
-    if constexpr (kModelNumControls<M> == 1) {
-      fixed.set_control_law([&](double t) { return VecD<1>(torque(t)); });
-      runtime.set_control_law([&](double t, Vector& u) { u[0] = torque(t); });
+    KernelVariationalIntegrator from_l(*composed, rule, 0.01, {}, form);
+    KernelVariationalIntegrator runtime(*supplied, rule, 0.01, {}, form);
+    for (KernelVariationalIntegrator* x : {&from_l, &runtime}) {
+      x->set_control_law([&](double t, Vector& u) { u[0] = torque(t); });
+      x->start_from_velocity(q0, v0);
     }
-    fixed.start_from_velocity(q0, v0);
-    runtime.start_from_velocity(q0, v0);
     double largest = 0.0;
     for (int k = 0; k < 2000; ++k) {
-      fixed.step();
+      from_l.step();
       runtime.step();
-      largest = std::max(largest, (VecD<M::kDim>(runtime.q()) - fixed.q()).template lpNorm<Eigen::Infinity>());
+      largest = std::max(largest, (runtime.q() - from_l.q()).lpNorm<Eigen::Infinity>());
     }
-    // Round-off apart, amplified over the run: under a nonzero control the kernel and fixed-size
-    // paths already differed at round-off before the fast path (4e-11 here, the same bytes with and
-    // without it); a wrong force or a stale f⁺ is O(h) apart (1.6 for f⁻ in place of f⁺).
+    // Round-off apart, amplified over the run; a wrong force or a stale f⁺ is O(h) apart (1.6 for f⁻
+    // in place of f⁺).
     EXPECT_LT(largest, 1e-9);
-    EXPECT_LT((VecD<M::kDim>(runtime.p()) - fixed.p()).template lpNorm<Eigen::Infinity>(), 1e-9);
-    EXPECT_GT((VecD<M::kDim>(runtime.q()) - q0).norm(), 0.1);  // it moved
+    EXPECT_LT((runtime.p() - from_l.p()).lpNorm<Eigen::Infinity>(), 1e-9);
+    EXPECT_GT((runtime.q() - Vector(q0)).norm(), 0.1);  // it moved
   }
 }
 
-TEST(DiscreteKernels, ForcedShortModelsStepAsTheFixedSizeIntegrator) {
-  const systems::Acrobot acrobot{};
+/// The damped oscillator m q̈ = −k q − c q̇ (n = 1, Rayleigh dissipation, on the kernels its runs get:
+/// the rules composed for its constant mass) against its discrete flow in closed form. With w =
+/// (q1 − q0)/h, both rules' discrete forces are f⁻ = f⁺ = −(c/2)(q1 − q0), and
+///   midpoint:  D1 Ld = −m w − (hk/4)(q0 + q1),  D2 Ld = m w − (hk/4)(q0 + q1);
+///   trapezoid: D1 Ld = −m w − (hk/2) q0,         D2 Ld = m w − (hk/2) q1;
+/// p0 + D1 Ld + f⁻ = 0 is linear in q1, and p1 = D2 Ld + f⁺.
+void expect_damped_oscillator_steps_its_closed_form(Rule rule) {
+  systems::DampedHarmonicOscillator oscillator{};
+  oscillator.damping = 0.2;
+  const double m = oscillator.mass, k = oscillator.stiffness, c = oscillator.damping, h = 0.01;
+  const auto kernels = kernel::ModelAdapter<systems::DampedHarmonicOscillator>::kernels_for_runs(oscillator);
+  ASSERT_TRUE(kernels->forced());
+  for (DelForm form : {DelForm::kMomentum, DelForm::kPosition}) {
+    SCOPED_TRACE(form == DelForm::kMomentum ? "momentum form" : "position form");
+    KernelVariationalIntegrator runtime(*kernels, rule, h, {}, form);
+    runtime.start_from_velocity(Vector::Constant(1, 1.0), Vector::Constant(1, 0.0));
+    // p1 = D2 Ld(q0, q1) + f⁺.
+    const auto momentum_after = [&](double q0, double q1) {
+      const double potential = rule == Rule::kMidpoint ? (h * k / 4) * (q0 + q1) : (h * k / 2) * q1;
+      return m * (q1 - q0) / h - potential - (c / 2) * (q1 - q0);
+    };
+    // The momentum form starts from p0 = m v0 = 0; the position form carries (q_{−1}, q0) from its
+    // start, p0 = D2 Ld(q_{−1}, q0) + f⁺.
+    double q = 1.0;
+    double p = form == DelForm::kMomentum ? 0.0 : momentum_after(runtime.q_previous()[0], q);
+    double largest = 0.0;
+    for (int step = 0; step < 2000; ++step) {
+      const double q1 = rule == Rule::kMidpoint ? (p + q * (m / h - h * k / 4 + c / 2)) / (m / h + h * k / 4 + c / 2)
+                                                : q + (p - (h * k / 2) * q) / (m / h + c / 2);
+      p = momentum_after(q, q1);
+      q = q1;
+      runtime.step();
+      largest = std::max(largest, std::abs(runtime.q()[0] - q));
+    }
+    EXPECT_LT(largest, 1e-9);
+    EXPECT_LT(std::abs(runtime.p()[0] - p), 1e-9);
+    EXPECT_GT(std::abs(runtime.q()[0] - 1.0), 0.1);  // it moved
+  }
+}
+
+TEST(DiscreteKernels, ForcedShortModelsStepTheirComposedRulesAndClosedForms) {
   const VecD<2> q0(1.0, 0.3), v0(0.0, 0.5);
   {
     SCOPED_TRACE("acrobot, midpoint");
-    expect_forced_kernel_steps_follow_the_fixed_size_integrator(acrobot, q0, v0, MidpointRule{}, Rule::kMidpoint);
+    expect_acrobot_supplied_and_composed_rules_step_alike(q0, v0, Rule::kMidpoint);
   }
   {
     SCOPED_TRACE("acrobot, trapezoid");
-    expect_forced_kernel_steps_follow_the_fixed_size_integrator(acrobot, q0, v0, TrapezoidRule{}, Rule::kTrapezoid);
+    expect_acrobot_supplied_and_composed_rules_step_alike(q0, v0, Rule::kTrapezoid);
   }
   {
     SCOPED_TRACE("acrobot, first order");
-    expect_forced_kernel_steps_follow_the_fixed_size_integrator(acrobot, q0, v0, FirstOrderRule{}, Rule::kFirstOrder);
+    expect_acrobot_supplied_and_composed_rules_step_alike(q0, v0, Rule::kFirstOrder);
   }
-  systems::DampedHarmonicOscillator oscillator{};
-  oscillator.damping = 0.2;
-  const VecD<1> x0(1.0), w0(0.0);
   {
     SCOPED_TRACE("damped oscillator, midpoint");
-    expect_forced_kernel_steps_follow_the_fixed_size_integrator(oscillator, x0, w0, MidpointRule{}, Rule::kMidpoint);
+    expect_damped_oscillator_steps_its_closed_form(Rule::kMidpoint);
   }
   {
     SCOPED_TRACE("damped oscillator, trapezoid");
-    expect_forced_kernel_steps_follow_the_fixed_size_integrator(oscillator, x0, w0, TrapezoidRule{}, Rule::kTrapezoid);
+    expect_damped_oscillator_steps_its_closed_form(Rule::kTrapezoid);
   }
 }
 
