@@ -12,8 +12,9 @@
 
 #include "kernel/builtin_model_kernels.hpp"  // the rigid body's kernels, compiled once in the library
 #include "kernel/kernel_variational_integrator.hpp"
-#include "mechint/integrate/odeint_baselines.hpp"
-#include "mechint/mechint.hpp"
+#include "mechint/analysis/error_measures.hpp"
+#include "mechint/core/linear_algebra.hpp"
+#include "mechint/integrate/odeint_baselines.hpp"  // the rk78 reference of Euler's equations
 #include "mechint/systems/rigid_body.hpp"
 
 namespace mechint {

@@ -12,7 +12,10 @@
 #include "kernel/builtin_model_kernels.hpp"  // the three-body kernels, compiled once in the library
 #include "kernel/kernel_runge_kutta.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
-#include "mechint/mechint.hpp"
+#include "mechint/analysis/error_measures.hpp"
+#include "mechint/core/linear_algebra.hpp"
+#include "mechint/integrate/run_loop.hpp"
+#include "mechint/solve/newton_options.hpp"
 #include "mechint/systems/three_body.hpp"
 
 namespace mechint {
