@@ -1,22 +1,28 @@
-// The DAE baseline (SUNDIALS IDA on the GGL formulation) on the constrained spherical pendulum, on
-// the kernel engine (kernel::KernelDaeStepper on the built-in's kernels, as `--method dae` runs it):
-// a consistent start, agreement with an independent reference (rk78 at tight tolerance on the
-// unconstrained equations in spherical angles, a Lagrangian written here), the multiplier against its
-// closed form, both constraint levels kept, error falling with the tolerance, and agreement with the
-// kernel midpoint VI at small h. The GGL residual at the start is checked on the fixed-size
-// ConstrainedDae, the one place it is public.
+// The DAE baseline (SUNDIALS IDA on the GGL formulation) on the kernel engine
+// (kernel::KernelDaeStepper on the built-ins' kernels, as `--method dae` runs it), on the spherical
+// pendulum and the double spherical pendulum: a consistent start (the multiplier against its closed
+// form), agreement at every output time with an independent reference (rk78 at tight tolerance on
+// the unconstrained equations in spherical angles, Lagrangians written in tests/em_angle_models.hpp),
+// the multiplier against its closed form along the run, both constraint levels kept, energy and the
+// Noether momentum to the tolerance, error falling with the tolerance, agreement with the kernel
+// midpoint VI at small h, and starts off the constraints refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "kernel/builtin_model_kernels.hpp"  // the built-ins' kernels, linked to
 #include "kernel/kernel_dae.hpp"
 #include "kernel/kernel_runge_kutta.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
-#include "kernel/model_adapter.txx"  // the kernels of the reference's own model (AnglesPendulum)
-#include "mechint/integrate/constrained_dae.hpp"
+#include "kernel/model_adapter.txx"  // the kernels of the references' own models (em_angle_models.hpp)
+#include "em_angle_models.hpp"
+#include "mechint/core/errors.hpp"
+#include "mechint/systems/double_spherical_pendulum.hpp"
 #include "mechint/systems/spherical_pendulum.hpp"
 
 namespace mechint {
@@ -24,8 +30,12 @@ namespace {
 
 using kernel::KernelDaeStepper;
 using kernel::KernelModel;
+using kernel::RowMatrix;
+using kernel::Vector;
 using systems::SphericalAnglesChart;
 using systems::SphericalPendulum;
+using testing::AnglesDoubleSphericalPendulum;
+using testing::AnglesPendulum;
 
 const SphericalPendulum kModel{1.3, 0.9, 9.81};
 const SphericalAnglesChart kChart{0.9};
@@ -41,30 +51,11 @@ const KernelModel& pendulum_kernels() {
   return *k;
 }
 
-/// The same pendulum in the angles (θ, φ): L = ½ m l² (θ̇² + sin²θ φ̇²) + m g l cos θ — an
-/// unconstrained model for the Runge–Kutta reference, written independently of the system's.
-struct AnglesPendulum {
-  static constexpr int kDim = 2;
-  static constexpr int kNumConstraints = 0;
-  static constexpr int kNumSymmetries = 0;
-  double m, l, g;
-  template <class T>
-  T lagrangian(const Vec<T, 2>& a, const Vec<T, 2>& ad) const {
-    using std::cos;
-    using std::sin;
-    const T s = sin(a[0]);
-    return 0.5 * m * l * l * (ad[0] * ad[0] + s * s * ad[1] * ad[1]) + m * g * l * cos(a[0]);
-  }
-};
-
-/// Position at t from rk78 at rtol = atol = 1e-13 on the angle equations.
+/// Position at t from rk78 at rtol = atol = 1e-13 on the angle equations (em_angle_models.hpp).
 VecD<3> reference_position(double t) {
   static const std::shared_ptr<const KernelModel> angles =
       kernel::ModelAdapter<AnglesPendulum>::kernels(AnglesPendulum{kModel.mass, kModel.length, kModel.gravity});
-  kernel::KernelRk78 rk(kernel::KernelEulerLagrangeOde(*angles, nullptr), 1e-3, RungeKuttaTolerances{1e-13, 1e-13});
-  rk.start_from_velocity(kAngles0, kAngleRates0);
-  while (rk.time() < t) rk.step_toward(t);
-  return kChart.embed<double>(VecD<2>(rk.q()));
+  return kChart.embed<double>(VecD<2>(testing::rk78_reference(*angles, kAngles0, kAngleRates0, {t})[0].first));
 }
 
 double dae_error(double t, KernelDaeStepper::Tolerances tol) {
@@ -87,19 +78,11 @@ TEST(Dae, ConsistentStartSatisfiesTheAccelerationConstraint) {
   // m q̈ + m g e_z = 2 λ q. Then q·q̈ + |q̇|² = 0 (second derivative of |q|² − l²).
   const VecD<3> qddot = 2.0 * ida.lambda()[0] * q / kModel.mass - VecD<3>(0.0, 0.0, kModel.gravity);
   EXPECT_NEAR(q.dot(qddot) + v.squaredNorm(), 0.0, 1e-12);
-
-  // The whole GGL residual F(y, ẏ) at the consistent start: y and ẏ are public only on the
-  // fixed-size ConstrainedDae (integrate/constrained_dae.hpp), whose index-1 system the kernel
-  // stepper's start solves on the kernels.
-  const ConstrainedDae<SphericalPendulum> dae(kModel);
-  ConstrainedDae<SphericalPendulum>::State y, yp, f;
-  dae.consistent_start(start_position(), start_velocity(), y, yp);
-  dae.residual(y.data(), yp.data(), f.data());
-  EXPECT_LT(f.lpNorm<Eigen::Infinity>(), 1e-12);
-  // q·q̈ + |q̇|² = 0 (second derivative of |q|² − l²).
-  EXPECT_NEAR(start_position().dot(yp.segment<3>(3)) + start_velocity().squaredNorm(), 0.0, 1e-12);
-  // The two starts' multipliers are the same solve's.
-  EXPECT_NEAR(ida.lambda()[0], ConstrainedDae<SphericalPendulum>::multiplier(y)[0], 1e-12 * std::abs(y[6]));
+  // The start's multiplier against its closed form: m q̈ + m g e_z = 2 λ q and q·q̈ = −|q̇|² give
+  // λ = m (g z − |q̇|²) / (2 l²).
+  const double l2 = kModel.length * kModel.length;
+  const double lambda0 = kModel.mass * (kModel.gravity * q[2] - v.squaredNorm()) / (2.0 * l2);
+  EXPECT_NEAR(ida.lambda()[0], lambda0, 1e-12 * std::abs(lambda0));
 }
 
 TEST(Dae, AgreesWithAnIndependentReferenceAndKeepsBothConstraints) {
@@ -150,6 +133,86 @@ TEST(Dae, AgreesWithTheMidpointVariationalIntegratorAtSmallStep) {
   }
   EXPECT_LT(gaps[1], 1e-4);
   EXPECT_NEAR(gaps[0] / gaps[1], 4.0, 0.6);
+}
+
+/// The DAE at rtol 1e-10, atol 1e-12 on the Cartesian model against the angle formulation integrated
+/// by rk78 (`reference`: the Cartesian (q, q̇) at t_end·i/20, i = 1..20), at those 20 output times:
+/// q and q̇, both constraint levels kept, energy to the tolerance over the run.
+void expect_agreement_at_every_output(const KernelModel& kernels, const Vector& q0, const Vector& v0, double t_end,
+                                      const std::vector<std::pair<Vector, Vector>>& reference) {
+  KernelDaeStepper dae(kernels, 1e-3, {1e-10, 1e-12});
+  dae.start_from_velocity(q0, v0);
+  const double e0 = dae.energy();
+  double worst_q = 0.0, worst_v = 0.0, worst_g = 0.0, worst_gv = 0.0, worst_e = 0.0;
+  for (int i = 1; i <= 20; ++i) {
+    const double t = t_end * i / 20;
+    dae.step_toward(t);
+    ASSERT_DOUBLE_EQ(dae.time(), t);
+    worst_q = std::max(worst_q, (dae.q() - reference[i - 1].first).lpNorm<Eigen::Infinity>());
+    worst_v = std::max(worst_v, (dae.velocity() - reference[i - 1].second).lpNorm<Eigen::Infinity>());
+    worst_g = std::max(worst_g, dae.constraint_residual().lpNorm<Eigen::Infinity>());
+    RowMatrix dg(kernels.num_constraints(), kernels.dim());
+    ASSERT_TRUE(kernels.constraints(dae.q(), nullptr, &dg));
+    worst_gv = std::max(worst_gv, (dg * dae.velocity()).lpNorm<Eigen::Infinity>());
+    worst_e = std::max(worst_e, std::abs(dae.energy() - e0) / (1.0 + std::abs(e0)));
+  }
+  std::printf("DAE against the angle formulation: q %.1e, v %.1e, g %.1e, Dg v %.1e, energy %.1e\n", worst_q, worst_v,
+              worst_g, worst_gv, worst_e);
+  EXPECT_LE(worst_q, 1e-8);
+  EXPECT_LE(worst_v, 1e-7);
+  EXPECT_LE(worst_g, 1e-10);  // the position constraint is one of the equations IDA solves
+  EXPECT_LE(worst_gv, 1e-8);  // so is the velocity constraint (the bound of AgreesWithAnIndependentReference...)
+  EXPECT_LE(worst_e, 1e-6);   // energy is not kept by the method: to its tolerance over the run
+  EXPECT_GT(dae.step_index(), 20);
+  EXPECT_EQ(dae.lambda().size(), kernels.num_constraints());
+}
+
+std::vector<double> output_times(double t_end) {
+  std::vector<double> times;
+  for (int i = 1; i <= 20; ++i) times.push_back(t_end * i / 20);
+  return times;
+}
+
+TEST(Dae, SphericalPendulumAgreesWithTheAngleFormulationAtEveryOutput) {
+  const SphericalPendulum model;  // m = l = 1
+  const VecD<3> q0(0.6, 0.0, -0.8), v0(0.0, 1.5, 0.0);
+  const auto kernels = kernel::ModelAdapter<SphericalPendulum>::kernels(model);
+  // θ = acos 0.8, φ = 0, θ̇ = 0, φ̇ = |v| / (l sin θ) = 1.5 / 0.6.
+  const auto angles = kernel::ModelAdapter<AnglesPendulum>::kernels(AnglesPendulum{model.mass, model.length, model.gravity});
+  const SphericalAnglesChart chart{model.length};
+  std::vector<std::pair<Vector, Vector>> reference;
+  for (const auto& [a, ad] : testing::rk78_reference(*angles, VecD<2>(std::acos(0.8), 0.0), VecD<2>(0.0, 2.5), output_times(5.0)))
+    reference.emplace_back(chart.embed<double>(VecD<2>(a)), chart.embed_velocity<double>(VecD<2>(a), VecD<2>(ad)));
+  expect_agreement_at_every_output(*kernels, q0, v0, 5.0, reference);
+  // J_z = m (x ẏ − y ẋ) is kept to IDA's tolerance.
+  KernelDaeStepper dae(*kernels, 1e-3, {1e-10, 1e-12});
+  dae.start_from_velocity(q0, v0);
+  dae.step_toward(5.0);
+  EXPECT_NEAR(dae.momentum(0), 0.6 * 1.5, 1e-7);
+}
+
+TEST(Dae, DoubleSphericalPendulumAgreesWithTheAngleFormulationAtEveryOutput) {
+  const systems::DoubleSphericalPendulum model;
+  const auto st = systems::complete_dsp_start(model, systems::named_dsp_start("pattern-1"));
+  const AnglesDoubleSphericalPendulum in_angles{model.m1, model.m2, model.l1, model.l2, model.gravity};
+  VecD<4> a0, ad0;
+  AnglesDoubleSphericalPendulum::angles_of(st.q, st.v, a0, ad0);
+  const auto angles = kernel::ModelAdapter<AnglesDoubleSphericalPendulum>::kernels(in_angles);
+  std::vector<std::pair<Vector, Vector>> reference;
+  for (const auto& [a, ad] : testing::rk78_reference(*angles, a0, ad0, output_times(1.0))) {
+    VecD<6> q, v;
+    in_angles.embed(VecD<4>(a), VecD<4>(ad), q, v);
+    reference.emplace_back(q, v);
+  }
+  expect_agreement_at_every_output(*kernel::ModelAdapter<systems::DoubleSphericalPendulum>::kernels(model), st.q, st.v,
+                                   1.0, reference);
+}
+
+TEST(Dae, RefusesAStartOffTheConstraints) {
+  const auto kernels = kernel::ModelAdapter<SphericalPendulum>::kernels(SphericalPendulum{});
+  KernelDaeStepper dae(*kernels, 1e-3, {});
+  EXPECT_THROW(dae.start_from_velocity(Eigen::Vector3d(0.6, 0.0, -0.7), Eigen::Vector3d(0.0, 1.0, 0.0)), InvalidStart);
+  EXPECT_THROW(dae.start_from_velocity(Eigen::Vector3d(0.6, 0.0, -0.8), Eigen::Vector3d(1.0, 0.0, 0.0)), InvalidStart);
 }
 
 }  // namespace
