@@ -16,6 +16,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "constant_mass_models.hpp"
 #include "counting_allocator.hpp"
@@ -24,6 +28,9 @@
 #include "kernel/galerkin_tableau.hpp"
 #include "kernel/builtin_model_kernels.hpp"  // the built-ins' kernels, linked to
 #include "kernel/model_adapter.txx"
+#include "mechint/core/linear_algebra.hpp"
+#include "mechint/integrate/step_check.hpp"
+#include "mechint/solve/newton_options.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
 #include "mechint/systems/kepler.hpp"
 
@@ -104,7 +111,7 @@ Case<DoubleSphericalPendulum> dsp_case() {
 
 /// The energy–momentum integrator composed by `scheme`, on the model's kernels: what `mechint run
 /// --method energy-momentum compose=SCHEME` steps (tests/test_kernel_energy_momentum.cpp holds it to
-/// the fixed-size integrator, include/mechint/integrate/energy_momentum.hpp, step for step).
+/// its conservation laws and to independent solutions in angles).
 struct Composed {
   std::shared_ptr<const kernel::KernelModel> kernels;  // what `em` reads, alive as long as it
   kernel::KernelEnergyMomentumIntegrator em;
