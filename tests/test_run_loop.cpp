@@ -1,29 +1,27 @@
 // The stepper contract (integrate/stepper.hpp) and the one run loop (integrate/run_loop.hpp):
-// which capabilities each integrator has (the fixed-size integrators' as long as they exist, and how
-// the loop steps the kernel engine's), where a run is sampled, that adaptive methods are sampled at
-// the output times exactly, and that a non-finite state or the model's domain stops a run. The runs
-// step the kernel engine's integrators on the built-ins' kernels, as the command line does.
+// which capabilities each of the kernel engine's integrators has and how the loop advances it
+// (fixed step or adaptive), where a run is sampled, that adaptive methods are sampled at the output
+// times exactly, and that a non-finite state or the model's domain stops a run. The runs step the
+// kernel engine's integrators on the built-ins' kernels, as the command line does.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <memory>
 #include <vector>
 
+#include "kernel/energy_momentum_integrator.hpp"
 #include "kernel/kernel_dae.hpp"
+#include "kernel/kernel_impact_driver.hpp"
 #include "kernel/kernel_runge_kutta.hpp"
 #include "kernel/kernel_variational_integrator.hpp"
 #include "kernel/model_adapter.hpp"
-#include "mechint/mechint.hpp"
-#include "mechint/integrate/energy_momentum.hpp"
-#include "mechint/integrate/ida_dae.hpp"
-#include "mechint/integrate/impact_driver.hpp"
+#include "mechint/core/errors.hpp"
 #include "mechint/integrate/odeint_baselines.hpp"
 #include "mechint/integrate/run_loop.hpp"
-#include "mechint/integrate/trapezoid_flow.hpp"
-#include "mechint/systems/double_spherical_pendulum.hpp"
+#include "mechint/integrate/stepper.hpp"
+#include "mechint/model/lagrangian_calculus.hpp"
 #include "mechint/systems/harmonic_oscillator.hpp"
 #include "mechint/systems/kepler.hpp"
-#include "mechint/systems/point_mass_wall.hpp"
 #include "mechint/systems/spherical_pendulum.hpp"
 #include "mechint/systems/three_body.hpp"
 
@@ -36,32 +34,40 @@ using systems::HarmonicOscillator;
 using systems::Kepler;
 using systems::SphericalPendulum;
 
-using KeplerVi = VariationalIntegrator<DiscreteSystem<Kepler, MidpointRule>>;
-using SphereVi = VariationalIntegrator<DiscreteSystem<SphericalPendulum, MidpointRule>>;
-using Em = EnergyMomentumIntegrator<systems::DoubleSphericalPendulum>;
-using Impacts = ImpactDriver<TrapezoidFlow<systems::PointMassWall>>;
-using Rk4 = RungeKutta4Stepper<Kepler>;
-using Rk78 = AdaptiveRungeKuttaStepper<Kepler, RungeKuttaMethod::kRk78>;
-using Dopri5 = AdaptiveRungeKuttaStepper<Kepler, RungeKuttaMethod::kDopri5>;
-using Dae = DaeStepper<SphericalPendulum>;
+using Vi = KernelVariationalIntegrator;
+using Em = kernel::KernelEnergyMomentumIntegrator;
+using Impacts = kernel::KernelImpactDriver;
+using Rk4 = kernel::KernelRk4;
+using Rk78 = kernel::KernelRk78;
+using Dopri5 = kernel::KernelDopri5;
 using KernelDae = kernel::KernelDaeStepper;
 
+/// The Noether momenta of a kernel stepper: momentum(i) for i < model().num_symmetries(), a count
+/// known at run time (HasNoetherMomenta asks for the model's compile-time kNumSymmetries, which a
+/// kernel model does not have).
+template <class S>
+concept HasRuntimeNoetherMomenta = Stepper<S> && requires(const S& s) {
+  { s.momentum(0) } -> std::convertible_to<double>;
+  { s.model().num_symmetries() } -> std::convertible_to<int>;
+};
+
 // Fixed-step and adaptive methods.
-static_assert(FixedStepper<KeplerVi> && FixedStepper<Em> && FixedStepper<Impacts> && FixedStepper<Rk4>);
-static_assert(AdaptiveStepper<Rk78> && AdaptiveStepper<Dopri5> && AdaptiveStepper<Dae>);
-static_assert(!AdaptiveStepper<KeplerVi> && !FixedStepper<Dae>);
-// The capabilities of the table in docs/architecture.md.
-static_assert(HasMomentum<KeplerVi> && HasVelocity<KeplerVi> && HasEnergy<KeplerVi> && HasNoetherMomenta<KeplerVi>);
-static_assert(HasMultipliers<SphereVi> && HasConstraintResidual<SphereVi>);
-static_assert(HasMomentum<Em> && HasEnergy<Em> && HasNoetherMomenta<Em> && HasMultipliers<Em>);
-static_assert(HasMomentum<Impacts> && HasEnergy<Impacts> && HasModifiedEnergy<Impacts> && !HasNoetherMomenta<Impacts>);
-static_assert(!HasMomentum<Rk4> && HasVelocity<Rk4> && HasEnergy<Rk4> && HasNoetherMomenta<Rk4>);
-static_assert(HasMultipliers<Dae> && HasConstraintResidual<Dae> && HasNoetherMomenta<Dae>);
-static_assert(!HasModifiedEnergy<KeplerVi> && !HasNoetherMomenta<VariationalIntegrator<DiscreteSystem<HarmonicOscillator, MidpointRule>>>);
-// How the loop advances the kernel engine's steppers the runs below use.
-static_assert(FixedStepper<KernelVariationalIntegrator> && FixedStepper<kernel::KernelRk4>);
-static_assert(AdaptiveStepper<kernel::KernelRk78> && AdaptiveStepper<kernel::KernelDopri5> && AdaptiveStepper<KernelDae>);
-static_assert(!AdaptiveStepper<KernelVariationalIntegrator> && !FixedStepper<KernelDae>);
+static_assert(FixedStepper<Vi> && FixedStepper<Em> && FixedStepper<Impacts> && FixedStepper<Rk4>);
+static_assert(AdaptiveStepper<Rk78> && AdaptiveStepper<Dopri5> && AdaptiveStepper<KernelDae>);
+static_assert(!AdaptiveStepper<Vi> && !FixedStepper<KernelDae>);
+// The capabilities of the table in docs/architecture.md (one kernel integrator for every model:
+// multipliers and the constraint residual are there whether the model has constraints or not).
+static_assert(HasMomentum<Vi> && HasVelocity<Vi> && HasEnergy<Vi> && HasRuntimeNoetherMomenta<Vi>);
+static_assert(HasMultipliers<Vi> && HasConstraintResidual<Vi>);
+static_assert(HasMomentum<Em> && HasEnergy<Em> && HasRuntimeNoetherMomenta<Em> && HasMultipliers<Em>);
+static_assert(HasMomentum<Impacts> && HasEnergy<Impacts> && HasModifiedEnergy<Impacts> && HasImpactCount<Impacts>);
+static_assert(!HasMomentum<Rk4> && HasVelocity<Rk4> && HasEnergy<Rk4> && HasRuntimeNoetherMomenta<Rk4>);
+static_assert(HasMultipliers<KernelDae> && HasConstraintResidual<KernelDae> && HasRuntimeNoetherMomenta<KernelDae>);
+static_assert(!HasModifiedEnergy<Vi> && !HasImpactCount<Vi>);
+// The compile-time capability of a fixed-size model's stepper (the Odeint baselines): Noether
+// momenta where the model has a symmetry, none where it has none.
+static_assert(HasNoetherMomenta<RungeKutta4Stepper<Kepler>>);
+static_assert(!HasNoetherMomenta<RungeKutta4Stepper<HarmonicOscillator>>);
 
 /// The kernels a built-in's runs use (compiled once in the library).
 template <class M>
