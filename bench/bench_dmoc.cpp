@@ -1,10 +1,9 @@
-// Solve time of DMOC (optimal/dmoc.hpp + Ipopt) against the number of steps N = 50 … 800, with the
-// exact sparse Hessian of the Lagrangian and with Ipopt's limited-memory (L-BFGS) approximation:
-// the pendulum swing-up (n = 1, m = 1) and the cart-pole swing-up (n = 2, m = 1, bounds on force
-// and travel). Counters: Ipopt iterations and cost. The *OnKernels cases solve the same problems with
-// the program `mechint optimize` builds (kernel/kernel_dmoc.hpp, on the models' AD kernels), and
-// BM_*Evaluation time one evaluation of the constraints' Jacobian and of the Lagrangian's Hessian in
-// both (N = 200). BM_CartPoleSwingUpGalerkin solves the cart-pole swing-up with the Galerkin rules
+// Solve time of DMOC (the program `mechint optimize` builds, kernel/kernel_dmoc.hpp on the models'
+// AD kernels, + Ipopt) against the number of steps N = 50 … 800, with the exact sparse Hessian of the
+// Lagrangian and with Ipopt's limited-memory (L-BFGS) approximation: the pendulum swing-up (n = 1,
+// m = 1) and the cart-pole swing-up (n = 2, m = 1, bounds on force and travel). Counters: Ipopt
+// iterations and cost. BM_CartPoleEvaluation times one evaluation of the constraints' Jacobian and of
+// the Lagrangian's Hessian (N = 200). BM_CartPoleSwingUpGalerkin solves the cart-pole swing-up with the Galerkin rules
 // (s Gauss stages, s − 1 interior control points a step; s = 1 is the midpoint rule through the same
 // program). docs/optimal-control.md and docs/performance-history.md quote the figures.
 #include <benchmark/benchmark.h>
@@ -14,35 +13,31 @@
 #include <random>
 
 #include "kernel/kernel_dmoc.hpp"
-#include "kernel/model_adapter.hpp"
-#include "mechint/discrete/discrete_system.hpp"
-#include "mechint/optimal/dmoc.hpp"
+#include "kernel/builtin_model_kernels.hpp"
 #include "mechint/optimal/ipopt_solver.hpp"
-#include "mechint/systems/cart_pole.hpp"
-#include "mechint/systems/damped_pendulum.hpp"
 
 namespace {
 
 using namespace mechint;
 using optimal::HessianMode;
 
-optimal::OptimalControlProblem<1, 1> pendulum_swing_up(int steps) {
-  optimal::OptimalControlProblem<1, 1> p;
+optimal::DmocProblem pendulum_swing_up(int steps) {
+  optimal::DmocProblem p(1, 1);
   p.horizon = 3.0;
   p.steps = steps;
   p.q_goal << M_PI;
-  p.q_goal_given << true;
-  p.v_goal_given << true;
+  p.q_goal_given = {true};
+  p.v_goal_given = {true};
   return p;
 }
 
-optimal::OptimalControlProblem<2, 1> cart_pole_swing_up(int steps) {
-  optimal::OptimalControlProblem<2, 1> p;
+optimal::DmocProblem cart_pole_swing_up(int steps) {
+  optimal::DmocProblem p(2, 1);
   p.horizon = 2.5;
   p.steps = steps;
   p.q_goal << 0.0, M_PI;
-  p.q_goal_given << true, true;
-  p.v_goal_given << true, true;
+  p.q_goal_given = {true, true};
+  p.v_goal_given = {true, true};
   p.u_lower << -20.0;
   p.u_upper << 20.0;
   p.q_lower << -1.0, -optimal::kUnbounded;
@@ -50,14 +45,13 @@ optimal::OptimalControlProblem<2, 1> cart_pole_swing_up(int steps) {
   return p;
 }
 
-template <class System, class Problem>
-void solve(benchmark::State& state, const System& system, const Problem& problem) {
+template <class Model>
+void solve(benchmark::State& state, const Model& model, const optimal::DmocProblem& problem) {
   const auto hessian = state.range(1) == 0 ? HessianMode::kExact : HessianMode::kLimitedMemory;
+  const auto kernels = kernel::ModelAdapter<Model>::kernels_for_runs(model);
   optimal::NlpSolution solution;
   for (auto _ : state) {
-    optimal::DmocTranscription<System> program(system, problem);
-    // An opaque call: nothing to keep from the optimizer (and DoNotOptimize on a double lvalue is
-    // miscompiled with GCC by Debian's benchmark 1.7: its "+m,r" constraint writes a register back).
+    kernel::KernelDmocTranscription program(*kernels, kernel::Rule::kMidpoint, problem);
     solution = optimal::solve_with_ipopt(program, {.hessian = hessian, .tolerance = 1e-8, .max_iterations = 5000});
   }
   if (!solution.converged) state.SkipWithError(("not converged: " + solution.status).c_str());
@@ -66,35 +60,11 @@ void solve(benchmark::State& state, const System& system, const Problem& problem
 }
 
 void BM_PendulumSwingUp(benchmark::State& state) {
-  solve(state, DiscreteSystem<systems::DampedPendulum, MidpointRule>(systems::DampedPendulum{}),
-        pendulum_swing_up(static_cast<int>(state.range(0))));
+  solve(state, systems::DampedPendulum{}, pendulum_swing_up(static_cast<int>(state.range(0))));
 }
 
 void BM_CartPoleSwingUp(benchmark::State& state) {
-  solve(state, DiscreteSystem<systems::CartPole, MidpointRule>(systems::CartPole{}),
-        cart_pole_swing_up(static_cast<int>(state.range(0))));
-}
-
-template <class Model, class Problem>
-void solve_on_kernels(benchmark::State& state, const Model& model, const Problem& problem) {
-  const auto hessian = state.range(1) == 0 ? HessianMode::kExact : HessianMode::kLimitedMemory;
-  const auto kernels = kernel::ModelAdapter<Model>::kernels_for_runs(model);
-  optimal::NlpSolution solution;
-  for (auto _ : state) {
-    kernel::KernelDmocTranscription program(*kernels, kernel::Rule::kMidpoint, optimal::runtime_problem(problem));
-    solution = optimal::solve_with_ipopt(program, {.hessian = hessian, .tolerance = 1e-8, .max_iterations = 5000});
-  }
-  if (!solution.converged) state.SkipWithError(("not converged: " + solution.status).c_str());
-  state.counters["iterations"] = solution.iterations;
-  state.counters["cost"] = solution.objective;
-}
-
-void BM_PendulumSwingUpOnKernels(benchmark::State& state) {
-  solve_on_kernels(state, systems::DampedPendulum{}, pendulum_swing_up(static_cast<int>(state.range(0))));
-}
-
-void BM_CartPoleSwingUpOnKernels(benchmark::State& state) {
-  solve_on_kernels(state, systems::CartPole{}, cart_pole_swing_up(static_cast<int>(state.range(0))));
+  solve(state, systems::CartPole{}, cart_pole_swing_up(static_cast<int>(state.range(0))));
 }
 
 /// Arguments: N, then the number s of Gauss stages (exact Hessian).
@@ -103,7 +73,7 @@ void BM_CartPoleSwingUpGalerkin(benchmark::State& state) {
   const kernel::DmocRule rule = kernel::dmoc_rule(kernel::gauss_tableau(static_cast<int>(state.range(1))));
   optimal::NlpSolution solution;
   for (auto _ : state) {
-    kernel::KernelDmocTranscription program(*kernels, rule, optimal::runtime_problem(cart_pole_swing_up(static_cast<int>(state.range(0)))));
+    kernel::KernelDmocTranscription program(*kernels, rule, cart_pole_swing_up(static_cast<int>(state.range(0))));
     solution = optimal::solve_with_ipopt(program, {.tolerance = 1e-8, .max_iterations = 5000});
   }
   if (!solution.converged) state.SkipWithError(("not converged: " + solution.status).c_str());
@@ -128,24 +98,15 @@ void evaluate(benchmark::State& state, const optimal::NonlinearProgram& program)
 }
 
 void BM_CartPoleEvaluation(benchmark::State& state) {
-  const optimal::DmocTranscription program(DiscreteSystem<systems::CartPole, MidpointRule>(systems::CartPole{}),
-                                           cart_pole_swing_up(200));
-  evaluate(state, program);
-}
-
-void BM_CartPoleEvaluationOnKernels(benchmark::State& state) {
   const auto kernels = kernel::ModelAdapter<systems::CartPole>::kernels_for_runs(systems::CartPole{});
-  const kernel::KernelDmocTranscription program(*kernels, kernel::Rule::kMidpoint, optimal::runtime_problem(cart_pole_swing_up(200)));
+  const kernel::KernelDmocTranscription program(*kernels, kernel::Rule::kMidpoint, cart_pole_swing_up(200));
   evaluate(state, program);
 }
 
 // Arguments: N, then 0 = exact Hessian, 1 = limited memory.
 BENCHMARK(BM_PendulumSwingUp)->ArgsProduct({{50, 100, 200, 400, 800}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_CartPoleSwingUp)->ArgsProduct({{50, 100, 200, 400, 800}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
-BENCHMARK(BM_PendulumSwingUpOnKernels)->ArgsProduct({{50, 100, 200, 400, 800}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
-BENCHMARK(BM_CartPoleSwingUpOnKernels)->ArgsProduct({{50, 100, 200, 400, 800}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_CartPoleSwingUpGalerkin)->ArgsProduct({{25, 50, 100, 200}, {1, 2, 3}})->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_CartPoleEvaluation)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_CartPoleEvaluationOnKernels)->Unit(benchmark::kMicrosecond);
 
 }  // namespace

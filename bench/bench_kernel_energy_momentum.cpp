@@ -1,14 +1,12 @@
 // ns per step of the energy–momentum integrator on derivative kernels (src/kernel/, runtime-sized;
-// the built-in model's kernels by AD, kernel/model_adapter.hpp) next to the fixed-size one
-// (integrate/energy_momentum.hpp), on the double spherical pendulum (6 coordinates, 2 constraints,
-// pattern I, h = 0.01): plain (compose:0) and composed with yoshida4 (compose:1). The same flow
-// (tests/test_kernel_energy_momentum.cpp); docs/performance-history.md has the ratios.
+// the built-in model's kernels by AD, kernel/model_adapter.hpp) on the double spherical pendulum
+// (6 coordinates, 2 constraints, pattern I, h = 0.01): plain (compose:0) and composed with yoshida4
+// (compose:1). docs/performance.md has the figures.
 #include <benchmark/benchmark.h>
 
 #include "kernel/energy_momentum_integrator.hpp"
 #include "kernel/galerkin_tableau.hpp"
 #include "kernel/model_adapter.hpp"
-#include "mechint/integrate/energy_momentum.hpp"
 #include "mechint/systems/double_spherical_pendulum.hpp"
 #include "step_loop.hpp"
 
@@ -22,15 +20,6 @@ using mechint::bench::run_steps;
 std::vector<double> composition(const benchmark::State& state) {
   return state.range(0) != 0 ? kernel::composition_named("yoshida4").gammas : std::vector<double>{};
 }
-
-void BM_EnergyMomentumFixed(benchmark::State& state) {
-  const DoubleSphericalPendulum model;
-  const auto st = systems::complete_dsp_start(model, systems::named_dsp_start("pattern-1"));
-  EnergyMomentumIntegrator<DoubleSphericalPendulum> em(model, 0.01, {}, {}, composition(state));
-  em.start_from_velocity(st.q, st.v);
-  run_steps(state, em);
-}
-BENCHMARK(BM_EnergyMomentumFixed)->ArgName("compose")->Arg(0)->Arg(1);
 
 void BM_EnergyMomentumKernels(benchmark::State& state) {
   const DoubleSphericalPendulum model;

@@ -1,22 +1,18 @@
 // vi-trapezoid on the Kepler problem beside a hand-written leapfrog loop (issue 30: "vi-trapezoid
 // costs ≤ 1.2× a hand-written leapfrog loop"). L = ½|q̇|² + μ/|q| is separable with a constant mass
-// matrix, so vi-trapezoid takes its explicit Störmer–Verlet steps (integrate/variational_integrator.hpp);
+// matrix, so vi-trapezoid takes its explicit Störmer–Verlet steps (src/kernel/galerkin_integrator.hpp);
 // the leapfrog below is the same method (kick-drift-kick with the last acceleration reused) written
-// by hand on plain doubles. Orbit e = 0.5, 100 steps per period, as BM_KeplerMidpoint.
+// by hand on plain doubles. Orbit e = 0.5, 100 steps per period, as bench_steps' BM_KeplerMidpoint.
 //
 //   BM_KeplerLeapfrog              the hand-written loop
-//   BM_KeplerViTrapezoid           mechint's step, explicit (the default on this model)
-//   BM_KeplerViTrapezoidNewton     mechint's step with the explicit path refused (the Newton DEL solve,
-//                                  what vi-trapezoid did before)
-//   BM_KeplerViTrapezoidKernels    the step of the kernel boundary (2-stage Lobatto), composed or not,
+//   BM_KeplerViTrapezoidKernels    mechint's vi-trapezoid step (2-stage Lobatto), composed or not,
 //                                  explicit (the model's own step or the methods' drift and kick) or
-//                                  by Newton
-//   BM_KeplerTrapezoidOverLeapfrog the ratio, paired: 41 rounds of 20 000 leapfrog steps and 20 000
-//                                  vi-trapezoid steps one after the other in this process, timed by
-//                                  the thread's CPU clock; the counter ratio_median is the median over
-//                                  the rounds of (vi-trapezoid time)/(leapfrog time) (docs/performance.md).
-//   BM_KeplerKernelTrapezoidOverLeapfrog  the same ratio for the kernel boundary's explicit step (what
-//                                  `mechint run kepler --method vi-trapezoid` takes).
+//                                  by Newton (the explicit path refused)
+//   BM_KeplerKernelTrapezoidOverLeapfrog  the ratio, paired: 41 rounds of 20 000 leapfrog steps and
+//                                  20 000 vi-trapezoid steps one after the other in this process, timed
+//                                  by the thread's CPU clock; the counter ratio_median is the median over
+//                                  the rounds of (vi-trapezoid time)/(leapfrog time) (docs/performance.md),
+//                                  for the explicit step `mechint run kepler --method vi-trapezoid` takes.
 //   BM_KeplerComposedMidpointOverLeapfrog  the composition kahan-li8 at 148 steps per period (what
 //                                  rk78's best phase error over 10⁴ periods needs, docs/methods.md) of
 //                                  the implicit midpoint rule over that of the leapfrog, paired as above:
@@ -33,9 +29,7 @@
 #include <vector>
 
 #include "kernel/galerkin_integrator.hpp"
-#include "kernel/model_adapter.hpp"
-#include "mechint/mechint.hpp"
-#include "mechint/systems/kepler.hpp"
+#include "kernel/builtin_model_kernels.hpp"
 
 namespace {
 
@@ -113,15 +107,6 @@ struct ComposedSteps {
   }
 };
 
-using Trapezoid = VariationalIntegrator<DiscreteSystem<Kepler, TrapezoidRule>>;
-
-void start(Trapezoid& vi, bool allow_explicit) {
-  VecD<2> q0, v0;
-  Kepler::pericentre_start(kMu, 1.0, 0.5, q0, v0);
-  vi.allow_explicit_steps(allow_explicit);
-  vi.start_from_velocity(q0, v0);
-}
-
 Leapfrog leapfrog() {
   VecD<2> q0, v0;
   Kepler::pericentre_start(kMu, 1.0, 0.5, q0, v0);
@@ -146,25 +131,6 @@ void BM_KeplerLeapfrog(benchmark::State& state) {
   per_step(state, steps);
 }
 BENCHMARK(BM_KeplerLeapfrog);
-
-void trapezoid_steps(benchmark::State& state, bool allow_explicit) {
-  Trapezoid vi(DiscreteSystem<Kepler, TrapezoidRule>(Kepler{kMu}), kStep);
-  start(vi, allow_explicit);
-  if (vi.explicit_steps() != allow_explicit) state.SkipWithError("the explicit path is not where it should be");
-  long steps = 0;
-  for (auto _ : state) {
-    vi.step();
-    benchmark::DoNotOptimize(vi.q().data());
-    ++steps;
-  }
-  per_step(state, steps);
-}
-
-void BM_KeplerViTrapezoid(benchmark::State& state) { trapezoid_steps(state, true); }
-BENCHMARK(BM_KeplerViTrapezoid);
-
-void BM_KeplerViTrapezoidNewton(benchmark::State& state) { trapezoid_steps(state, false); }
-BENCHMARK(BM_KeplerViTrapezoidNewton);
 
 /// The kernel boundary's vi-trapezoid (2-stage Lobatto) composed with the scheme of argument 0
 /// (0 none, 1 yoshida4, 2 kahan-li6, 3 kahan-li8), explicit on the model's side (argument 1 = 2,
@@ -253,15 +219,8 @@ void over_leapfrog(benchmark::State& state, Stepper& stepper) {
   state.counters["ratio_max"] = ratios.back();
 }
 
-void BM_KeplerTrapezoidOverLeapfrog(benchmark::State& state) {
-  Trapezoid vi(DiscreteSystem<Kepler, TrapezoidRule>(Kepler{kMu}), kStep);
-  start(vi, true);
-  over_leapfrog(state, vi);
-}
-BENCHMARK(BM_KeplerTrapezoidOverLeapfrog)->UseManualTime()->Iterations(41);
-
-/// The same for the kernel boundary's explicit step, what `mechint run kepler --method vi-trapezoid`
-/// takes: the model's own step (model_step = 1, model_kernels.h's separable_step) or the methods'
+/// The paired ratio for the explicit step `mechint run kepler --method vi-trapezoid` takes: the
+/// model's own step (model_step = 1, model_kernels.h's separable_step) or the methods'
 /// drift and kick around the model's L_q (0).
 void BM_KeplerKernelTrapezoidOverLeapfrog(benchmark::State& state) {
   const auto model = kernel::ModelAdapter<Kepler>::kernels(Kepler{kMu});

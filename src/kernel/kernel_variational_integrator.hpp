@@ -27,7 +27,7 @@
 #include "kernel/kernel_legendre.hpp"
 #include "mechint/core/state_archive.hpp"
 #include "mechint/integrate/step_check.hpp"
-#include "mechint/integrate/variational_integrator.hpp"
+#include "kernel/del_form.hpp"
 #include "kernel/sized_newton.hpp"
 #include "mechint/solve/newton.hpp"
 
@@ -43,7 +43,7 @@ class KernelVariationalIntegrator {
   KernelVariationalIntegrator(const KernelVariationalIntegrator&) = delete;
   KernelVariationalIntegrator& operator=(const KernelVariationalIntegrator&) = delete;
 
-  // ---- starts (as the fixed-size integrator's) -----------------------------------------------
+  // ---- starts ----------------------------------------------------------------------------------
   void start_from_velocity(const Vector& q0, const Vector& qdot0, double t0 = 0.0);
   void start_from_momentum(const Vector& q0, const Vector& p0, double t0 = 0.0);
   void start_from_two_points(const Vector& q_prev, const Vector& q0, double t0 = 0.0);
@@ -72,6 +72,8 @@ class KernelVariationalIntegrator {
   long step_index() const { return step_index_; }
   const KernelModel& model() const { return *model_; }
   const NewtonStats& last_newton_stats() const { return stats_; }
+  /// Newton iterations of every step since the start (a start's own solves not counted).
+  long total_newton_iterations() const { return total_iterations_; }
   long confirmed_steps() const { return confirmed_steps_; }
 
   /// The velocity whose Legendre transform is p(), once per state (a row asks for it and its energy).

@@ -73,14 +73,10 @@
 #include "mechint/solve/del_newton.hpp"
 #include "mechint/solve/newton.hpp"
 #include "mechint/integrate/step_check.hpp"
+#include "kernel/del_form.hpp"
 
 namespace mechint {
 
-/// Which variables the integrator carries from step to step.
-enum class DelForm {
-  kMomentum,  ///< (q_k, p_k), p_{k+1} = D2 Ld(q_k, q_{k+1})
-  kPosition,  ///< (q_{k−1}, q_k), p_k recomputed each step
-};
 
 template <DiscreteMechanicalSystem S>
 class VariationalIntegrator {
