@@ -83,6 +83,23 @@ TEST(Dae, ConsistentStartSatisfiesTheAccelerationConstraint) {
   const double l2 = kModel.length * kModel.length;
   const double lambda0 = kModel.mass * (kModel.gravity * q[2] - v.squaredNorm()) / (2.0 * l2);
   EXPECT_NEAR(ida.lambda()[0], lambda0, 1e-12 * std::abs(lambda0));
+  // The whole GGL residual F(y, ẏ) at the consistent start (q̇ − v − Gᵀμ, the Euler–Lagrange rows
+  // with the start's acceleration and λ, g, G v): zero to round-off.
+  const Vector f = ida.dae_residual();
+  ASSERT_EQ(f.size(), 2 * 3 + 2 * 1);
+  EXPECT_LT(f.lpNorm<Eigen::Infinity>(), 1e-12);
+}
+
+TEST(Dae, TheResidualAtAnOutputTimeIsWithinTheTolerances) {
+  // IDA's interpolated y, ẏ at an output time satisfy F to the order of its tolerances, and to
+  // round-off in the constraint rows' scale: a check that the residual reads the current state.
+  KernelDaeStepper ida(pendulum_kernels(), 1e-3, {1e-10, 1e-12});
+  ida.start_from_velocity(start_position(), start_velocity());
+  ida.step_toward(1.0);
+  const Vector f = ida.dae_residual();
+  EXPECT_LT(f.segment(6, 2).lpNorm<Eigen::Infinity>(), 1e-8);  // g and G v, as the run's bounds
+  EXPECT_LT(f.lpNorm<Eigen::Infinity>(), 1e-4);
+  EXPECT_GT(f.lpNorm<Eigen::Infinity>(), 0.0);  // not the start's exact zero: IDA's interpolant
 }
 
 TEST(Dae, AgreesWithAnIndependentReferenceAndKeepsBothConstraints) {

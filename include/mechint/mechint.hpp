@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// Everything of mechint in one include: the engine's API (mechint/system.hpp: systems, runs,
-/// integrators, sweeps; linked from mechint::mechint) and the fixed-size templates of the core.
+/// integrators, sweeps; linked from mechint::mechint) and the model calculus a model struct is
+/// written against (AD scalars, Legendre transforms, charts, discrete Lagrangians, error measures).
 
 #include "mechint/analysis/error_measures.hpp"
 #include "mechint/model/legendre.hpp"
@@ -10,5 +11,4 @@
 #include "mechint/discrete/chart.hpp"
 #include "mechint/discrete/discrete_lagrangians.hpp"
 #include "mechint/discrete/discrete_system.hpp"
-#include "mechint/integrate/variational_integrator.hpp"
 #include "mechint/system.hpp"

@@ -6,7 +6,7 @@
 /// a row holds from its t until the next row's t; before the first row, the first row's values.
 ///
 /// The variational integrators sample the schedule at each step's midpoint t_k + h/2 (a control law,
-/// integrate/variational_integrator.hpp), the Runge–Kutta baselines at their stage times.
+/// kernel/kernel_variational_integrator.hpp), the Runge–Kutta baselines at their stage times.
 
 #include <algorithm>
 #include <string>

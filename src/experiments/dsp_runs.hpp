@@ -8,10 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "kernel/kernel_dae.hpp"
 #include "mechint/analysis/rotating_frame.hpp"
-#include "mechint/integrate/ida_dae.hpp"
 
 namespace mechint::experiments {
+
+/// IDA's relative and absolute tolerances of the DAE baseline.
+using DaeTolerances = kernel::KernelDaeStepper::Tolerances;
 
 /// A sampled run: positions of both masses, energy and J_z at every sample, and the wall-clock
 /// time of the integration itself (sampling included, set-up excluded).

@@ -172,7 +172,7 @@ double KernelEnergyMomentumIntegrator::advance(State& state, double h, NewtonSol
 }
 
 /// One step of size h of eqs. 5.5–5.9 from `state`. The unknown is the correction e to the explicit
-/// increment (integrate/energy_momentum.hpp explains why: no cancellation of O(h p) terms).
+/// increment: solving for e rather than q_{n+1} keeps its digits, with no cancellation of O(h p) terms.
 double KernelEnergyMomentumIntegrator::substep(State& state, double h, NewtonSolver<Eigen::Dynamic>& newton) {
   explicit_d_.noalias() = mass_inverse_ * state.p;
   explicit_d_ *= h;

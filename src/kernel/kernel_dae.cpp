@@ -19,7 +19,7 @@ namespace mechint::kernel {
 
 namespace {
 
-/// Absolute tolerance on the algebraic λ, μ in Newton's convergence test (integrate/ida_dae.hpp).
+/// Absolute tolerance on the algebraic λ, μ in Newton's convergence test (kernel_dae.hpp).
 constexpr double kAlgebraicAtol = 1e-8;
 
 void check(int flag, const char* what) {
@@ -169,6 +169,14 @@ long KernelDaeStepper::step_index() const {
 Eigen::Map<const Vector> KernelDaeStepper::q() const { return {N_VGetArrayPointer(ida_->yy), n_}; }
 Eigen::Map<const Vector> KernelDaeStepper::velocity() const { return {N_VGetArrayPointer(ida_->yy) + n_, n_}; }
 Eigen::Map<const Vector> KernelDaeStepper::lambda() const { return {N_VGetArrayPointer(ida_->yy) + 2 * n_, k_}; }
+
+Vector KernelDaeStepper::dae_residual() const {
+  if (!ida_) throw std::logic_error("KernelDaeStepper: not started");
+  Vector f(2 * n_ + 2 * k_);
+  if (!residual(N_VGetArrayPointer(ida_->yy), N_VGetArrayPointer(ida_->yp), f.data()))
+    throw DomainError("the DAE residual is not defined at t = " + format_number(t_));
+  return f;
+}
 
 Vector KernelDaeStepper::constraint_residual() const {
   Vector g(k_);

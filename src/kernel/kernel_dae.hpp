@@ -1,11 +1,19 @@
 #pragma once
 /// \file
-/// The DAE baseline (`--method dae`) on a kernel model: the GGL formulation of
-/// integrate/constrained_dae.hpp (read its file comment) integrated by SUNDIALS IDA with the settings
-/// of integrate/ida_dae.hpp, over runtime sizes. Unknowns y = (q, v, λ, μ), G = Dg(q):
+/// The DAE baseline (`--method dae`) on a kernel model: the constrained Euler–Lagrange equations as
+/// a stabilised index-2 DAE in the Gear–Gupta–Leimkuhler (GGL) form, integrated by SUNDIALS IDA
+/// (variable-order, variable-step BDF), over runtime sizes. It plays the role MEXX plays in 003 §3.1:
+/// an adaptive, error-controlled solver that keeps the constraints but conserves neither energy nor
+/// momentum. Unknowns y = (q, v, λ, μ), G = Dg(q):
 ///
-///     q̇ − v − Gᵀμ = 0,   L_vv v̇ + L_qvᵀ v − L_q − Gᵀλ = 0,   g(q) = 0,   G v = 0
+///     q̇ − v − Gᵀμ = 0                  (GGL: μ = 0 on exact solutions; it projects q̇ back onto
+///                                        the velocity constraint)
+///     L_vv v̇ + L_qvᵀ v − L_q − Gᵀλ = 0  (d/dt ∂L/∂v − ∂L/∂q = Gᵀλ, cf. 000 eq. 4.4)
+///     g(q) = 0,   G v = 0              (both constraint levels: neither q nor v drifts)
 ///
+/// q and v are differential, λ and μ algebraic: excluded from IDA's local error test
+/// (IDASetSuppressAlg, as recommended for index-2 variables), with an absolute weight of at least
+/// kAlgebraicAtol in Newton's test.
 /// every term from the model's kernels (L's gradient and Hessian blocks, g and Dg; the consistent
 /// start's g''[v, v] from the constraints' curvature). IDA advances to each output time with its own
 /// steps (`step_toward`); its Jacobian is its difference quotient of this exact residual.
@@ -42,6 +50,10 @@ class KernelDaeStepper {
   /// λ of d/dt ∂L/∂q̇ − ∂L/∂q = Gᵀλ (continuous multipliers, not a step's impulses).
   Eigen::Map<const Vector> lambda() const;
   Vector constraint_residual() const;
+  /// The whole GGL residual F(y, ẏ) (size 2n + 2k, rows as above) at IDA's current y and ẏ: after a
+  /// start, the consistent start's (zero to round-off); after `step_toward`, at IDA's interpolated
+  /// values at the output time. Throws DomainError where the model is not defined.
+  Vector dae_residual() const;
   double energy() const;
   double momentum(int i) const;
 

@@ -1,10 +1,26 @@
 #pragma once
 /// \file
 /// Discrete mechanics and optimal control (DMOC, DESIGN §7; docs/optimal-control.md) on a kernel
-/// model: the same nonlinear program as the fixed-size transcription (include/mechint/optimal/dmoc.hpp,
-/// whose comment states its unknowns, constraints and cost), over runtime sizes, compiled once for
+/// model (Junge, Marsden & Ober-Blöbaum 2005, cited by 004 §I and §V): an optimal control problem of
+/// a forced mechanical system transcribed into a sparse nonlinear program whose equality constraints
+/// are the forced discrete Euler–Lagrange equations of a variational integrator, compiled once for
 /// every model — built-in, model file or hand-derived — that supplies the kernels optimal control
 /// asks for (model_kernels.h: `lagrangian_third`, and `forces_second` of a forced model).
+///
+/// Unknowns x = (q_0 … q_N, v_N, u_0 … u_{N−1}[, interior points]): the configurations at t_k = k h
+/// (h = T/N), the velocity at the end, the control held over each step. With
+/// A_k = D1 Ld(q_k, q_{k+1}) + f⁻_k and B_k = D2 Ld(q_k, q_{k+1}) + f⁺_k the constraints are (forced
+/// discrete Legendre transforms at the ends)
+///
+///     c_0 = p(q_start, v_start) + A_0 = 0                    start: p_0 = −D1 Ld − f⁻_0
+///     c_k = B_{k−1} + A_k = 0,   k = 1 … N−1                 forced DEL equations
+///     c_N = B_{N−1} − ∂L/∂q̇(q_N, v_N) = 0                    end: p_N = D2 Ld + f⁺_{N−1}
+///
+/// with p(q, v) = ∂L/∂q̇. q_0 is fixed to q_start by its bounds; a goal on q(T) or q̇(T) fixes the
+/// component of q_N or v_N (a component left out is free). The cost is J = Σ_k h·w·|u_k|² (effort w).
+/// Since Σλ·c splits into one term per step, λ_k·A_k + λ_{k+1}·B_k, the Hessian of the Lagrangian is a
+/// chain of overlapping blocks and the Jacobian is block-banded: the program gives the solver exactly
+/// these nonzeros.
 ///
 /// Every derivative is exact and composed from the model's kernels at the rule's quadrature points.
 /// On step k the motion is the polynomial q(t_k + τh) = Σ_c ℓ_c(τ) Q_c through the step's control

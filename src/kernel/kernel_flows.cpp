@@ -50,7 +50,7 @@ class SeparableStep {
   Vector zero_, force0_, force1_, mass_velocity_, v_;
 };
 
-// ---- vi-trapezoid (integrate/trapezoid_flow.hpp) ---------------------------------------------------
+// ---- vi-trapezoid (004 eq. 16) ----------------------------------------------------------------------
 
 class TrapezoidFlow final : public KernelFlow {
  public:
@@ -74,7 +74,7 @@ class TrapezoidFlow final : public KernelFlow {
     StepResult r;
     if (!hamiltonian_.velocity(q0, p0, hamiltonian_.zero())) return r;
     q1 = q0 + h * hamiltonian_.v();
-    // R = h(p0 + D1 Ld(q0, q1)), J = h D12 Ld (solve/del_newton.hpp's row scaling and tests).
+    // R = h(p0 + D1 Ld(q0, q1)), J = h D12 Ld (the variational integrator's row scaling).
     NewtonPolicy policy = NewtonPolicy::from(options_);
     policy.variant = NewtonVariant::kFull;
     const double residual_scale = 1.0 + (h * p0).lpNorm<Eigen::Infinity>();
@@ -89,7 +89,7 @@ class TrapezoidFlow final : public KernelFlow {
     if (!stats.converged || !q1.allFinite()) return r;
     v_ = (q1 - q0) / h;
     if ((q1 - q0).lpNorm<Eigen::Infinity>() < 1e-4 * (1.0 + q0.lpNorm<Eigen::Infinity>())) {
-      // A short step: v from the DEL equation, p1 with v only multiplied by h (trapezoid_flow.hpp).
+      // A short step: v from the DEL equation, p1 with v only multiplied by h (kernel_flows.hpp's file comment).
       if (!short_step_velocity(q0, q1, p0, h)) return r;
       p1 = p0 + 0.5 * h * (a_.q + b_.q);
     } else if (!rule_.d2(q0, q1, h, p1)) {
@@ -180,7 +180,7 @@ class TrapezoidFlow final : public KernelFlow {
   RowMatrix d12_;
 };
 
-// ---- stormer-verlet (integrate/stormer_verlet.hpp) -------------------------------------------------
+// ---- stormer-verlet (Lobatto IIIA–IIIB) ------------------------------------------------------------
 
 class StormerVerletFlow final : public KernelFlow {
  public:

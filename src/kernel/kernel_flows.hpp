@@ -6,11 +6,22 @@
 /// step (what DTEC conserves) and the flow's own truncated modified Hamiltonian.
 ///
 /// * `trapezoid` (vi-trapezoid, 004 eq. 16): p0 + D1 Ld(q0, q1, h) = 0 solved for q1 by the one
-///   Newton solver on the row-scaled system h(p0 + D1 Ld) (solve/del_newton.hpp's tests), from
-///   q0 + h v(q0, p0); p1 = D2 Ld(q0, q1, h); −D3 Ld = ½[E(q0, v) + E(q1, v)], v = (q1 − q0)/h.
-///   integrate/trapezoid_flow.hpp line for line.
-/// * `stormer-verlet` (Lobatto IIIA–IIIB in Hamiltonian form): the two implicit stages and the
-///   explicit one of integrate/stormer_verlet.hpp, each Newton with its exact Jacobian.
+///   Newton solver on the row-scaled system h(p0 + D1 Ld), from q0 + h v(q0, p0);
+///   p1 = D2 Ld(q0, q1, h); the discrete energy −D3 Ld = ½[E(q0, v) + E(q1, v)], v = (q1 − q0)/h
+///   (differentiate Ld = h/2 [L(q0, v) + L(q1, v)] in h at fixed q0, q1: dv/dh = −v/h). A short step
+///   (the partial steps αh, α as small as 1e-12) cannot take its velocity as (q1 − q0)/h: the
+///   difference keeps only the digits of q1 − q0 (a step of 1e-14 gave p off by 1e-3). When
+///   ‖q1 − q0‖∞ < 1e-4·(1 + ‖q0‖∞), v is solved from the DEL equation itself,
+///   ½[L_v(q0, v) + L_v(q1, v)] − h/2 L_q(q0, v) = p0, and p1 = p0 + h/2 [L_q(q0, v) + L_q(q1, v)] —
+///   the same p1 = D2 Ld at the root, with v only ever multiplied by h.
+/// * `stormer-verlet` (the Lobatto IIIA–IIIB pair in Hamiltonian form, H from the Legendre transform):
+///     p½ = p0 − h/2 · H_q(q0, p½)                      (implicit in p½)
+///     q1 = q0 + h/2 · (H_p(q0, p½) + H_p(q1, p½))       (implicit in q1)
+///     p1 = p½ − h/2 · H_q(q1, p½)                       (explicit)
+///   each implicit stage by Newton with its exact Jacobian (I + h/2·H_qp, I − h/2·H_pq). With a
+///   constant mass matrix it is the trapezoid VI; otherwise the two differ at O(h³) per step. It is
+///   variational too: its Ld is the extremum of h/2·[L(q0, V0) + L(q1, V1)] over q1 = q0 + h/2 (V0 + V1),
+///   whose energy −D3 Ld = ½[H(q0, p½) + H(q1, p½)] (envelope theorem) is what DTEC conserves.
 ///
 /// Both are the explicit Störmer–Verlet map on a separable model (L = ½ vᵀM v + b·v − V(q), M and b
 /// constant: kernel/separable.hpp) once told so by set_separable: D1 Ld is then linear in q1 and

@@ -64,7 +64,7 @@ double KernelImpactDriver::momentum(int i) const {
   return p_.dot(xi_);
 }
 
-// ---- start and step (integrate/impact_driver.hpp) --------------------------------------------------
+// ---- start and step (004 §III-B) -----------------------------------------------------------------
 
 void KernelImpactDriver::start(const Vector& q0, const Vector& p0, double t0) {
   if (q0.size() != n_ || p0.size() != n_) throw std::logic_error("start does not match the model");

@@ -1,11 +1,19 @@
 #pragma once
 /// \file
-/// Elastic impacts on a kernel model (004 §III-B): integrate/impact_driver.hpp over runtime-sized
-/// state, compiled once for every model with walls φ(q) ≥ 0 (model_kernels.h, `unilateral`). Read
-/// that file's comment for the algorithm; in short, each step of the flow Φ_h (kernel_flows.hpp)
-/// that would leave the feasible set is cut at the earliest crossing α (TOMS 748 on φ_c(Φ_{αh})),
-/// the impulse p⁺ = p⁻ + λ∇φ_c (eq. 23) is solved from the impact law (integrate/impact_laws.hpp:
-/// ctec, dtec, mhc with windowed medians), and the rest of the step is taken from there.
+/// Elastic impacts on a kernel model (004 §III-B), compiled once for every model with walls
+/// φ(q) ≥ 0 (model_kernels.h, `unilateral`). The driver steps with the flow Φ_h (kernel_flows.hpp) on
+/// the uniform grid t_j = t0 + j h. When a full step would leave the feasible set (φ_c(q̂_{j+1}) < 0
+/// for some c, 004 eqs. 19–20) it
+///  1. finds the fraction α ∈ [0, 1] of the step at which the partial step Φ_{αh}(q_j, p_j) =
+///     (q_i, p⁻) reaches the contact configuration φ_c(q_i) = 0 (eqs. 21–22): a bracketed scalar
+///     root in α (TOMS 748), each evaluation solving the partial step, so q_i and α come out
+///     together; with several walls the earliest crossing wins;
+///  2. applies p⁺ = p⁻ + λ∇φ_c(q_i) (eq. 23) with λ from the impact law (integrate/impact_laws.hpp:
+///     ctec, dtec, mhc with windowed medians);
+///  3. finishes with Φ_{(1−α)h}(q_i, p⁺) back on the grid (eq. 24). If that rest step leaves the
+///     feasible set again, 1–3 repeat inside the rest of the step (a second crossing is searched
+///     with φ_c/α, which removes the root at the contact point itself).
+/// An unconstrained model with walls; a start with φ(q0) < 0 is refused (`InvalidStart`).
 ///
 /// Each step's H(q, p) is held to the previous step's (kernel/energy_jump_check.hpp): an explicit
 /// Störmer–Verlet step across a pole of the potential lands on the other branch with its energy far

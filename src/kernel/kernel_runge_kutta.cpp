@@ -10,7 +10,7 @@ namespace mechint::kernel {
 struct KernelEulerLagrangeOde::Workspace {
   explicit Workspace(const KernelModel& model)
       : l(model.dim()), q(model.dim()), v(model.dim()), rhs(model.dim()), a(model.dim()), f(model.dim()),
-        u(model.num_controls()), dq(model.dim()), dp(model.dim()), dv(model.dim()), vv(model.dim(), model.dim()),
+        u(Vector::Zero(model.num_controls())), dq(model.dim()), dp(model.dim()), dv(model.dim()), vv(model.dim(), model.dim()),
         f_q(model.dim(), model.dim()), f_v(model.dim(), model.dim()), lu(model.dim()) {}
   LagrangianValues l;
   Vector q, v, rhs, a, f, u;

@@ -27,7 +27,7 @@ NewtonOptions full_newton(NewtonOptions options) {
 }  // namespace
 
 /// R = [h(p_k + D1 Ld + f⁻) + Dg(q_k)ᵀν ; g(q_{k+1})], J = [[h (D12 Ld + ∂f⁻/∂q_{k+1}), Dg(q_k)ᵀ],
-/// [Dg(q_{k+1}), 0]] with ν = hλ (000 eqs. 4.14–4.18, as solve/del_newton.hpp). An iterate where the
+/// [Dg(q_{k+1}), 0]] with ν = hλ (000 eqs. 4.14–4.18; the row scaling is kernel_variational_integrator.hpp's). An iterate where the
 /// model is not defined gives a NaN residual: Newton stops there (NewtonStop::kNonFinite).
 ///
 /// `N` and `K` are the dimension n and the number of constraints k when they are known at compile

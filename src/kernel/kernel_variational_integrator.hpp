@@ -2,15 +2,46 @@
 /// \file
 /// The variational integrator on a kernel model (src/kernel/kernel_model.hpp), compiled once for
 /// every dimension: the discrete Euler–Lagrange equations with holonomic constraints and forces, in
-/// momentum or position form — the equations, the starts, the step check and the Noether balance of
-/// include/mechint/integrate/variational_integrator.hpp (read its file comment), over storage sized
-/// once from the model's dimension. One step solves
+/// momentum or position form (DESIGN §1, 000 §4, 004 §III-A), over storage sized once from the
+/// model's dimension. State after step k: q_k, the discrete momentum p_k = D2 Ld(q_{k−1}, q_k), the
+/// multipliers λ_{k−1} of the step just taken. One step solves
 ///
 ///     p_k + D1 Ld(q_k, q_{k+1}) + f⁻_k + Dg(q_k)ᵀ λ_k = 0,   g(q_{k+1}) = 0      (000 eqs. 4.4–4.6)
 ///     p_{k+1} = D2 Ld(q_k, q_{k+1}) + f⁺_k
 ///
-/// by the one Newton solver (solve/newton.hpp, runtime-sized) on the row-scaled bordered system of
-/// solve/del_newton.hpp. `step()` never allocates (tests/test_kernel_integrators.cpp counts).
+/// by the one Newton solver (solve/newton.hpp) from the extrapolated guess 2q_k − q_{k−1}. In
+/// position form p_k is not carried but recomputed from (q_{k−1}, q_k) at the start of every step,
+/// which is the DEL equation D2 Ld(q_{k−1}, q_k) + D1 Ld(q_k, q_{k+1}) + Dg(q_k)ᵀ λ_k = 0 as 000
+/// writes it. `step()` never allocates (tests/test_kernel_integrators.cpp counts); a failure to
+/// converge throws `NewtonFailure` naming the step, the time, the residual and the iteration count,
+/// and leaves the state at the last good step.
+///
+/// The bordered system is row-scaled as 000 eqs. 4.15–4.18: the momentum rows are multiplied by h and
+/// the unknown multiplier is ν = hλ, so the Jacobian [[h (D12 Ld + ∂f⁻/∂q_{k+1}), Dg(q_k)ᵀ],
+/// [Dg(q_{k+1}), 0]] (000 eq. 4.14, scaled) has entries of the size of the mass matrix and of Dg,
+/// independent of h (Ld contains h, so D12 Ld ~ M/h). Stopping rule: ‖R‖∞ ≤ residual_tolerance·
+/// (1 + ‖h p_k‖∞), or ‖Δq‖∞ ≤ step_tolerance·(1 + ‖q‖∞) (simplified Newton: through the contraction
+/// estimate θ/(1 − θ)·‖Δq‖).
+///
+/// Forced models (docs/forces.md): the forced DEL equations of the discrete Lagrange–d'Alembert
+/// principle above, with the control u_k of the step (`set_control`, or `set_control_law` sampled at
+/// the step's midpoint t_k + h/2) held over [t_k, t_{k+1}]; the discrete work of the forces along each
+/// symmetry generator, by which the Noether momentum changes, is accumulated (`discrete_work`).
+///
+/// Step confirmation (StepCheckOptions, integrate/step_check.hpp). Newton can converge to a root of
+/// the DEL equations that is not the continuation of the motion: at a step far beyond what resolves
+/// the motion the equations have other solutions (the Kepler orbit at h = 3 escapes in one step while
+/// Newton contracts normally). A solution that continues the motion is the limit of the solutions at
+/// smaller steps, so a step is confirmed by two steps of h/2 from the same state (q_k, p_k), each from
+/// its own predictor and with full Newton: the step is rejected (`RejectedStep`, exit 3) when these
+/// do not converge, or when they end farther from q_{k+1} than `max_ratio` times the length of a step
+/// of the trusted motion, max(‖q_k − q_{k−1}‖, 2‖q_{k+½} − q_k‖, 2‖q̃_{k+1} − q_{k+½}‖,
+/// 4‖q̃_{k+1} − 2q_{k+½} + q_k‖), at least ten Newton tolerances. For a method of order r the two
+/// differ by O(h^{r+1}), a small fraction of the O(h) motion of a step that resolves it
+/// (docs/trustworthy-runs.md has the measured values). Confirmation costs about two steps, so it
+/// runs on steps 1, 2, 4, … up to `every`, then every `every` steps, and on any step that looks
+/// suspicious at no cost: Newton's first contraction above `trigger_contraction` or a displacement
+/// that grew by more than `trigger_growth` in one step.
 ///
 /// The step is one body over the dimension `N`: Eigen::Dynamic for every model, or n itself for an
 /// unconstrained model of n ≤ 4 coordinates (forced or not) — the short models' fast path

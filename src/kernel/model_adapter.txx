@@ -78,7 +78,7 @@ class ModelKernelTable {
     complete(t);
     auto kernel_model = std::make_shared<KernelModel>(t, owner);
     // A model that declares its constant mass matrix and potential declares the energy–momentum
-    // method's conditions (the ConstantMassModel concept of integrate/energy_momentum.hpp).
+    // method's conditions (src/kernel/energy_momentum_integrator.hpp).
     if constexpr (kConstantMass) {
       constexpr bool quadratic_potential = [] {
         if constexpr (requires { M::kPotentialAtMostQuadratic; }) return static_cast<bool>(M::kPotentialAtMostQuadratic);
@@ -106,7 +106,7 @@ class ModelKernelTable {
 
   static constexpr bool kHasTimeScale = requires(const M& x, const VecD<n>& q) { x.time_scale(q); };
   /// L = ½ q̇ᵀ M q̇ − V(q) with M constant: what a model declares by its mass_matrix() and
-  /// potential() (integrate/energy_momentum.hpp, ConstantMassModel).
+  /// potential() (the energy–momentum method's structure, kernel/energy_momentum_integrator.hpp).
   static constexpr bool kConstantMass = requires(const M& x, const VecD<n>& q) {
     x.mass_matrix();
     x.template potential<double>(q);

@@ -3,7 +3,7 @@
 /// Truncated modified Hamiltonians H̃ (004 §III-A): the O(h³) truncation of the Hamiltonian that a
 /// second-order symplectic method conserves exactly (backward error analysis), one per method.
 ///
-/// * Generalized Störmer–Verlet in Hamiltonian form (Lobatto IIIA–IIIB, integrate/stormer_verlet.hpp),
+/// * Generalized Störmer–Verlet in Hamiltonian form (Lobatto IIIA–IIIB, src/kernel/kernel_flows.hpp),
 ///   004's printed formula (DESIGN §2):
 ///
 ///       H̃ = H + h²/24 · (2 H_qq(H_p, H_p) + 2 H_qp(H_p, H_q) − H_pp(H_q, H_q)).

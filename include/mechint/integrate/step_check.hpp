@@ -7,8 +7,8 @@
 /// continues the motion is the limit of the solutions at smaller steps, so a step is confirmed by two
 /// steps of h/2 from the same state and rejected (`RejectedStep`, exit 3) when these do not converge
 /// or end farther from the step of h than `max_ratio` step lengths of the trusted motion (see
-/// `motion_scale`). The variational integrator (integrate/variational_integrator.hpp) and the
-/// energy–momentum integrator (integrate/energy_momentum.hpp) confirm their steps this way, on the
+/// `motion_scale`). The variational, Galerkin and energy–momentum integrators
+/// (src/kernel/) confirm their steps this way, on the
 /// steps `should_confirm` selects.
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 /// Whether a Lagrangian is L = ½ vᵀM v + b·v − V(q) with a constant mass matrix M and a constant b
 /// (DESIGN §10, "explicit where the model allows"): ∂²L/∂q∂v = 0 and ∂²L/∂v² = M everywhere. There the
 /// trapezoid rule in momentum form is the Störmer–Verlet method and needs no Newton
-/// (integrate/variational_integrator.hpp, src/kernel/galerkin_integrator.hpp).
+/// (src/kernel/galerkin_integrator.hpp, kernel/separable.hpp).
 ///
 /// A model does not declare this structure, so it is read from its second derivatives: both blocks
 /// at the start (q0, v0), at (q0, 0), and at 4n points around the start (each coordinate and each

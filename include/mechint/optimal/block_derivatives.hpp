@@ -1,7 +1,8 @@
 #pragma once
 /// \file
-/// Exact derivatives of small dense blocks by nested forward-mode AD (ceres::Jet), as the DMOC
-/// transcription needs them (optimal/dmoc.hpp):
+/// Exact derivatives of small dense blocks by nested forward-mode AD (ceres::Jet), as the AD backend's
+/// kernels of optimal control need them (kernel/model_adapter.txx: L's third derivatives, the forces'
+/// second derivatives):
 ///
 /// - `value_gradient_hessian`: f, ∇f and ∇²f of a scalar function of D variables, one pass over a jet
 ///   of jets seeded in both levels;

@@ -1,7 +1,6 @@
 #pragma once
 /// \file
-/// What the two DMOC transcriptions share (optimal/dmoc.hpp, templated on the discrete system;
-/// src/kernel/kernel_dmoc.hpp, on a model's derivative kernels): the problem's data over runtime
+/// What the DMOC transcription (src/kernel/kernel_dmoc.hpp, on a model's derivative kernels) reads: the problem's data over runtime
 /// sizes and its checks, the layout of the unknowns x = (q_0 … q_N, v_N, u_0 … u_{N−1}), their bounds
 /// and the interpolation guess, and the sparsity of the constraints' Jacobian and of the Hessian of
 /// the Lagrangian with the slot of every entry of each step's block. Compiled once

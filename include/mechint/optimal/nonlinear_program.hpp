@@ -6,7 +6,7 @@
 ///
 /// with exact first derivatives (∇f, the sparse Jacobian of g) and, where the program can, the exact
 /// sparse Hessian of the Lagrangian σ∇²f + Σ λ_i ∇²g_i (lower triangle). This is the one seam between
-/// the transcription of an optimal control problem (optimal/dmoc.hpp, header-only, templated on the
+/// the transcription of an optimal control problem (src/kernel/kernel_dmoc.hpp, compiled once for every
 /// model) and the solver (optimal/ipopt_solver.hpp, compiled once): the solver never sees a model
 /// type, and the transcription never sees Ipopt.
 ///

@@ -8,7 +8,7 @@
 ///
 /// (000 prints l1² in the second row: a typo, DESIGN §2). Rotation about z, ξ(q) = (−y1, x1, 0,
 /// −y2, x2, 0), gives J_z. The model also exposes its constant mass matrix and its potential, so that
-/// the energy–momentum integrator (mechint/integrate/energy_momentum.hpp) can step it.
+/// the energy–momentum integrator (src/kernel/energy_momentum_integrator.hpp) can step it.
 
 #include <Eigen/Cholesky>
 #include <cmath>
