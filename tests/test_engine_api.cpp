@@ -215,6 +215,47 @@ TEST_F(EngineApi, ASweepReturnsItsSummary) {
   EXPECT_EQ(exit_code_of([&] { mechint::sweep((dir_ / "none.toml").string()); }), 2);
 }
 
+// mechint::optimize: the command line's files, number for number; the goal met; and the controls,
+// replayed by the forced variational integrator of the same system, reproduce the optimal motion
+// (the transcription's constraints are that integrator's forced DEL equations).
+TEST_F(EngineApi, AnOptimalControlProblemIsSolvedAsTheCommandSolvesIt) {
+  const fs::path file = dir_ / "swing.toml";
+  std::ofstream(file) << "model = \"damped-pendulum\"\nhorizon = 3.0\nsteps = 60\n[parameters]\nc = 0.0\n"
+                         "[start]\nth = 0.0\nth_dot = 0.0\n[goal]\nth = 3.141592653589793\nth_dot = 0.0\n";
+  const mechint::OptimalControlResult solved = mechint::optimize(file.string(), (dir_ / "api").string());
+  EXPECT_EQ(solved.status, "Solve_Succeeded");
+  EXPECT_GT(solved.cost, 0.0);
+  EXPECT_EQ(solved.method, "vi-midpoint");
+  ASSERT_EQ(solved.trajectory.rows(), 61u);
+  ASSERT_EQ(solved.controls.rows(), 60u);
+  EXPECT_NEAR(solved.trajectory["th"].back(), M_PI, 1e-9);
+  // The files the command writes, read back: the same numbers (written with 17 digits).
+  const auto cli = run_mechint_argv({"optimize", file.string(), "--out", (dir_ / "cli").string()});
+  ASSERT_EQ(cli.status, 0) << cli.err;
+  for (const auto& [name, table] : {std::pair{"trajectory.csv", &solved.trajectory}, std::pair{"controls.csv", &solved.controls}}) {
+    std::ifstream in(dir_ / "cli" / name);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto expected = parse_csv(text);
+    ASSERT_EQ(table->columns(), expected.names) << name;
+    ASSERT_EQ(table->rows(), expected.rows) << name;
+    for (const auto& column : expected.names)
+      for (std::size_t i = 0; i < expected.rows; ++i) EXPECT_EQ((*table)[column][i], expected[column][i]) << name << " " << column;
+    EXPECT_TRUE(fs::exists(dir_ / "api" / name)) << name;
+  }
+  // Replayed: the forced midpoint VI from the start under u_k reaches the nodes q_k.
+  mechint::Integrator vi = mechint::System::open("damped-pendulum", {{"c", 0.0}}).integrator("vi-midpoint", 3.0 / 60);
+  vi.start({0.0}, {0.0});
+  double worst = 0.0;
+  for (std::size_t k = 0; k < 60; ++k) {
+    vi.set_controls({solved.controls[solved.controls.columns()[1]][k]});
+    vi.step();
+    worst = std::max(worst, std::abs(vi.q()[0] - solved.trajectory["th"][k + 1]));
+  }
+  EXPECT_LT(worst, 1e-7);
+  // A problem file that does not exist: exit 2, as `mechint optimize` gives.
+  EXPECT_EQ(exit_code_of([&] { mechint::optimize((dir_ / "none.toml").string()); }), 2);
+}
+
 struct Duffing {  // DESIGN §3's model
   static constexpr int kDim = 1, kNumConstraints = 0, kNumSymmetries = 0;
   double k = 1, c = 0.5;

@@ -182,6 +182,28 @@ class System {
 /// member, its `status` a text column.
 Table sweep(const std::string& file, unsigned threads = 0, const std::string& out_dir = {});
 
+/// A solved optimal control problem (DESIGN §7), as `mechint optimize` reports it.
+struct OptimalControlResult {
+  std::string status;      ///< Ipopt's status ("Solve_Succeeded", ...)
+  double cost = 0.0;       ///< J = Σ h·w·|u_k|²
+  int iterations = 0;      ///< Ipopt's iterations
+  std::string method;      ///< the discrete Lagrangian of the transcription
+  /// trajectory.csv: t, the coordinates, the controls u1 … um and energy at the nodes t_k = k h,
+  /// k = 0 … N (u_k holds over [t_k, t_{k+1}); the last node repeats the last step's).
+  Table trajectory;
+  /// controls.csv: t_k and the controls held over step k, k = 0 … N − 1.
+  Table controls;
+  /// results.json's text (DESIGN §7 keys first).
+  std::string results_json;
+};
+
+/// Solves the optimal control problem of the problem file `problem_file` (TOML, DESIGN §7) by DMOC
+/// and, when `out_dir` is not empty, writes trajectory.csv, controls.csv, results.json and report.md
+/// there as `mechint optimize --out` does (the directory replaced whole, once complete). Throws
+/// InvalidInput for a problem that cannot be transcribed, NumericalFailure for one Ipopt does not
+/// solve.
+OptimalControlResult optimize(const std::string& problem_file, const std::string& out_dir = {});
+
 }  // namespace mechint
 
 #include "mechint/system_from_model.txx"
