@@ -558,13 +558,77 @@ class KernelModel {
   /// (written from one triangle). nullopt for a small model (below kTangentThreshold entries),
   /// whose symbolic Hessian is compiled as before.
   std::optional<Block> hessian_by_tangents(const std::vector<NodeId>& lq, const std::vector<NodeId>& lv) {
+    // L_qq and L_qv are read from L_q's tangents (q and v directions), L_vv from L_v's in the v
+    // directions only.
+    std::vector<TangentRoot> roots;
+    for (const NodeId r : lq) roots.push_back({r, true, true});
+    for (const NodeId r : lv) roots.push_back({r, false, true});
+    std::optional<TangentTape> t = tangent_tape("mi_lagrangian_t", roots, nullptr, kTangentThreshold);
+    if (!t) return std::nullopt;
+    // Rows of the outputs: {base, low, high} of a gradient entry's q or v range (base −1: zero).
+    const auto row = [&](NodeId id, bool velocities) -> std::array<long long, 3> {
+      const auto found = t->segments.find(id);
+      if (found == t->segments.end()) return {-1, 0, -1};
+      const Segments& sg = found->second;
+      if (!velocities) return {static_cast<long long>(sg.base), sg.q_low, sg.q_high};
+      return {static_cast<long long>(sg.base) + sg.q_size(), sg.v_low, sg.v_high};
+    };
+    std::string tables = "static const int32_t " + t->name + "_rows[" + std::to_string(3 * n_) + "][3] = {\n";
+    for (int i = 0; i < n_; ++i)
+      for (const auto& r : {row(lq[i], false), row(lq[i], true), row(lv[i], true)})
+        tables += "{" + std::to_string(r[0]) + "," + std::to_string(r[1]) + "," + std::to_string(r[2]) + "},\n";
+    tables += "};\n\n";
+    tables_ += tables;
+
+    const std::string n = std::to_string(n_), factors_size = std::to_string(std::max<std::size_t>(t->factor_count, 1));
+    Block hessian{"l_qq || l_qv || l_vv", {std::move(t->factors)}, {}};
+    hessian.prologue = "    double* S = (double*)malloc((" + factors_size + " + " + std::to_string(std::max<std::size_t>(t->used, 1)) +
+                       ") * sizeof(double));\n    if (S == NULL) { MI_FREE_T return MECHINT_KERNEL_OUTSIDE_DOMAIN; }\n";
+    hessian.code = "    mi_tangents(" + t->name + "_tape, " + std::to_string(t->size) + ", S, S + " + factors_size + ");\n" +
+                   "    mi_hessian_rows(" + t->name + "_rows, " + n + ", S + " + factors_size + ", l_qq, l_qv, l_vv);\n    free(S);\n";
+    return hessian;
+  }
+
+  /// A tangent's directions and where its entries start in D: [q_low, q_high] then [v_low, v_high]
+  /// (clamped to the coordinates), or with merged directions (TangentSeeds) the one range
+  /// [q_low, q_high] of coordinate indices.
+  struct Segments {
+    int q_low = 1, q_high = 0, v_low = 1, v_high = 0;
+    std::size_t base = 0;
+    int q_size() const { return std::max(0, q_high - q_low + 1); }
+    int size() const { return q_size() + std::max(0, v_high - v_low + 1); }
+  };
+  /// An output of a tape and the directions (q, v) its tangent is read in.
+  struct TangentRoot {
+    NodeId node;
+    bool q, v;
+  };
+  /// Merged directions: direction j moves coordinate j by `coordinate` and velocity j by `velocity`
+  /// (graph nodes, constants under differentiation): the midpoint rule's q1_j moves the midpoint by
+  /// ½ and the velocity by 1/h.
+  struct TangentSeeds {
+    NodeId coordinate, velocity;
+  };
+  /// A tape written into tables_ (NAME_tape), the factors S its entries read, and each node's
+  /// entries of D.
+  struct TangentTape {
+    std::string name;
+    std::size_t size = 0, used = 0, factor_count = 0;
+    Group factors{"", {}};
+    std::unordered_map<NodeId, Segments> segments;
+  };
+
+  /// The tape of forward tangents of `roots` (hessian_by_tangents says how it works): in the q and
+  /// v directions each root asks for, or with `merged` in the n merged directions (a root's `q`
+  /// asks for them). nullopt when the tangents have fewer than `threshold` entries.
+  std::optional<TangentTape> tangent_tape(const std::string& prefix, const std::vector<TangentRoot>& roots,
+                                          const TangentSeeds* merged, std::size_t threshold) {
     // The nodes whose tangents the outputs need, operands first.
     std::vector<NodeId> nodes;
     {
       std::vector<char> seen(g_.size(), 0);
       std::vector<NodeId> stack;
-      for (const NodeId r : lq) stack.push_back(r);
-      for (const NodeId r : lv) stack.push_back(r);
+      for (const TangentRoot& r : roots) stack.push_back(r.node);
       while (!stack.empty()) {
         const NodeId id = stack.back();
         stack.pop_back();
@@ -576,19 +640,14 @@ class KernelModel {
       }
       std::sort(nodes.begin(), nodes.end());
     }
-    // Each node's directions: [q.low, q.high] then [v.low, v.high], clamped to the coordinates.
-    struct Segments {
-      int q_low = 1, q_high = 0, v_low = 1, v_high = 0;
-      std::size_t base = 0;
-      int q_size() const { return std::max(0, q_high - q_low + 1); }
-      int size() const { return q_size() + std::max(0, v_high - v_low + 1); }
-    };
-    // The directions each node's tangent is needed in: L_qq and L_qv are read from L_q's tangents
-    // (q and v directions), L_vv from L_v's in the v directions only, and an operand is needed in
+    // The directions each node's tangent is needed in: the roots' own, and an operand is needed in
     // the directions its users are.
     std::unordered_map<NodeId, std::pair<bool, bool>> needed;  // (q directions, v directions)
-    for (const NodeId r : lq) needed[r] = {true, true};
-    for (const NodeId r : lv) needed[r].second = true;
+    for (const TangentRoot& r : roots) {
+      auto& root = needed[r.node];
+      root.first = root.first || r.q;
+      root.second = root.second || r.v;
+    }
     for (auto c = nodes.rbegin(); c != nodes.rend(); ++c) {
       const auto found = needed.find(*c);
       if (found == needed.end()) continue;
@@ -606,9 +665,14 @@ class KernelModel {
       const auto& d = g_.dependencies(id);
       const auto [need_q, need_v] = needed[id];
       Segments sg;
-      if (!d.coordinates.empty() && need_q)
+      if (merged) {  // the hull of the coordinates' and velocities' ranges
+        Graph::Dependencies::Range range = d.coordinates;
+        range.add(d.velocities);
+        if (!range.empty() && need_q) sg = {std::max(range.low, 0), std::min(range.high, n_ - 1), 1, 0, 0};
+      } else if (!d.coordinates.empty() && need_q) {
         sg = {std::max(d.coordinates.low, 0), std::min(d.coordinates.high, n_ - 1), 1, 0, 0};
-      if (!d.velocities.empty() && need_v) {
+      }
+      if (!merged && !d.velocities.empty() && need_v) {
         sg.v_low = std::max(d.velocities.low, 0);
         sg.v_high = std::min(d.velocities.high, n_ - 1);
       }
@@ -616,14 +680,15 @@ class KernelModel {
       entries += static_cast<std::size_t>(sg.size());
       segments.emplace(id, sg);
     }
-    if (entries < kTangentThreshold) return std::nullopt;
+    if (entries < threshold) return std::nullopt;
     uses_tangents_ = true;
 
     // The tape: {kind, destination, source, length, factor}; factors are the entries of S.
     enum Kind { kZero = 0, kAdd = 1, kSubtract = 2, kAxpy = 3, kCopy = 4, kNegated = 5, kScaled = 6, kSetUnit = 7 };
     std::vector<std::array<long long, 5>> tape;
     std::unordered_map<NodeId, std::size_t> factor_of;
-    Group factors{"", {}};
+    TangentTape result;
+    Group& factors = result.factors;
     const auto factor = [&](NodeId f) {
       const auto [at, added] = factor_of.emplace(f, factor_of.size());
       if (added) factors.assignments.push_back({"S[" + std::to_string(at->second) + "]", f});
@@ -636,8 +701,25 @@ class KernelModel {
       const Node& n = g_.node(c);
       for (int i = 0; i < n.arity; ++i) ++users[n.args[static_cast<std::size_t>(i)]];
     }
-    std::unordered_set<NodeId> pinned(lq.begin(), lq.end());
-    pinned.insert(lv.begin(), lv.end());
+    std::unordered_set<NodeId> pinned;
+    for (const TangentRoot& r : roots) pinned.insert(r.node);
+    // Where direction j of a variable's tangent is, and the variable's tangent there (its seed).
+    const auto unit = [&](const Segments& to, const Node& symbol) -> std::optional<std::pair<long long, NodeId>> {
+      const int j = symbol.index;
+      const long long base = static_cast<long long>(to.base);
+      if (symbol.symbol != SymbolKind::kCoordinate && symbol.symbol != SymbolKind::kVelocity) return std::nullopt;
+      if (merged) {
+        if (j < to.q_low || j > to.q_high) return std::nullopt;
+        return std::pair{base + j - to.q_low,
+                         symbol.symbol == SymbolKind::kCoordinate ? merged->coordinate : merged->velocity};
+      }
+      if (symbol.symbol == SymbolKind::kCoordinate) {
+        if (j < to.q_low || j > to.q_high) return std::nullopt;
+        return std::pair{base + j - to.q_low, g_.number(1.0)};
+      }
+      if (j < to.v_low || j > to.v_high) return std::nullopt;
+      return std::pair{base + to.q_size() + j - to.v_low, g_.number(1.0)};
+    };
     // A node with one variable operand and one user (a scaled copy: c·a, sin a, a/c) is not stored:
     // its user takes a·(the product of the partials) directly.
     const auto only_variable_operand = [&](NodeId c) {
@@ -701,11 +783,8 @@ class KernelModel {
         used += static_cast<std::size_t>(to.size());
       }
       if (n.op == Op::kSymbol) {  // an output that is a variable itself: a unit tangent
-        const int j = n.index;
-        const long long at = static_cast<long long>(to.base) + (n.symbol == SymbolKind::kCoordinate ? j - to.q_low : to.q_size() + j - to.v_low);
         tape.push_back({kZero, static_cast<long long>(to.base), 0, to.size(), 0});
-        if ((n.symbol == SymbolKind::kCoordinate ? to.q_size() : to.size() - to.q_size()) > 0)
-          tape.push_back({kAxpy, at, -1, 1, factor(g_.number(1.0))});
+        if (const auto at = unit(to, n)) tape.push_back({kAxpy, at->first, -1, 1, factor(at->second)});
         continue;
       }
       // The contributions of the operands, each a loop over one of the operand's ranges.
@@ -728,11 +807,8 @@ class KernelModel {
         if (g_.is_number(partial, 0.0)) continue;
         const Node& operand = g_.node(a);
         if (operand.op == Op::kSymbol) {
-          const int j = operand.index;
-          if ((operand.symbol == SymbolKind::kCoordinate ? to.q_size() : to.size() - to.q_size()) == 0) continue;
-          const long long at = static_cast<long long>(to.base) +
-                               (operand.symbol == SymbolKind::kCoordinate ? j - to.q_low : to.q_size() + j - to.v_low);
-          terms.push_back({at, -1, 1, partial, true});
+          if (const auto at = unit(to, operand))
+            terms.push_back({at->first, -1, 1, g_.is_number(at->second, 1.0) ? partial : g_.multiply(partial, at->second), true});
           continue;
         }
         const Segments& from = segments.at(a);
@@ -776,35 +852,117 @@ class KernelModel {
         at = stop;
       }
     }
-    // Rows of the outputs: {base, low, high} of a gradient entry's q or v range (base −1: zero).
-    const auto row = [&](NodeId id, bool velocities) -> std::array<long long, 3> {
-      const auto found = segments.find(id);
-      if (found == segments.end()) return {-1, 0, -1};
-      const Segments& sg = found->second;
-      if (!velocities) return {static_cast<long long>(sg.base), sg.q_low, sg.q_high};
-      return {static_cast<long long>(sg.base) + sg.q_size(), sg.v_low, sg.v_high};
+    // Two loops over the same entries, a set or an accumulation then an accumulation, become one
+    // (kinds 8 and 9 of mi_tangents): d = a·s + b·t and d = (d + a·s) + b·t, the same operations in
+    // the same order (a copy or a sum is a product by 1, a negation or difference by −1: exact),
+    // with one pass over d instead of two. A product node's tangent, a·db + b·da, is such a pair.
+    std::vector<std::array<long long, 7>> fused;
+    const auto multiplier = [&](const std::array<long long, 5>& op) -> long long {
+      if (op[2] < 0) return -1;  // a unit entry
+      switch (op[0]) {
+        case kCopy:
+        case kAdd: return factor(g_.number(1.0));
+        case kNegated:
+        case kSubtract: return factor(g_.number(-1.0));
+        case kScaled:
+        case kAxpy: return op[4];
+        default: return -1;
+      }
     };
-    const std::string name = "mi_lagrangian_t" + std::to_string(tapes_++);
-    std::string tables = "static const mi_tangent_op " + name + "_tape[" + std::to_string(tape.size()) + "] = {\n";
-    for (const auto& op : tape) {
-      tables += "{" + std::to_string(op[0]) + "," + std::to_string(op[1]) + "," + std::to_string(op[2]) + "," +
-                std::to_string(op[3]) + "," + std::to_string(op[4]) + "},\n";
+    const auto sets = [](long long kind) { return kind == kCopy || kind == kNegated || kind == kScaled; };
+    const auto accumulates = [](long long kind) { return kind == kAdd || kind == kSubtract || kind == kAxpy; };
+    for (std::size_t i = 0; i < tape.size(); ++i) {
+      const auto& a = tape[i];
+      if (i + 1 < tape.size()) {
+        const auto& b = tape[i + 1];
+        const bool same = a[1] == b[1] && a[3] == b[3] && (b[2] + b[3] <= b[1] || b[1] + b[3] <= b[2]) &&
+                          (a[2] + a[3] <= a[1] || a[1] + a[3] <= a[2]);
+        if (same && (sets(a[0]) || accumulates(a[0])) && accumulates(b[0])) {
+          const long long fa = multiplier(a), fb = multiplier(b);
+          if (fa >= 0 && fb >= 0) {
+            fused.push_back({sets(a[0]) ? 8 : 9, a[1], a[2], a[3], fa, b[2], fb});
+            ++i;
+            continue;
+          }
+        }
+      }
+      fused.push_back({a[0], a[1], a[2], a[3], a[4], 0, 0});
     }
-    tables += "};\nstatic const int32_t " + name + "_rows[" + std::to_string(3 * n_) + "][3] = {\n";
-    for (int i = 0; i < n_; ++i)
-      for (const auto& r : {row(lq[i], false), row(lq[i], true), row(lv[i], true)})
-        tables += "{" + std::to_string(r[0]) + "," + std::to_string(r[1]) + "," + std::to_string(r[2]) + "},\n";
-    tables += "};\n\n";
+    result.name = prefix + std::to_string(tapes_++);
+    std::string tables = "static const mi_tangent_op " + result.name + "_tape[" + std::to_string(fused.size()) + "] = {\n";
+    for (const auto& op : fused) {
+      tables += "{" + std::to_string(op[0]) + "," + std::to_string(op[1]) + "," + std::to_string(op[2]) + "," +
+                std::to_string(op[3]) + "," + std::to_string(op[4]) + "," + std::to_string(op[5]) + "," +
+                std::to_string(op[6]) + "},\n";
+    }
+    tables += "};\n";
     tables_ += tables;
-
-    const std::string n = std::to_string(n_), factors_size = std::to_string(std::max<std::size_t>(factor_of.size(), 1));
-    Block hessian{"l_qq || l_qv || l_vv", {std::move(factors)}, {}};
-    hessian.prologue = "    double* S = (double*)malloc((" + factors_size + " + " + std::to_string(std::max<std::size_t>(used, 1)) +
-                       ") * sizeof(double));\n    if (S == NULL) { MI_FREE_T return MECHINT_KERNEL_OUTSIDE_DOMAIN; }\n";
-    hessian.code = "    mi_tangents(" + name + "_tape, " + std::to_string(tape.size()) + ", S, S + " + factors_size + ");\n" +
-                   "    mi_hessian_rows(" + name + "_rows, " + n + ", S + " + factors_size + ", l_qq, l_qv, l_vv);\n    free(S);\n";
-    return hessian;
+    result.size = fused.size();
+    result.used = used;
+    result.factor_count = factor_of.size();
+    result.segments = std::move(segments);
+    return result;
   }
+
+  /// The midpoint rule's discrete derivatives (model_kernels.h, discrete_lagrangian: Ld = h L(q̄, v),
+  /// q̄ = (q0 + q1)/2, v = (q1 − q0)/h) for a model whose Hessian of L goes by tangents and that has
+  /// no forces and no velocity constraints; "" for any other (the methods compose the rule from L's
+  /// kernel, kernel/discrete_rules.cpp). D1 = h/2 L_q − L_v and D2 = h/2 L_q + L_v are the composed
+  /// rule's arithmetic on the nodes of L's gradient, operation for operation (the same residuals
+  /// and momenta, bit for bit); D12 = ∂D1/∂q1 by forward tangents of D1 in the n directions of q1,
+  /// along which q̄ moves by ½ and v by 1/h — where the composed rule evaluates L's three Hessian
+  /// blocks (the tangents of L_q's nodes in 2n directions, of L_v's in n) and then sums them. The
+  /// same Jacobian to round-off, for about half the tape and a third of the rows.
+  std::string discrete_midpoint_function(bool& uses_integer_power) {
+    if (!uses_tangents_ || !m_.forces.empty() || !m_.nonholonomic.empty()) return "";
+    const std::vector<NodeId>& gradient_of_l = lagrangian_and_gradient().second;
+    const NodeId half_h = weight(0), inverse_h = weight(1);
+    std::vector<NodeId> d1, d2;
+    std::vector<TangentRoot> roots;
+    for (int i = 0; i < n_; ++i) {
+      const NodeId lq = gradient_of_l[static_cast<std::size_t>(i)], lv = gradient_of_l[static_cast<std::size_t>(n_ + i)];
+      d1.push_back(g_.subtract(g_.multiply(half_h, lq), lv));
+      d2.push_back(g_.add(g_.multiply(half_h, lq), lv));
+      roots.push_back({d1.back(), true, false});
+    }
+    const TangentSeeds seeds{g_.number(0.5), inverse_h};
+    std::optional<TangentTape> t = tangent_tape("mi_discrete_t", roots, &seeds, 0);
+    const std::string n = std::to_string(n_);
+    std::string tables = "static const int32_t " + t->name + "_rows[" + n + "][3] = {\n";
+    for (const NodeId r : d1) {
+      const auto found = t->segments.find(r);
+      if (found == t->segments.end() || found->second.q_size() == 0) {
+        tables += "{-1,0,-1},\n";
+        continue;
+      }
+      const Segments& sg = found->second;
+      tables += "{" + std::to_string(sg.base) + "," + std::to_string(sg.q_low) + "," + std::to_string(sg.q_high) + "},\n";
+    }
+    tables_ += tables + "};\n\n";
+    const std::string factors_size = std::to_string(std::max<std::size_t>(t->factor_count, 1));
+    Block root;
+    root.groups.push_back(vector("d1", d1));
+    root.groups.push_back(vector("d2", d2));
+    Block jacobian{"d12", {std::move(t->factors)}, {}};
+    jacobian.prologue = "    double* S = (double*)malloc((" + factors_size + " + " + std::to_string(std::max<std::size_t>(t->used, 1)) +
+                        ") * sizeof(double));\n    if (S == NULL) { MI_FREE_T return MECHINT_KERNEL_OUTSIDE_DOMAIN; }\n";
+    jacobian.code = "    mi_tangents(" + t->name + "_tape, " + std::to_string(t->size) + ", S, S + " + factors_size + ");\n" +
+                    "    { int32_t i; for (i = 0; i < " + n + "; ++i) mi_tangent_row(" + t->name + "_rows[i], S + " + factors_size +
+                    ", 0, " + n + ", d12 + i * " + n + "); }\n    free(S);\n";
+    root.children.push_back(std::move(jacobian));
+    // The rule's point as kernel/discrete_rules.cpp computes it; w: the weights h/2 and 1/h.
+    const std::string prologue = "  double q[" + n + "], v[" + n + "], w[2];\n"
+                                 "  if (rule != 0) return MECHINT_KERNEL_OUTSIDE_DOMAIN;\n"
+                                 "  { int32_t i; for (i = 0; i < " + n + "; ++i) { q[i] = 0.5 * (q0[i] + q1[i]); v[i] = (q1[i] - q0[i]) / h; } }\n"
+                                 "  w[0] = 0.5 * h;\n  w[1] = 1.0 / h;\n";
+    supplies_midpoint_ = true;
+    return function("static int mi_discrete_lagrangian(const void* context, int32_t rule, double h, const double* q0,\n"
+                    "                                  const double* q1, double* d1, double* d2, double* d12)",
+                    {}, root, uses_integer_power, prologue);
+  }
+
+  /// Whether the source defines mi_discrete_lagrangian (discrete_midpoint_function).
+  bool supplies_midpoint() const { return supplies_midpoint_; }
 
   /// The tapes and row tables of hessian_by_tangents, to be written before the kernels.
   const std::string& tables() const { return tables_; }
@@ -1166,6 +1324,7 @@ class KernelModel {
   NodeId lagrangian_ = 0;
   std::vector<NodeId> lagrangian_gradient_;  ///< empty until lagrangian_and_gradient()
   bool uses_tangents_ = false;
+  bool supplies_midpoint_ = false;
   int tapes_ = 0;
   std::string tables_;
 };
@@ -1173,7 +1332,7 @@ class KernelModel {
 /// The interpreter of hessian_by_tangents' tapes and the writer of its rows.
 constexpr const char* kTangents = R"(/* Forward tangents of the gradient (kernel_codegen.cpp, hessian_by_tangents): each entry is a loop. */
 typedef struct mi_tangent_op {
-  int32_t kind, destination, source, length, factor;
+  int32_t kind, destination, source, length, factor, source2, factor2;
 } mi_tangent_op;
 /* The loops are the kernel's time: optimized (unrolled, vectorized) beyond the plugin's -O1. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -1202,6 +1361,18 @@ static MI_LOOPS void mi_tangents(const mi_tangent_op* op, int32_t count, const d
       case 6: {
         const double f = S[op->factor];
         for (i = 0; i < n; ++i) d[i] = f * s[i];
+        break;
+      }
+      case 8: {
+        const double f = S[op->factor], g = S[op->factor2];
+        const double* t = D + op->source2;
+        for (i = 0; i < n; ++i) d[i] = f * s[i] + g * t[i];
+        break;
+      }
+      case 9: {
+        const double f = S[op->factor], g = S[op->factor2];
+        const double* t = D + op->source2;
+        for (i = 0; i < n; ++i) d[i] = (d[i] + f * s[i]) + g * t[i];
         break;
       }
       default: d[0] = S[op->factor]; break;
@@ -1278,6 +1449,9 @@ std::string kernel_source(const ModelDescription& model, bool with_optimal_contr
   KernelModel kernels(model);
   bool uses_integer_power = false;
   std::string functions = kernels.lagrangian_function(uses_integer_power);
+  // After L's kernel, which decides whether its Hessian goes by tangents.
+  const std::string discrete_midpoint = kernels.discrete_midpoint_function(uses_integer_power);
+  if (!discrete_midpoint.empty()) functions += "\n" + discrete_midpoint;
   if (!model.constraints.empty()) {
     functions += "\n" + kernels.constraints_function(uses_integer_power);
     functions += "\n" + kernels.constraint_curvature_function(uses_integer_power);
@@ -1334,7 +1508,12 @@ std::string kernel_source(const ModelDescription& model, bool with_optimal_contr
   s += "  out->num_unilateral = " + std::to_string(model.unilateral.size()) + ";\n";
   s += std::string("  out->unilateral = ") + (model.unilateral.empty() ? "NULL" : "mi_unilateral") + ";\n";
   // The methods compose the rules' discrete derivatives from L's (kernel/discrete_rules.hpp).
-  s += "  out->discrete_rules = 0;\n  out->discrete_lagrangian = NULL;\n  out->discrete_forces = NULL;\n";
+  // Large models supply the midpoint rule (discrete_midpoint_function).
+  if (kernels.supplies_midpoint())
+    s += "  out->discrete_rules = 1u << " + std::to_string(MECHINT_RULE_MIDPOINT) +
+         ";\n  out->discrete_lagrangian = mi_discrete_lagrangian;\n  out->discrete_forces = NULL;\n";
+  else
+    s += "  out->discrete_rules = 0;\n  out->discrete_lagrangian = NULL;\n  out->discrete_forces = NULL;\n";
   s += std::string("  out->lagrangian_third = ") + (optimal_control ? "mi_lagrangian_third" : "NULL") + ";\n";
   s += std::string("  out->forces_second = ") + (optimal_control ? "mi_forces_second" : "NULL") + ";\n";
   s += "  out->num_domain = " + std::to_string(model.domain.size()) + ";\n";

@@ -11,6 +11,9 @@
 /// run by a small interpreter in the source (mi_tangents) — and a kernel of more than a few thousand
 /// statements is split into functions of bounded size, so that the source, the compiler's time and
 /// its memory stay linear in the model's size (docs/performance.md, "Model files of any size").
+/// Such a model without forces or velocity constraints also supplies the midpoint rule's discrete
+/// derivatives (`discrete_lagrangian`): D1 and D2 as the methods compose them, D12 by one tape of
+/// tangents in the n directions of q1, about half the work of L's Hessian blocks.
 ///
 /// The source instantiates no template and includes nothing but <math.h>, <stdint.h>, <stddef.h>
 /// and <stdlib.h> (the table's declaration is written inline), so it compiles in about the time the
@@ -41,6 +44,6 @@ std::string generate_kernel_source(const ModelDescription& model, bool with_opti
 bool optimal_control_applies(const ModelDescription& model);
 
 /// Version of the generated kernel code's layout; part of a cache key.
-inline constexpr int kKernelCodeVersion = 3;
+inline constexpr int kKernelCodeVersion = 4;
 
 }  // namespace mechint::model_file
