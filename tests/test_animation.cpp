@@ -8,12 +8,17 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 
+#include <unistd.h>
+
 #include "app/animation_page.hpp"
 #include "app/drawing.hpp"
+#include "app/open_system.hpp"
 #include "app/parameters.hpp"
+#include "app/system_entry.hpp"
 #include "cli_harness.hpp"
 #include "mechint/core/errors.hpp"
 #include "model_file/model_file.hpp"
@@ -76,7 +81,7 @@ TEST(Drawings, TheDoublePendulumIsDrawnWhereItsMassesAre) {
   const auto values = values_of({ParameterSpec::real("l1", 1.0, ""), ParameterSpec::real("l2", 1.0, ""),
                                  ParameterSpec::integer("wall", 0, "", 0, 1), ParameterSpec::real("wall_offset", 0.25, "")},
                                 {{"l1", "1.3"}, {"l2", "0.7"}, {"wall", "1"}, {"wall_offset", "0.4"}});
-  const Drawing d = mechint::app::system_drawing("double-pendulum", values);
+  const Drawing d = mechint::app::system_drawing(mechint::app::find_system("double-pendulum"), values);
   std::vector<double> p;
   const double th1 = 0.4, th2 = -1.1;
   d.append_positions({th1, th2}, p);
@@ -92,10 +97,37 @@ TEST(Drawings, TheDoublePendulumIsDrawnWhereItsMassesAre) {
   EXPECT_EQ(d.point_names()[static_cast<std::size_t>(d.walls()[0][2])], "m2");  // the mass the wall stops
 }
 
+// A model file's drawing is its opened entry's: made from the description the entry was read from,
+// not from the file read again (which may have changed since: the page must draw the model that ran).
+TEST(Drawings, AModelFilesDrawingIsTheOneItWasOpenedWith) {
+  ::setenv("MECHINT_CACHE_DIR", MECHINT_TEST_MODEL_CACHE, 1);
+  const fs::path dir = fs::temp_directory_path() / ("mechint_drawing_entry_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / "cart.toml";
+  fs::copy_file(fs::path(MECHINT_SOURCE_DIR) / "examples/models/cart-pole.toml", file,
+                fs::copy_options::overwrite_existing);
+  const auto entry = mechint::app::open_system(file.string());
+  const auto values = ParameterValues::resolve(entry->parameters({}), {}, entry->name);
+  std::ofstream(file, std::ios::trunc) << "not a model file any more\n";  // replaced after opening
+  const Drawing d = mechint::app::system_drawing(*entry, values);
+  std::vector<double> p;
+  d.append_positions({0.5, 0.3}, p);  // x, th
+  ASSERT_EQ(p.size(), 4u);
+  EXPECT_DOUBLE_EQ(p[0], 0.5);  // the cart at (x, 0)
+  EXPECT_DOUBLE_EQ(p[1], 0.0);
+  EXPECT_NEAR(p[2], 0.5 + values.real("l") * std::sin(0.3), 1e-15);  // the bob
+  EXPECT_NEAR(p[3], values.real("l") * std::cos(0.3), 1e-15);
+  // An entry without a drawing (a model struct's) is refused with InvalidInput.
+  mechint::app::SystemEntry bare;
+  bare.name = "bare";
+  EXPECT_THROW(mechint::app::system_drawing(bare, values), InvalidInput);
+  fs::remove_all(dir);
+}
+
 TEST(Drawings, TheRigidBodyBoxTurnsWithItsQuaternion) {
   const auto values = values_of({ParameterSpec::real("I1", 1.0, ""), ParameterSpec::real("I2", 2.0, ""),
                                  ParameterSpec::real("I3", 3.0, "")}, {});
-  const Drawing d = mechint::app::system_drawing("rigid-body", values);
+  const Drawing d = mechint::app::system_drawing(mechint::app::find_system("rigid-body"), values);
   std::vector<double> identity, turned;
   d.append_positions({1, 0, 0, 0}, identity);
   // A quarter turn about z: (x, y, z) -> (-y, x, z).

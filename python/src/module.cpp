@@ -141,7 +141,7 @@ class PySystem {
                              const std::string& title) const {
     if (rows.ndim() != 2 || static_cast<std::size_t>(rows.shape(1)) != columns.size())
       throw InvalidInput("animate: the rows must be a 2-d array with one column per name");
-    const app::Drawing drawing = app::system_drawing(name_, parameter_values());
+    const app::Drawing drawing = app::system_drawing(*entry_, parameter_values());
     const auto n = static_cast<std::uint64_t>(rows.shape(0));
     app::AnimationFrames frames(n);
     frames.header(columns);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "app/system_entry.hpp"
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 #include "model_file/evaluate.hpp"
@@ -105,19 +106,9 @@ void Drawing::append_positions(const std::vector<double>& q, std::vector<double>
     for (const auto& component : point) out.push_back(model_file::evaluate(component, values));
 }
 
-Drawing system_drawing(const std::string& system, const ParameterValues& values) {
-  if (model_file::is_model_file_name(system)) {
-    const model_file::ModelDescription model = model_file::read_model_file(system);
-    if (!model.draw)
-      throw InvalidInput(printable_line(system, 200) + ": the model file has no [draw] section to animate (DESIGN §11, "
-                         "docs/animations.md)");
-    std::vector<double> parameters;
-    for (const auto& p : model.parameters) parameters.push_back(values.has(p.name) ? values.real(p.name) : p.value);
-    return Drawing::from_model_file(*model.draw, model.coordinates, std::move(parameters));
-  }
-  const auto text = builtin_drawing(system, values);
-  if (!text) throw InvalidInput("system '" + system + "' has no drawing to animate");
-  return Drawing::from_text(*text, "the drawing of " + system);
+Drawing system_drawing(const SystemEntry& system, const ParameterValues& values) {
+  if (!system.drawing) throw InvalidInput("system '" + printable_line(system.name, 200) + "' has no drawing to animate");
+  return system.drawing(values);
 }
 
 }  // namespace mechint::app

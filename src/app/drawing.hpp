@@ -18,6 +18,8 @@
 
 namespace mechint::app {
 
+struct SystemEntry;
+
 /// A drawing as text: the form of a model file's `[draw]` with its parameters already replaced by
 /// numbers, and a planar chain placed link by link.
 struct DrawingText {
@@ -92,9 +94,8 @@ class Drawing {
 /// that has no picture (app/builtin_drawings.cpp).
 std::optional<DrawingText> builtin_drawing(const std::string& system, const ParameterValues& values);
 
-/// The drawing of the system named `system` on the command line — a built-in's, or the `[draw]`
-/// of a model file (a path ending in .toml) — with the parameter values of the run. InvalidInput
-/// when it has none.
-Drawing system_drawing(const std::string& system, const ParameterValues& values);
+/// The drawing of an opened system (its entry's `drawing`: a built-in's, or a model file's `[draw]`)
+/// with the parameter values of the run. InvalidInput when it has none.
+Drawing system_drawing(const SystemEntry& system, const ParameterValues& values);
 
 }  // namespace mechint::app

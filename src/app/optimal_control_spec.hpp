@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,8 @@ struct OptimalControlSpec {
 };
 
 /// A solved problem, by names: what `mechint optimize` writes.
+class Drawing;
+
 struct OptimizeOutcome {
   std::string method;
   double h = 0.0;
@@ -82,6 +85,9 @@ struct OptimizeOutcome {
   std::vector<std::vector<double>> q;     ///< q_k per node
   std::vector<std::vector<double>> u;     ///< u_k per step (N of them)
   std::vector<double> energy;             ///< E(q_k, p_k) per node
+  /// The system's drawing with the problem's values, for the page of the motion (none: the system
+  /// has no drawing, as a model file without [draw]).
+  std::shared_ptr<const Drawing> drawing;
 };
 
 }  // namespace mechint::app

@@ -197,22 +197,22 @@ OptimizeOutcome solve_optimal_control(const OptimalControlSpec& spec) {
   ParameterValues values;
   const auto opened = problem_system(spec, values);
   const SystemEntry& system = *opened;
-  return system.optimize(values, with_numbered_controls(spec, system.controls, values), system.controls);
+  OptimizeOutcome outcome = system.optimize(values, with_numbered_controls(spec, system.controls, values), system.controls);
+  // The drawing of the system opened here, so that the page draws the model that was solved (a
+  // model file is not read again).
+  try {
+    outcome.drawing = std::make_shared<const Drawing>(system_drawing(system, values));
+  } catch (const InvalidInput&) {
+  }
+  return outcome;
 }
 
 /// The optimal motion as an animated page (docs/animations.md), drawn from trajectory.csv as
 /// `mechint view` would; a system without a drawing (a model file without [draw]) gets none, and its
 /// report links none.
-bool write_motion_page(const fs::path& dir, const OptimalControlSpec& spec) {
-  ParameterValues values;
-  problem_system(spec, values);
-  std::optional<Drawing> drawing;
-  try {
-    drawing = system_drawing(spec.model, values);
-  } catch (const InvalidInput&) {
-    return false;
-  }
-  write_animation_page((dir / "trajectory.html").string(), *drawing, read_run_csv((dir / "trajectory.csv").string()),
+bool write_motion_page(const fs::path& dir, const OptimalControlSpec& spec, const OptimizeOutcome& outcome) {
+  if (!outcome.drawing) return false;
+  write_animation_page((dir / "trajectory.html").string(), *outcome.drawing, read_run_csv((dir / "trajectory.csv").string()),
                        "mechint optimize " + printable_line(spec.file, 200));
   return true;
 }
@@ -241,7 +241,7 @@ void write_optimize_files(const fs::path& dir, const OptimalControlSpec& spec, c
   write_text_atomically((dir / "controls.csv").string(), controls_csv(outcome));
   write_text_atomically((dir / "results.json").string(), optimize_results_json(spec, outcome));
   const bool figure = draw_figures("optimize.py", dir, log);
-  const bool page = write_motion_page(dir, spec);
+  const bool page = write_motion_page(dir, spec, outcome);
   write_text_atomically((dir / "report.md").string(), report_md(spec, outcome, figure, page));
 }
 

@@ -26,6 +26,8 @@
 
 namespace mechint::app {
 
+class Drawing;
+
 using Overrides = std::map<std::string, std::string>;
 
 struct SystemEntry {
@@ -65,6 +67,10 @@ struct SystemEntry {
   std::function<OptimizeOutcome(const ParameterValues& values, const OptimalControlSpec& spec,
                                 const std::vector<std::string>& controls)>
       optimize;
+  /// How the system is drawn on an animation page with these values (app/drawing.hpp, DESIGN §11):
+  /// a built-in's own drawing, a model file's `[draw]` from the description its entry was made of.
+  /// Throws InvalidInput for a system without one; empty (a model struct's entry): none.
+  std::function<Drawing(const ParameterValues& values)> drawing;
 };
 
 /// Builds an entry from `with_problem(values, f)`, which builds the system's problem from its

@@ -133,7 +133,7 @@ int run_system(const cli::RunCommand& command) {
     app::refuse_same_file("--animate", command.animate, "--controls", command.controls);
     if (model_file) app::refuse_same_file("--animate", command.animate, "the model file", command.system);
     const auto resolved = app::resolve_run(system, command.method, overrides, command.controls);
-    drawing = app::system_drawing(command.system, resolved.values);
+    drawing = app::system_drawing(system, resolved.values);
     frames.emplace(app::output_rows(schedule));
   }
   app::CsvOutput out(command.out, checkpoint ? &*checkpoint : nullptr);
@@ -162,7 +162,7 @@ int view_run(const cli::ViewCommand& command) {
   const auto opened = app::open_system(command.system);
   const app::SystemEntry& system = *opened;
   const auto values = app::ParameterValues::resolve(system.parameters(overrides), overrides, system.name);
-  const app::Drawing drawing = app::system_drawing(command.system, values);
+  const app::Drawing drawing = app::system_drawing(system, values);
   app::write_animation_page(command.out, drawing, frames,
                             printable_line(command.csv, 200) + " (" + printable_line(command.system, 200) + ")");
   return 0;

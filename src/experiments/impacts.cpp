@@ -190,7 +190,7 @@ void write_animation(const app::ExperimentContext& ctx, const Trajectory& tr) {
   for (std::size_t i = 0; i < tr.t.size(); ++i)
     frames.row({tr.t[i], tr.q[i][0], tr.q[i][1], tr.energy[i], tr.htilde[i], static_cast<double>(tr.impacts_so_far[i])});
   frames.finish();
-  app::write_animation_page((ctx.out_dir / kAnimation).string(), app::system_drawing("double-pendulum", values), frames,
+  app::write_animation_page((ctx.out_dir / kAnimation).string(), app::system_drawing(app::find_system("double-pendulum"), values), frames,
                             "004 Fig. 2 left: the double pendulum with its wall, vi-trapezoid with MHC, h = 5.8e-2");
 }
 

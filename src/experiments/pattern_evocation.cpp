@@ -78,7 +78,7 @@ void write_pattern_page(const app::ExperimentContext& ctx, const std::string& fi
     frames.row({critical.t[i], critical.q1[i][0], critical.q1[i][1], critical.q1[i][2], critical.q2[i][0],
                 critical.q2[i][1], critical.q2[i][2]});
   frames.finish();
-  app::write_animation_page((ctx.out_dir / file).string(), app::system_drawing(system.name, values), frames,
+  app::write_animation_page((ctx.out_dir / file).string(), app::system_drawing(system, values), frames,
                             "003 §4: pattern " + pattern + " in its critical frame (rotating about z at " +
                                 format_number(gamma_c, 4) + " rad/s)");
 }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -11,6 +10,7 @@
 
 #include <ceres/jet.h>
 
+#include "app/drawing.hpp"
 #include "app/kernel_system.hpp"
 #include "app/system_entry.hpp"
 #include "mechint/core/errors.hpp"
@@ -18,6 +18,7 @@
 #include "model_file/model_structure.hpp"
 #include "model_file/evaluate.hpp"
 #include "model_file/expression_parser.hpp"
+#include "model_file/input_file.hpp"
 #include "model_file/model_checks.hpp"
 #include "model_file/model_compiler.hpp"  // digest
 #include "model_file/model_file.hpp"
@@ -47,13 +48,6 @@ class LoadedModel {
   std::string text_;
   ModelKernelsPlugin kernels_;
 };
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 /// The names joined, or "none".
 std::string join(const std::vector<std::string>& names) {
@@ -140,14 +134,17 @@ app::OutputLabels model_file_labels(const ModelDescription& d) {
 }
 
 app::SystemEntry model_file_system(const std::string& path) {
-  auto description = read_model_file(path);
+  // The file is read once: its text is what is parsed, digested for checkpoints and keyed in the
+  // cache of compiled kernels, so that a file replaced meanwhile cannot pair one's description with
+  // another's digest; the drawing (`[draw]`) comes from the same description.
+  std::string text = model_file::read_input_file(path, "model file");
+  auto description = parse_model_text(text, path);
   check_before_compiling(description);
   // The impact driver's flows are unconstrained: no method integrates walls on a constraint manifold.
   if (!description.unilateral.empty() && !description.constraints.empty())
     throw InvalidInput(description.file + ": unilateral constraints together with holonomic constraints are not "
                        "supported: the impact driver integrates unconstrained models only");
   check_symmetries(description);  // a momentum declared conserved must be: refused before compiling
-  std::string text = read_text(path);
   const std::string fingerprint = digest(text);
   auto model = std::make_shared<LoadedModel>(std::move(description), std::move(text));
   const ModelDescription& d = model->description();
@@ -167,6 +164,15 @@ app::SystemEntry model_file_system(const std::string& path) {
     return methods::method_options(kernel_model_structure(model->description()), method);
   };
   app::run_on_kernel_problems(e, [model](const app::ParameterValues& v) { return model->kernels().problem(v); }, model);
+  e.drawing = [model](const app::ParameterValues& values) {
+    const ModelDescription& d = model->description();
+    if (!d.draw)
+      throw InvalidInput(printable_line(d.file, 200) + ": the model file has no [draw] section to animate (DESIGN §11, "
+                         "docs/animations.md)");
+    std::vector<double> parameters;
+    for (const auto& p : d.parameters) parameters.push_back(values.has(p.name) ? values.real(p.name) : p.value);
+    return app::Drawing::from_model_file(*d.draw, d.coordinates, std::move(parameters));
+  };
   e.optimize = [model](const app::ParameterValues& v, const app::OptimalControlSpec& spec,
                        const std::vector<std::string>& controls) {
     // What optimize_kernel_problem refuses (app/kernel_optimize.hpp), refused before anything is
