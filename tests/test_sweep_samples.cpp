@@ -12,6 +12,7 @@
 
 #include "app/sweep_file.hpp"
 #include "app/sweep_samples.hpp"
+#include "mechint/core/errors.hpp"
 
 namespace mechint::app {
 namespace {
@@ -92,6 +93,27 @@ TEST(SweepFile, GridOrderHasTheLastNameFastest) {
   EXPECT_EQ(spec.value_indices(1), (std::vector<std::size_t>{0, 1}));
   EXPECT_EQ(spec.value_indices(3), (std::vector<std::size_t>{1, 0}));
   EXPECT_EQ(spec.vary[1].texts, (std::vector<std::string>{"0", "0.5", "1"}));
+}
+
+// [vary]'s values are counted before they are generated: a name within the member limit whose
+// count takes [vary] past kMaxSweepValues in all is refused at that count, with its line and
+// column, before any of its values exist (the test would otherwise allocate gigabytes).
+TEST(SweepFile, VaryHoldsAtMostTheValueLimitInAll) {
+  const auto text = [](std::size_t count) {
+    return "system = \"kepler\"\n[vary]\nx = [1, 2]\n"
+           "vy = { from = 0.0, to = 1.0, count = " + std::to_string(count) + " }\n";
+  };
+  ASSERT_LE(kMaxSweepValues - 1, kMaxSweepMembers);  // the count alone is allowed
+  try {
+    parse_sweep_text(text(kMaxSweepValues - 1), "many.toml");
+    FAIL() << "accepted " << kMaxSweepValues + 1 << " values";
+  } catch (const InvalidInput& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.rfind("many.toml:4:", 0), 0u) << message;
+    EXPECT_NE(message.find("more than " + std::to_string(kMaxSweepValues) + " values in all"), std::string::npos)
+        << message;
+  }
+  EXPECT_EQ(parse_sweep_text(text(3), "many.toml").members, 6u);
 }
 
 }  // namespace

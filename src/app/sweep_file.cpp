@@ -102,6 +102,14 @@ class Reader : public TomlValues<Reader> {
     return static_cast<long>(i->get());
   }
 
+  /// Counts `count` more values of [vary] before they are generated, refusing beyond kMaxSweepValues.
+  void hold_values(const toml::node& node, std::size_t count) {
+    if (count > kMaxSweepValues - values_held_)
+      fail(node, "[vary] would hold more than " + std::to_string(kMaxSweepValues) +
+                     " values in all (its names together; each is kept in memory): use fewer values");
+    values_held_ += count;
+  }
+
   void read_system() {
     const toml::node* node = root_.get("system");
     if (!node) spec_.fail({1, 1}, "missing required key 'system' (a built-in system's name or a model file's path)");
@@ -177,9 +185,10 @@ class Reader : public TomlValues<Reader> {
     }
   }
 
-  void read_list(const toml::array& list, const toml::node& node, const std::string& what, SweepVaried& v) const {
+  void read_list(const toml::array& list, const toml::node& node, const std::string& what, SweepVaried& v) {
     if (list.empty()) fail(node, what + " is an empty list: give at least one value");
     if (list.size() > kMaxSweepMembers) fail(node, what + " has more than " + std::to_string(kMaxSweepMembers) + " values");
+    hold_values(node, list.size());
     v.kind = "list";
     for (std::size_t i = 0; i < list.size(); ++i) {
       const toml::node& element = *list.get(i);
@@ -201,7 +210,9 @@ class Reader : public TomlValues<Reader> {
         if (const auto* n = entry.get(k)) fail(*n, what + ": '" + std::string(k) + "' does not belong to " + form);
     };
     if (entry.get("values")) fail(*entry.get("values"), what + ": write a list of values as " + v.name + " = [a, b, ...]");
-    const long count = count_value(require("count", "the number of values"), what + " count");
+    const toml::node& count_node = require("count", "the number of values");
+    const long count = count_value(count_node, what + " count");
+    hold_values(count_node, static_cast<std::size_t>(count));
     std::vector<double> values;
     if (const auto* random_node = entry.get("random")) {
       const std::string kind = string_value(*random_node, what + " random");
@@ -335,6 +346,7 @@ class Reader : public TomlValues<Reader> {
   const toml::table& root_;
   SweepSpec& spec_;
   int sobol_dimensions_ = 0;
+  std::size_t values_held_ = 0;  ///< of [vary] so far (hold_values)
 };
 
 }  // namespace

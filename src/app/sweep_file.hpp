@@ -103,8 +103,19 @@ std::string exact_text(double x);
 /// starts with a space.
 std::string csv_cell(const std::string& text);
 
+#ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 /// Most members a sweep may have (summary rows are kept in memory until summary.csv is written).
 inline constexpr std::size_t kMaxSweepMembers = 10'000'000;
+/// Most values `[vary]` may hold in all, its names together (each value is kept as text and as a
+/// summary cell, written to sweep.json and checked against the system: about 150 bytes each).
+inline constexpr std::size_t kMaxSweepValues = 10'000'000;
+#else
+// The fuzzers' build (fuzz/CMakeLists.txt defines the macro): the reader takes the same paths at
+// ten thousand values as at ten million, and ten million take a minute under the sanitizers, which
+// libFuzzer would report as a hang.
+inline constexpr std::size_t kMaxSweepMembers = 10'000;
+inline constexpr std::size_t kMaxSweepValues = 10'000;
+#endif
 
 /// Parses the text of a sweep file; `file` names it in messages and resolves a relative model path.
 SweepSpec parse_sweep_text(std::string_view text, const std::string& file);
