@@ -19,7 +19,7 @@ LAYERS = [
     ("methods", ["include/mechint/integrate", "src/kernel"]),
     ("run", ["src/app", "src/methods"]),
     ("analysis, optimal", ["include/mechint/analysis", "include/mechint/optimal", "src/optimal"]),
-    ("systems", ["include/mechint/systems", "src/systems", "src/model_file"]),
+    ("systems", ["include/mechint/systems", "src/systems", "src/model_file", "src/multibody"]),
     ("front ends", ["src/api", "src/experiments", "include/mechint/system.hpp",
                     "include/mechint/system_from_model.txx", "include/mechint/mechint.hpp"]),
     ("programs", ["src/cli", "python/src"]),

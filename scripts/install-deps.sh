@@ -11,6 +11,7 @@ packages=(
   libcli11-dev         # command line
   nlohmann-json3-dev   # results.json
   libtomlplusplus-dev  # model files (TOML)
+  libtinyxml2-dev      # URDF robots (XML, src/multibody)
   libopenmpi-dev openmpi-bin  # mpirun -n K mechint sweep (docs/sweeps.md)
   libhdf5-dev          # a sweep's trajectories.h5 (docs/sweeps.md)
   libgtest-dev         # tests
@@ -28,6 +29,7 @@ packages=(
   ccache  # the wheel's test finds the build tree's objects in its cache (docs/python.md)
   python3-pandas  # mechint.sweep returns a DataFrame (docs/sweeps.md)
   python3-scipy   # the reference Sobol sequence of the sweep tests (scipy.stats.qmc)
+  python3-dartpy  # DART, the oracle of the URDF robots' tests (tests/python_cli/test_urdf_dart.py)
   # the animated pages' tests (docs/animations.md): headless Chromium driven by Selenium through
   # chromedriver, offline; the pages themselves need no package (they draw on a 2D canvas)
   chromium chromium-driver python3-selenium

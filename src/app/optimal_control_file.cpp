@@ -11,7 +11,7 @@
 
 #include "app/toml_values.hpp"
 #include "mechint/core/format.hpp"
-#include "model_file/model_file.hpp"
+#include "model_file/system_file.hpp"
 #include "model_file/toml_input.hpp"
 
 namespace mechint::app {
@@ -82,7 +82,7 @@ class Reader : public TomlValues<Reader> {
     spec_.model = string_value(node, "model");
     spec_.model_where = position_of(node);
     if (spec_.model.empty()) fail(node, "model is empty");
-    if (model_file::is_model_file_name(spec_.model)) {
+    if (model_file::is_system_file_name(spec_.model)) {
       // A relative model path is relative to the problem file.
       const std::filesystem::path model(spec_.model);
       if (model.is_relative()) spec_.model = (std::filesystem::path(spec_.file).parent_path() / model).string();

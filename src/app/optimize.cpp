@@ -26,7 +26,7 @@
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 #include "app/open_system.hpp"
-#include "model_file/model_file.hpp"
+#include "model_file/system_file.hpp"
 
 namespace mechint::app {
 namespace {
@@ -165,7 +165,7 @@ OptimalControlSpec with_numbered_controls(const OptimalControlSpec& spec, const 
 /// The problem's system (app/open_system.hpp) and its parameter values.
 std::shared_ptr<const SystemEntry> problem_system(const OptimalControlSpec& spec, ParameterValues& values) {
   std::shared_ptr<const SystemEntry> found;
-  if (model_file::is_model_file_name(spec.model)) {
+  if (model_file::is_system_file_name(spec.model)) {
     found = open_system(spec.model);  // its errors are located in the model file
   } else {
     try {

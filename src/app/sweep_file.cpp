@@ -14,7 +14,7 @@
 #include "app/sweep_samples.hpp"
 #include "app/toml_values.hpp"
 #include "mechint/core/format.hpp"
-#include "model_file/model_file.hpp"
+#include "model_file/system_file.hpp"
 #include "model_file/toml_input.hpp"
 
 namespace mechint::app {
@@ -116,7 +116,7 @@ class Reader : public TomlValues<Reader> {
     spec_.system = spec_.system_as_written = string_value(*node, "system");
     spec_.system_where = position_of(*node);
     if (spec_.system.empty()) fail(*node, "system is empty");
-    spec_.system_is_file = model_file::is_model_file_name(spec_.system);
+    spec_.system_is_file = model_file::is_system_file_name(spec_.system);
     if (spec_.system_is_file) {
       // A relative model path is relative to the sweep file.
       const std::filesystem::path model(spec_.system);

@@ -45,6 +45,7 @@
 #include "mechint/core/errors.hpp"
 #include "mechint/core/format.hpp"
 #include "mechint/core/notices.hpp"
+#include "model_file/system_file.hpp"
 #include "model_file/model_file_system.hpp"
 
 namespace {
@@ -100,7 +101,7 @@ int list_everything() {
 int run_system(const cli::RunCommand& command) {
   const auto opened = app::open_system(command.system);
   const app::SystemEntry& system = *opened;
-  const bool model_file = model_file::is_model_file_name(command.system);
+  const bool model_file = model_file::is_system_file_name(command.system);
   app::Overrides overrides;
   for (const auto& a : command.assignments) app::parse_assignment(a, overrides);
   const OutputSchedule schedule = app::with_default_step(system, command.schedule, command.h_given);

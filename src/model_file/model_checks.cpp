@@ -183,14 +183,20 @@ SymmetryCheck check_symmetries(const ModelDescription& d) {
         dxi[i] = c.v[0];
       }
       const double defect = evaluate(d.lagrangian, duals(d, s.q, xi, s.v, dxi)).v[0];
-      // The size of the terms of the defect: Σ |∂L/∂q_j ξ_j| + |∂L/∂q̇_j (Dξ q̇)_j|.
+      // The size of L's variation along a move of ξ's size: Σ_j |∂L/∂q_j| max|ξ| + |∂L/∂q̇_j| max|Dξ q̇|.
+      // Not the terms along ξ alone: a coordinate L does not depend on may still occur in it (a joint
+      // angle inside rotations that cancel), and its ∂L/∂q_j is then round-off, as the defect is.
+      double xi_size = 0.0, dxi_size = 0.0;
+      for (std::size_t j = 0; j < n; ++j) {
+        xi_size = std::max(xi_size, std::abs(xi[j]));
+        dxi_size = std::max(dxi_size, std::abs(dxi[j]));
+      }
       double scale = 0.0;
       for (std::size_t j = 0; j < n; ++j) {
         std::vector<double> e(n, 0.0);
-        e[j] = xi[j];
-        scale += std::abs(evaluate(d.lagrangian, duals(d, s.q, e, s.v, zero)).v[0]);
-        e[j] = dxi[j];
-        scale += std::abs(evaluate(d.lagrangian, duals(d, s.q, zero, s.v, e)).v[0]);
+        e[j] = 1.0;
+        if (xi_size > 0.0) scale += xi_size * std::abs(evaluate(d.lagrangian, duals(d, s.q, e, s.v, zero)).v[0]);
+        if (dxi_size > 0.0) scale += dxi_size * std::abs(evaluate(d.lagrangian, duals(d, s.q, zero, s.v, e)).v[0]);
       }
       if (!std::isfinite(defect) || !std::isfinite(scale)) continue;  // a point where L is not defined
       used = true;

@@ -277,22 +277,8 @@ class Reader {
 
   // --- names -------------------------------------------------------------------------------------
 
-  /// A column that `run` writes besides the coordinates (DESIGN §4, §6, §9, §10): energy,
-  /// constraint_residual, nonholonomic_residual, the chaos indicators, adapt=energy's and the impact
-  /// driver's columns, J<k>_work, and J<k>, lambda<k>, mu<k>, u<k> for k = 1, 2, ...
-  static bool is_output_column(const std::string& name) {
-    for (const char* column : {"energy", "constraint_residual", "nonholonomic_residual", "megno", "lyapunov", "fli",
-                               "discrete_energy", "energy_fallbacks", "impacts", "htilde"})
-      if (name == column) return true;
-    if (name.size() > 5 && name.compare(name.size() - 5, 5, "_work") == 0 && is_output_column(name.substr(0, name.size() - 5)))
-      return true;
-    for (const std::string prefix : {"J", "lambda", "mu", "u"}) {
-      if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
-      const std::string digits = name.substr(prefix.size());
-      if (digits[0] != '0' && digits.find_first_not_of("0123456789") == std::string::npos) return true;
-    }
-    return false;
-  }
+  static bool is_output_column(const std::string& name) { return is_output_column_name(name); }
+
 
   /// Checks that `name` (a `kind` such as "coordinate", declared at `where`) is an identifier that
   /// shadows nothing and is not taken, then records it.
@@ -621,6 +607,28 @@ ModelDescription parse_model_text(std::string_view text, const std::string& file
 
 ModelDescription read_model_file(const std::string& path) {
   return parse_model_text(read_input_file(path, "model file"), path);
+}
+
+/// A column that `run` writes besides the coordinates (DESIGN §4, §6, §9, §10): energy,
+/// constraint_residual, nonholonomic_residual, the chaos indicators, adapt=energy's and the impact
+/// driver's columns, J<k>_work, and J<k>, lambda<k>, mu<k>, u<k> for k = 1, 2, ...
+bool is_output_column_name(const std::string& name) {
+  for (const char* column : {"energy", "constraint_residual", "nonholonomic_residual", "megno", "lyapunov", "fli",
+                             "discrete_energy", "energy_fallbacks", "impacts", "htilde"})
+    if (name == column) return true;
+  if (name.size() > 5 && name.compare(name.size() - 5, 5, "_work") == 0 && is_output_column_name(name.substr(0, name.size() - 5)))
+    return true;
+  for (const std::string prefix : {"J", "lambda", "mu", "u"}) {
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string digits = name.substr(prefix.size());
+    if (digits[0] != '0' && digits.find_first_not_of("0123456789") == std::string::npos) return true;
+  }
+  return false;
+}
+
+bool is_reserved_name(const std::string& name) {
+  if (std::find(kFunctionNames.begin(), kFunctionNames.end(), name) != kFunctionNames.end()) return true;
+  return name == "pi" || name == "t" || is_output_column_name(name);
 }
 
 bool is_model_file_name(const std::string& name) {

@@ -32,6 +32,14 @@ inline constexpr std::size_t kMaxNameLength = 64;
 /// result holds only coordinates, velocities, parameters, controls and t.
 ModelDescription parse_model_text(std::string_view text, const std::string& file_label);
 
+/// A column that `run` writes besides the coordinates (energy, J1, lambda1, u1, ...): no model name
+/// may be one.
+bool is_output_column_name(const std::string& name);
+
+/// A name that no coordinate, parameter, control or definition may take: a function of the grammar,
+/// the constant pi, the time t, or an output column.
+bool is_reserved_name(const std::string& name);
+
 /// True for a name that ends in ".toml": a model file rather than a built-in system.
 bool is_model_file_name(const std::string& name);
 

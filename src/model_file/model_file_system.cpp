@@ -1,9 +1,11 @@
+#include "model_file/system_file.hpp"
 #include "model_file/model_file_system.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -23,6 +25,8 @@
 #include "model_file/model_compiler.hpp"  // digest
 #include "model_file/model_file.hpp"
 #include "model_file/model_kernels_plugin.hpp"
+#include "multibody/urdf_model.hpp"
+#include "multibody/urdf_robot.hpp"
 
 namespace mechint::model_file {
 namespace {
@@ -137,7 +141,8 @@ app::SystemEntry model_file_system(const std::string& path) {
   // The file is read once: its text is what is parsed, digested for checkpoints and keyed in the
   // cache of compiled kernels, so that a file replaced meanwhile cannot pair one's description with
   // another's digest; the drawing (`[draw]`) comes from the same description.
-  std::string text = model_file::read_input_file(path, "model file");
+  SystemFile file = read_system_file(path);
+  std::string text = std::move(file.text);
   auto description = parse_model_text(text, path);
   check_before_compiling(description);
   // The impact driver's flows are unconstrained: no method integrates walls on a constraint manifold.
@@ -173,8 +178,12 @@ app::SystemEntry model_file_system(const std::string& path) {
     for (const auto& p : d.parameters) parameters.push_back(values.has(p.name) ? values.real(p.name) : p.value);
     return app::Drawing::from_model_file(*d.draw, d.coordinates, std::move(parameters));
   };
-  e.optimize = [model](const app::ParameterValues& v, const app::OptimalControlSpec& spec,
-                       const std::vector<std::string>& controls) {
+  // A URDF's `<limit effort>` bounds its joint's control in optimize, unless [bounds] names it.
+  e.optimize = [model, efforts = file.control_efforts](const app::ParameterValues& v, const app::OptimalControlSpec& given,
+                                const std::vector<std::string>& controls) {
+    app::OptimalControlSpec spec = given;
+    for (const auto& [control, effort] : efforts)
+      if (!spec.bounds.count(control)) spec.bounds.emplace(control, app::LocatedBounds{-effort, effort, spec.model_where});
     // What optimize_kernel_problem refuses (app/kernel_optimize.hpp), refused before anything is
     // compiled; the others get the plugin with optimal control's kernels. (A model file with forces
     // has neither walls nor nonholonomic constraints: the file's checks refuse the pair.)
@@ -188,12 +197,14 @@ app::SystemEntry model_file_system(const std::string& path) {
 }
 
 std::string describe_model_file(const std::string& path) {
-  const ModelDescription d = read_model_file(path);
+  const ModelDescription d = parse_model_text(system_file_text(path), path);
   check_before_compiling(d);
   // Every run refuses a singular mass matrix at its start: the report must not say the model runs.
   check_mass_matrix(d);
   const std::size_t n = d.coordinates.size();
   std::ostringstream out;
+  // A URDF: its tree first (what was merged or ignored), then the model mechint wrote from it.
+  if (multibody::is_urdf_file_name(path)) out << multibody::describe_urdf(path);
   out << "model " << d.name << " (" << d.file << ")";
   if (!d.description.empty()) out << ": " << d.description;
   out << "\n  coordinates (" << n << "): " << join(d.coordinates) << "\n";

@@ -1,0 +1,320 @@
+// A kinematic tree as a model file (multibody/tree_model_text.hpp).
+#include "multibody/tree_model_text.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace mechint::multibody {
+namespace {
+
+/// An expression of the model-file grammar with what folding needs: whether it is a number (and
+/// which) and how tightly it binds (0: a sum, 1: a product or a negation, 2: an atom).
+struct Term {
+  std::string text;
+  bool is_number = false;
+  double value = 0.0;
+  int binding = 2;
+
+  bool is(double x) const { return is_number && value == x; }
+};
+
+Term number(double x) {
+  if (x == 0.0) x = 0.0;  // no "-0"
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", x);
+  return Term{x < 0.0 ? "(" + std::string(buffer) + ")" : std::string(buffer), true, x, 2};
+}
+Term atom(const std::string& name) { return Term{name, false, 0.0, 2}; }
+std::string operand(const Term& t, int binding) { return t.binding < binding ? "(" + t.text + ")" : t.text; }
+
+Term operator+(const Term& a, const Term& b) {
+  if (a.is_number && b.is_number) return number(a.value + b.value);
+  if (a.is(0.0)) return b;
+  if (b.is(0.0)) return a;
+  if (b.is_number && b.value < 0.0) return Term{a.text + " - " + number(-b.value).text, false, 0.0, 0};
+  return Term{a.text + " + " + b.text, false, 0.0, 0};
+}
+Term operator-(const Term& a) {
+  if (a.is_number) return number(-a.value);
+  return Term{"-" + operand(a, 1), false, 0.0, 1};
+}
+Term operator-(const Term& a, const Term& b) {
+  if (a.is_number && b.is_number) return number(a.value - b.value);
+  if (b.is(0.0)) return a;
+  if (a.is(0.0)) return -b;
+  return Term{a.text + " - " + operand(b, 1), false, 0.0, 0};
+}
+Term operator*(const Term& a, const Term& b) {
+  if (a.is_number && b.is_number) return number(a.value * b.value);
+  if (a.is(0.0) || b.is(0.0)) return number(0.0);
+  if (a.is(1.0)) return b;
+  if (b.is(1.0)) return a;
+  if (a.is(-1.0)) return -b;
+  if (b.is(-1.0)) return -a;
+  return Term{operand(a, 1) + "*" + operand(b, 2), false, 0.0, 1};
+}
+
+using Vec = std::array<Term, 3>;
+using Mat = std::array<Vec, 3>;  // rows
+
+Vec numbers(const Eigen::Vector3d& v) { return {number(v.x()), number(v.y()), number(v.z())}; }
+Mat numbers(const Eigen::Matrix3d& m) {
+  Mat r;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) r[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = number(m(i, j));
+  return r;
+}
+Mat product(const Mat& a, const Mat& b) {
+  Mat r;
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t j = 0; j < 3; ++j) r[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
+  return r;
+}
+Vec product(const Mat& a, const Vec& v) {
+  Vec r;
+  for (std::size_t i = 0; i < 3; ++i) r[i] = a[i][0] * v[0] + a[i][1] * v[1] + a[i][2] * v[2];
+  return r;
+}
+Vec transposed_product(const Mat& a, const Vec& v) {
+  Vec r;
+  for (std::size_t i = 0; i < 3; ++i) r[i] = a[0][i] * v[0] + a[1][i] * v[1] + a[2][i] * v[2];
+  return r;
+}
+Vec operator+(const Vec& a, const Vec& b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
+Vec operator*(const Vec& a, const Term& s) { return {a[0] * s, a[1] * s, a[2] * s}; }
+Vec cross(const Vec& a, const Vec& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+Term dot(const Vec& a, const Vec& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/// A TOML basic string of an expression or a name (only the grammar's characters reach it).
+std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+
+class Writer {
+ public:
+  explicit Writer(const KinematicTree& tree) : tree_(tree) {}
+
+  std::string write() {
+    const std::size_t bodies = tree_.bodies.size();
+    rotation_.resize(bodies);
+    origin_.resize(bodies);
+    omega_.resize(bodies);
+    velocity_.resize(bodies);
+    // The root is fixed to the world.
+    rotation_[0] = numbers(Eigen::Matrix3d(Eigen::Matrix3d::Identity()));
+    origin_[0] = velocity_[0] = omega_[0] = numbers(Eigen::Vector3d(Eigen::Vector3d::Zero()));
+    Term kinetic = number(0.0), potential = number(0.0);
+    for (std::size_t j = 0; j < tree_.joints.size(); ++j) {
+      const TreeJoint& joint = tree_.joints[j];
+      body_kinematics(joint);
+      const auto k = static_cast<std::size_t>(joint.child);
+      const BodyInertia& in = tree_.bodies[k].inertia;
+      if (in.mass == 0.0) continue;
+      const std::string p = "_b" + std::to_string(k) + "_";
+      const Vec arm = define(p + "r", product(rotation_[k], numbers(in.com)));
+      const Vec com = define(p + "c", origin_[k] + arm);
+      com_[k] = com;
+      const Vec com_velocity = define(p + "vc", velocity_[k] + cross(omega_[k], arm));
+      const Vec body_rate = define(p + "wb", transposed_product(rotation_[k], omega_[k]));
+      Term rotational = number(0.0);
+      for (std::size_t a = 0; a < 3; ++a)
+        for (std::size_t b = a; b < 3; ++b)
+          rotational = rotational + number(in.inertia(static_cast<int>(a), static_cast<int>(b)) * (a == b ? 0.5 : 1.0)) *
+                                        body_rate[a] * body_rate[b];
+      const Term t = define(p + "T", number(0.5 * in.mass) * dot(com_velocity, com_velocity) + rotational);
+      const Term v = define(p + "V", number(-in.mass) * dot(gravity(), com));
+      kinetic = kinetic + t;
+      potential = potential + v;
+    }
+    std::ostringstream out;
+    header(out);
+    out << "lagrangian = " << quoted((kinetic - potential).text) << "\n";
+    constraints(out);
+    forces(out);
+    symmetries(out);
+    initial(out);
+    out << "\n[definitions]\n" << definitions_.str();
+    draw(out);
+    return out.str();
+  }
+
+ private:
+  Vec gravity() const { return {atom("gravity_x"), atom("gravity_y"), atom("gravity_z")}; }
+
+  /// `name = "expression"` unless it is a number or a name already; the term that stands for it.
+  Term define(const std::string& name, const Term& value) {
+    if (value.is_number || value.binding == 2) return value;
+    definitions_ << name << " = " << quoted(value.text) << "\n";
+    return atom(name);
+  }
+  Vec define(const std::string& name, const Vec& v) {
+    return {define(name + "x", v[0]), define(name + "y", v[1]), define(name + "z", v[2])};
+  }
+  Mat define(const std::string& name, const Mat& m) {
+    Mat r;
+    for (std::size_t i = 0; i < 3; ++i)
+      for (std::size_t j = 0; j < 3; ++j) r[i][j] = define(name + std::to_string(i) + std::to_string(j), m[i][j]);
+    return r;
+  }
+
+  /// Rodrigues' rotation about the unit axis a by q: cos q δ_ij + sin q [a]x_ij + (1 − cos q) a_i a_j,
+  /// its diagonal written a_i² + (1 − a_i²) cos q so that a frame axis gives exact ones and zeros.
+  Mat axis_rotation(const Eigen::Vector3d& a, const Term& s, const Term& c) {
+    // 1 − cos q, defined once when an off-diagonal entry needs it (an axis off the frame's axes).
+    Term one_minus_c = number(0.0);
+    if (a.x() * a.y() != 0.0 || a.x() * a.z() != 0.0 || a.y() * a.z() != 0.0)
+      one_minus_c = define(c.text + "m", number(1.0) - c);
+    Mat r;
+    const double cross[3][3] = {{0.0, -a.z(), a.y()}, {a.z(), 0.0, -a.x()}, {-a.y(), a.x(), 0.0}};
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        const double aa = a(i) * a(j);
+        Term entry = i == j ? number(aa) + number(1.0 - aa) * c
+                            : number(aa) * one_minus_c + number(cross[i][j]) * s;
+        r[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = entry;
+      }
+    return r;
+  }
+
+  void body_kinematics(const TreeJoint& joint) {
+    const auto k = static_cast<std::size_t>(joint.child);
+    const auto p = static_cast<std::size_t>(joint.parent);
+    const std::string name = "_b" + std::to_string(k) + "_";
+    const Term q = atom(joint.coordinate), q_dot = atom(joint.coordinate + "_dot");
+    const Mat frame = define(name + "A", product(rotation_[p], numbers(joint.rotation)));
+    const Vec axis = define(name + "a", product(frame, numbers(joint.axis)));
+    Vec offset = product(rotation_[p], numbers(joint.translation));
+    Vec velocity = velocity_[p];
+    if (joint.type == UrdfJointType::kPrismatic) {
+      rotation_[k] = frame;
+      offset = offset + axis * q;
+      omega_[k] = omega_[p];
+      velocity = velocity + axis * q_dot;
+    } else {
+      definitions_ << name << "s = " << quoted("sin(" + q.text + ")") << "\n" << name << "c = " << quoted("cos(" + q.text + ")") << "\n";
+      rotation_[k] = define(name + "R", product(frame, axis_rotation(joint.axis, atom(name + "s"), atom(name + "c"))));
+      omega_[k] = define(name + "w", omega_[p] + axis * q_dot);
+    }
+    const Vec d = define(name + "d", offset);
+    origin_[k] = define(name + "o", origin_[p] + d);
+    velocity_[k] = define(name + "v", velocity + cross(omega_[p], d));
+  }
+
+  void header(std::ostringstream& out) const {
+    std::string name;
+    for (const char c : tree_.robot)
+      name += ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-') ? c : '-';
+    if (name.empty() || !((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z'))) name = "robot-" + name;
+    if (name.size() > 64) name.resize(64);
+    out << "name = " << quoted(name) << "\ndescription = " << quoted("the URDF robot " + name) << "\ncoordinates = [";
+    for (std::size_t j = 0; j < tree_.joints.size(); ++j) out << (j ? ", " : "") << quoted(tree_.joints[j].coordinate);
+    out << "]\nperiodic = [";
+    bool first = true;
+    for (const TreeJoint& j : tree_.joints)
+      if (j.type == UrdfJointType::kContinuous) {
+        out << (first ? "" : ", ") << quoted(j.coordinate);
+        first = false;
+      }
+    out << "]\nparameters = { gravity_x = 0.0, gravity_y = 0.0, gravity_z = -9.81";
+    for (const TreeJoint& j : tree_.joints) out << ", " << damping(j) << " = " << number(j.damping).text;
+    out << " }\n";
+  }
+
+  void constraints(std::ostringstream& out) const {
+    out << "constraints = [";
+    bool first = true;
+    for (const TreeJoint& j : tree_.joints) {
+      if (j.mimic < 0) continue;
+      const Term target = atom(tree_.joints[static_cast<std::size_t>(j.mimic)].coordinate);
+      out << (first ? "" : ", ") << quoted((atom(j.coordinate) - (number(j.mimic_multiplier) * target + number(j.mimic_offset))).text);
+      first = false;
+    }
+    out << "]\n";
+  }
+
+  void forces(std::ostringstream& out) const {
+    out << "controls = [";
+    for (std::size_t j = 0; j < tree_.joints.size(); ++j) out << (j ? ", " : "") << quoted(control(tree_.joints[j]));
+    out << "]\nforces = [";
+    for (std::size_t j = 0; j < tree_.joints.size(); ++j) {
+      const TreeJoint& joint = tree_.joints[j];
+      out << (j ? ", " : "") << quoted((atom(control(joint)) - atom(damping(joint)) * atom(joint.coordinate + "_dot")).text);
+    }
+    out << "]\n";
+  }
+  static std::string control(const TreeJoint& j) { return tree_control_name(j); }
+  /// The joint's `<dynamics damping>`, a parameter (settable, sweepable).
+  static std::string damping(const TreeJoint& j) { return "damping_" + j.coordinate; }
+
+  /// A revolute joint on the root about the (default) gravity axis, in no mimic: L and the
+  /// constraints do not change when it turns (the other subtrees of the root are not coupled to it).
+  void symmetries(std::ostringstream& out) const {
+    std::vector<bool> mimicked(tree_.joints.size(), false);
+    for (const TreeJoint& j : tree_.joints)
+      if (j.mimic >= 0) mimicked[static_cast<std::size_t>(j.mimic)] = true;
+    out << "symmetries = [";
+    bool first = true;
+    for (std::size_t i = 0; i < tree_.joints.size(); ++i) {
+      const TreeJoint& j = tree_.joints[i];
+      if (j.parent != 0 || j.type == UrdfJointType::kPrismatic || j.mimic >= 0 || mimicked[i]) continue;
+      const Eigen::Vector3d axis = j.rotation * j.axis;
+      if (std::hypot(axis.x(), axis.y()) > 1e-12) continue;
+      out << (first ? "" : ", ") << "[";
+      for (std::size_t c = 0; c < tree_.joints.size(); ++c) out << (c ? ", " : "") << quoted(c == i ? "1" : "0");
+      out << "]";
+      first = false;
+    }
+    out << "]\n";
+  }
+
+  /// At the zero configuration, at rest, mimic joints on their constraint.
+  void initial(std::ostringstream& out) const {
+    std::vector<double> q(tree_.joints.size(), 0.0);
+    for (std::size_t pass = 0; pass < tree_.joints.size(); ++pass)
+      for (std::size_t i = 0; i < q.size(); ++i)
+        if (tree_.joints[i].mimic >= 0)
+          q[i] = tree_.joints[i].mimic_multiplier * q[static_cast<std::size_t>(tree_.joints[i].mimic)] + tree_.joints[i].mimic_offset;
+    out << "\n[initial]\n";
+    for (std::size_t i = 0; i < q.size(); ++i)
+      if (q[i] != 0.0) out << tree_.joints[i].coordinate << " = " << number(q[i]).text << "\n";
+  }
+
+  /// Each moving body's origin joined to its parent's, and a body with mass to its centre of mass.
+  void draw(std::ostringstream& out) const {
+    out << "\n[draw]\npoints = { ";
+    bool first = true;
+    const auto point = [&](const std::string& name, const Vec& v) {
+      out << (first ? "" : ", ") << name << " = [" << quoted(v[0].text) << ", " << quoted(v[1].text) << ", "
+          << quoted(v[2].text) << "]";
+      first = false;
+    };
+    for (const TreeJoint& j : tree_.joints) point("o" + std::to_string(j.child), origin_[static_cast<std::size_t>(j.child)]);
+    for (const TreeJoint& j : tree_.joints)
+      if (tree_.bodies[static_cast<std::size_t>(j.child)].inertia.mass > 0.0)
+        point("c" + std::to_string(j.child), com_.at(static_cast<std::size_t>(j.child)));
+    out << " }\nfixed = { o0 = [0.0, 0.0, 0.0] }\nlinks = [";
+    first = true;
+    for (const TreeJoint& j : tree_.joints) {
+      out << (first ? "" : ", ") << "[\"o" << j.parent << "\", \"o" << j.child << "\"]";
+      first = false;
+      if (tree_.bodies[static_cast<std::size_t>(j.child)].inertia.mass > 0.0)
+        out << ", [\"o" << j.child << "\", \"c" << j.child << "\"]";
+    }
+    out << "]\n";
+  }
+
+  const KinematicTree& tree_;
+  std::vector<Mat> rotation_;
+  std::vector<Vec> origin_, omega_, velocity_;
+  std::map<std::size_t, Vec> com_;
+  std::ostringstream definitions_;
+};
+
+}  // namespace
+
+std::string tree_model_text(const KinematicTree& tree) { return Writer(tree).write(); }
+
+}  // namespace mechint::multibody
