@@ -5,7 +5,7 @@
 // Input: the bytes of a problem file, named problems/fuzz.toml. Finding: a crash, a hang, a
 // sanitizer report, an exception other than mechint::InvalidInput or mechint::IoError, a message
 // that is not one printable line `problems/fuzz.toml:LINE:COLUMN: what`, or an accepted spec that
-// breaks what the reader promises (__builtin_trap): a model named (a relative model file resolved
+// breaks what the reader promises (__builtin_trap): a model named (a relative model file or URDF resolved
 // beside the problem file), a positive finite horizon, steps in [2, 100000], finite start, goal and
 // bounds, a positive finite effort, solver settings in their ranges, the method and [parameters] as
 // written (a number as text that reads back exactly), every position at line and column >= 1. Names,
@@ -41,10 +41,10 @@ void check_spec(const OptimalControlSpec& spec, std::string_view text) {
   FUZZ_CHECK(spec.file == kLabel);
   FUZZ_CHECK(!spec.model.empty());
   check_position(spec.model_where);
-  // The model as written: a relative model file is taken from the problem file's directory.
+  // The model as written: a relative model file or URDF is taken from the problem file's directory.
   const toml::table root = toml::parse(text);
   const std::string written = root["model"].value_or(std::string());
-  const bool relative_file = written.size() > 5 && written.ends_with(".toml") &&
+  const bool relative_file = written.size() > 5 && (written.ends_with(".toml") || written.ends_with(".urdf")) &&
                              std::filesystem::path(written).is_relative();
   FUZZ_CHECK(spec.model == (relative_file ? (std::filesystem::path("problems") / written).string() : written));
 
