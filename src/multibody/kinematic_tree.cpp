@@ -126,9 +126,9 @@ class TreeBuilder {
       LinkPlace& child = places_[static_cast<std::size_t>(child_link)];
       const Eigen::Matrix3d rotation = parent.rotation * rotation_from_rpy(joint.origin.rpy);
       const Eigen::Vector3d translation = parent.translation + parent.rotation * vec(joint.origin.xyz);
-      if (joint.type == UrdfJointType::kFloating || joint.type == UrdfJointType::kPlanar)
-        fail(joint.line, "joint " + q(joint.name) + ": " + std::string(joint_type_name(joint.type)) +
-                             " joints are not supported yet (revolute, continuous, prismatic and fixed are)");
+      if (joint.type == UrdfJointType::kPlanar)
+        fail(joint.line, "joint " + q(joint.name) + ": planar joints are not supported yet (revolute, continuous, "
+                                                    "prismatic, fixed and floating are)");
       if (joint.type == UrdfJointType::kFixed) {
         child = LinkPlace{parent.body, rotation, translation};
         tree_.bodies[static_cast<std::size_t>(parent.body)].merged.push_back(joint.child);
@@ -142,9 +142,11 @@ class TreeBuilder {
         t.child = static_cast<int>(tree_.bodies.size());
         t.rotation = rotation;
         t.translation = translation;
-        const Eigen::Vector3d axis = vec(joint.axis);
-        if (!(axis.norm() > 1e-9)) fail(joint.axis_line, "joint " + q(joint.name) + ": its axis is zero");
-        t.axis = axis / axis.norm();
+        if (joint.type != UrdfJointType::kFloating) {
+          const Eigen::Vector3d axis = vec(joint.axis);
+          if (!(axis.norm() > 1e-9)) fail(joint.axis_line, "joint " + q(joint.name) + ": its axis is zero");
+          t.axis = axis / axis.norm();
+        }
         t.damping = joint.damping;
         t.lower = joint.lower;
         t.upper = joint.upper;
@@ -240,6 +242,8 @@ class TreeBuilder {
                          (fixed ? ", a fixed joint: it has no coordinate to follow" : ", which is no joint of the robot"));
       }
       if (found->second == tree_index) fail(m.line, "joint " + q(joint.name) + " mimics itself");
+      if (joint.type == UrdfJointType::kFloating || tree_.joints[static_cast<std::size_t>(found->second)].type == UrdfJointType::kFloating)
+        fail(m.line, "joint " + q(joint.name) + ": a floating joint neither mimics nor is mimicked (it has seven coordinates)");
       TreeJoint& t = tree_.joints[static_cast<std::size_t>(tree_index)];
       t.mimic = found->second;
       t.mimic_multiplier = m.multiplier;
@@ -257,7 +261,15 @@ class TreeBuilder {
     std::set<std::string> taken;
     for (TreeJoint& j : tree_.joints) {
       j.coordinate = identifier_for(j.name, taken);
-      taken.insert(j.coordinate);
+      // A floating joint's seven names must be free too: a suffix until they all are.
+      for (int k = 2; j.type == UrdfJointType::kFloating; ++k) {
+        bool free = true;
+        for (const auto& name : j.coordinates())
+          free = free && !taken.count(name) && !model_file::is_reserved_name(name);
+        if (free) break;
+        j.coordinate = identifier_for(j.name + "_" + std::to_string(k), taken);
+      }
+      for (const auto& name : j.coordinates()) taken.insert(name);
     }
   }
 
@@ -278,6 +290,13 @@ std::string list(const std::vector<std::string>& items) {
 
 }  // namespace
 
+std::vector<std::string> TreeJoint::coordinates() const {
+  if (type != UrdfJointType::kFloating) return {coordinate};
+  std::vector<std::string> names;
+  for (const char* suffix : {"_x", "_y", "_z", "_qw", "_qx", "_qy", "_qz"}) names.push_back(coordinate + suffix);
+  return names;
+}
+
 Eigen::Matrix3d rotation_from_rpy(const Vector3& rpy) {
   return (Eigen::AngleAxisd(rpy[2], Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) *
           Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
@@ -297,9 +316,13 @@ std::string describe_kinematic_tree(const KinematicTree& tree) {
   for (const TreeJoint& j : tree.joints) {
     const TreeBody& body = tree.bodies[static_cast<std::size_t>(j.child)];
     out << "  " << std::string(2 * static_cast<std::size_t>(depth[static_cast<std::size_t>(j.child)] - 1), ' ') << "joint "
-        << j.name << " (" << joint_type_name(j.type) << ", coordinate " << j.coordinate << ", axis "
-        << format_number(j.axis.x()) << " " << format_number(j.axis.y()) << " " << format_number(j.axis.z())
-        << ") -> link " << body.link;
+        << j.name << " (" << joint_type_name(j.type);
+    if (j.type == UrdfJointType::kFloating)
+      out << ", coordinates " << list(j.coordinates()) << ": position, unit quaternion";
+    else
+      out << ", coordinate " << j.coordinate << ", axis " << format_number(j.axis.x()) << " " << format_number(j.axis.y())
+          << " " << format_number(j.axis.z());
+    out << ") -> link " << body.link;
     if (!body.merged.empty()) out << " + " << list(body.merged);
     out << ", mass " << format_number(body.inertia.mass);
     if (j.damping != 0.0) out << ", damping " << format_number(j.damping);

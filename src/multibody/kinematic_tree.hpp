@@ -9,8 +9,9 @@
 /// Every error is one line `FILE:LINE: what` (InvalidInput, exit 2): a joint whose parent or child
 /// is missing, a link that is the child of two joints, links not reachable from the one root (a
 /// cycle), a zero axis, an inertia that is not positive definite, a moving joint whose bodies
-/// below carry no mass, a mimic of a missing or fixed joint. Floating and planar joints (Lie-group
-/// and vector coordinates of several components) are refused as not yet supported.
+/// below carry no mass, a mimic of a missing, fixed or floating joint. A floating joint's
+/// orientation is a quaternion held to unit length by a constraint (000 §5.1's formulation; the
+/// Lie-group coordinates of DESIGN §12 are to come). Planar joints are refused as not yet supported.
 
 #include <Eigen/Core>
 #include <optional>
@@ -40,7 +41,10 @@ struct TreeBody {
 /// A moving joint: one coordinate.
 struct TreeJoint {
   std::string name;        ///< the URDF's
-  std::string coordinate;  ///< the coordinate's name (the joint's, made an identifier if need be)
+  std::string coordinate;  ///< the coordinate's name (the joint's, made an identifier if need be);
+                           ///< a floating joint's seven are NAME_x, _y, _z, _qw, _qx, _qy, _qz
+  /// The joint's coordinates' names in order: one, or a floating joint's seven.
+  std::vector<std::string> coordinates() const;
   UrdfJointType type = UrdfJointType::kRevolute;
   int parent = 0;          ///< the parent body
   int child = 0;           ///< the body it carries

@@ -1,6 +1,7 @@
 // A kinematic tree as a model file (multibody/tree_model_text.hpp).
 #include "multibody/tree_model_text.hpp"
 
+#include <Eigen/Geometry>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -185,9 +186,13 @@ class Writer {
     const std::string name = "_b" + std::to_string(k) + "_";
     const Term q = atom(joint.coordinate), q_dot = atom(joint.coordinate + "_dot");
     const Mat frame = define(name + "A", product(rotation_[p], numbers(joint.rotation)));
-    const Vec axis = define(name + "a", product(frame, numbers(joint.axis)));
     Vec offset = product(rotation_[p], numbers(joint.translation));
     Vec velocity = velocity_[p];
+    if (joint.type == UrdfJointType::kFloating) {
+      floating_kinematics(joint, name, frame, offset, velocity);
+      return;
+    }
+    const Vec axis = define(name + "a", product(frame, numbers(joint.axis)));
     if (joint.type == UrdfJointType::kPrismatic) {
       rotation_[k] = frame;
       offset = offset + axis * q;
@@ -203,6 +208,52 @@ class Writer {
     velocity_[k] = define(name + "v", velocity + cross(omega_[p], d));
   }
 
+  /// A floating joint: the child's origin at p = (x, y, z) in the joint frame, its orientation the
+  /// rotation of the quaternion e = (qw, qx, qy, qz) held to unit length by a constraint, written
+  /// homogeneously, R(e) = (quadratic form of e) / |e|², and its angular velocity in the joint frame
+  /// ω = 2 (ė ⊗ ē)_vec / |e|² = 2 (qw q̇⃗ − q̇w q⃗ + q⃗ × q̇⃗) / |e|² — both exact for any e ≠ 0, so the
+  /// midpoints of the variational rules, slightly off the unit sphere, are still rotations.
+  /// o = o_p + R_p p_j + A p,  v = v_p + ω_p × (R_p p_j + A p) + A ṗ,  R = A R(e),  ω = ω_p + A ω_e.
+  void floating_kinematics(const TreeJoint& joint, const std::string& name, const Mat& frame, Vec offset, Vec velocity) {
+    const auto k = static_cast<std::size_t>(joint.child);
+    const auto p = static_cast<std::size_t>(joint.parent);
+    const std::string c = joint.coordinate;
+    const Vec position = {atom(c + "_x"), atom(c + "_y"), atom(c + "_z")};
+    const Vec position_dot = {atom(c + "_x_dot"), atom(c + "_y_dot"), atom(c + "_z_dot")};
+    const Term w = atom(c + "_qw"), x = atom(c + "_qx"), y = atom(c + "_qy"), z = atom(c + "_qz");
+    const Term w_dot = atom(c + "_qw_dot");
+    const Vec e = {x, y, z}, e_dot = {atom(c + "_qx_dot"), atom(c + "_qy_dot"), atom(c + "_qz_dot")};
+    const Term norm = define(name + "n", w * w + x * x + y * y + z * z);
+    const Term two = number(2.0);
+    const Mat quadratic = {Vec{w * w + x * x - y * y - z * z, two * (x * y - w * z), two * (x * z + w * y)},
+                           Vec{two * (x * y + w * z), w * w - x * x + y * y - z * z, two * (y * z - w * x)},
+                           Vec{two * (x * z - w * y), two * (y * z + w * x), w * w - x * x - y * y + z * z}};
+    Mat rotation;
+    for (std::size_t i = 0; i < 3; ++i)
+      for (std::size_t j = 0; j < 3; ++j)
+        rotation[i][j] = define(name + "E" + std::to_string(i) + std::to_string(j),
+                                Term{operand(quadratic[i][j], 1) + "/" + norm.text, false, 0.0, 1});
+    const Vec rate_numerator = e_dot * w + e * (-w_dot) + cross(e, e_dot);
+    Vec rate;
+    for (std::size_t i = 0; i < 3; ++i)
+      rate[i] = Term{operand(number(2.0) * rate_numerator[i], 1) + "/" + norm.text, false, 0.0, 1};
+    rate = define(name + "e", rate);
+    rotation_[k] = define(name + "R", product(frame, rotation));
+    omega_[k] = define(name + "w", omega_[p] + product(frame, rate));
+    offset = offset + product(frame, position);
+    const Vec d = define(name + "d", offset);
+    origin_[k] = define(name + "o", origin_[p] + d);
+    velocity_[k] = define(name + "v", velocity + cross(omega_[p], d) + product(frame, position_dot));
+  }
+
+  /// Every coordinate of the model, in order.
+  std::vector<std::string> all_coordinates() const {
+    std::vector<std::string> names;
+    for (const TreeJoint& j : tree_.joints)
+      for (auto& n : j.coordinates()) names.push_back(std::move(n));
+    return names;
+  }
+
   void header(std::ostringstream& out) const {
     std::string name;
     for (const char c : tree_.robot)
@@ -210,7 +261,8 @@ class Writer {
     if (name.empty() || !((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z'))) name = "robot-" + name;
     if (name.size() > 64) name.resize(64);
     out << "name = " << quoted(name) << "\ndescription = " << quoted("the URDF robot " + name) << "\ncoordinates = [";
-    for (std::size_t j = 0; j < tree_.joints.size(); ++j) out << (j ? ", " : "") << quoted(tree_.joints[j].coordinate);
+    const std::vector<std::string> names = all_coordinates();
+    for (std::size_t i = 0; i < names.size(); ++i) out << (i ? ", " : "") << quoted(names[i]);
     out << "]\nperiodic = [";
     bool first = true;
     for (const TreeJoint& j : tree_.joints)
@@ -219,7 +271,8 @@ class Writer {
         first = false;
       }
     out << "]\nparameters = { gravity_x = 0.0, gravity_y = 0.0, gravity_z = -9.81";
-    for (const TreeJoint& j : tree_.joints) out << ", " << damping(j) << " = " << number(j.damping).text;
+    for (const TreeJoint& j : tree_.joints)
+      if (actuated(j)) out << ", " << damping(j) << " = " << number(j.damping).text;
     out << " }\n";
   }
 
@@ -227,6 +280,12 @@ class Writer {
     out << "constraints = [";
     bool first = true;
     for (const TreeJoint& j : tree_.joints) {
+      if (j.type == UrdfJointType::kFloating) {
+        const std::string& c = j.coordinate;
+        out << (first ? "" : ", ")
+            << quoted(c + "_qw^2 + " + c + "_qx^2 + " + c + "_qy^2 + " + c + "_qz^2 - 1");  // a unit quaternion
+        first = false;
+      }
       if (j.mimic < 0) continue;
       const Term target = atom(tree_.joints[static_cast<std::size_t>(j.mimic)].coordinate);
       out << (first ? "" : ", ") << quoted((atom(j.coordinate) - (number(j.mimic_multiplier) * target + number(j.mimic_offset))).text);
@@ -235,13 +294,29 @@ class Writer {
     out << "]\n";
   }
 
+  /// A joint with a control and damping: every moving joint but a floating one (DESIGN §12).
+  static bool actuated(const TreeJoint& j) { return j.type != UrdfJointType::kFloating; }
+
   void forces(std::ostringstream& out) const {
+    bool any = false;
+    for (const TreeJoint& j : tree_.joints) any = any || actuated(j);
+    if (!any) return;  // a free body alone: no control, nothing forced
     out << "controls = [";
-    for (std::size_t j = 0; j < tree_.joints.size(); ++j) out << (j ? ", " : "") << quoted(control(tree_.joints[j]));
+    bool first = true;
+    for (const TreeJoint& j : tree_.joints)
+      if (actuated(j)) {
+        out << (first ? "" : ", ") << quoted(control(j));
+        first = false;
+      }
     out << "]\nforces = [";
-    for (std::size_t j = 0; j < tree_.joints.size(); ++j) {
-      const TreeJoint& joint = tree_.joints[j];
-      out << (j ? ", " : "") << quoted((atom(control(joint)) - atom(damping(joint)) * atom(joint.coordinate + "_dot")).text);
+    first = true;
+    for (const TreeJoint& joint : tree_.joints) {
+      if (!actuated(joint)) {
+        for (std::size_t i = 0; i < 7; ++i, first = false) out << (first ? "" : ", ") << quoted("0");
+        continue;
+      }
+      out << (first ? "" : ", ") << quoted((atom(control(joint)) - atom(damping(joint)) * atom(joint.coordinate + "_dot")).text);
+      first = false;
     }
     out << "]\n";
   }
@@ -249,28 +324,66 @@ class Writer {
   /// The joint's `<dynamics damping>`, a parameter (settable, sweepable).
   static std::string damping(const TreeJoint& j) { return "damping_" + j.coordinate; }
 
-  /// A revolute joint on the root about the (default) gravity axis, in no mimic: L and the
-  /// constraints do not change when it turns (the other subtrees of the root are not coupled to it).
+  /// The symmetries of the joints on the root (the root's other subtrees are not coupled to them),
+  /// with the default gravity −z: a revolute or continuous joint about the vertical, in no mimic;
+  /// a floating joint's translations across the vertical (P along the joint frame's horizontal axes)
+  /// and its rotation about the vertical (L_z), each as the generator of its flow on the seven
+  /// coordinates — for the rotation about the unit vector u (the vertical in the joint frame),
+  /// ṗ = u × p and ė = ½ (0, u) ⊗ e.
   void symmetries(std::ostringstream& out) const {
     std::vector<bool> mimicked(tree_.joints.size(), false);
     for (const TreeJoint& j : tree_.joints)
       if (j.mimic >= 0) mimicked[static_cast<std::size_t>(j.mimic)] = true;
-    out << "symmetries = [";
-    bool first = true;
-    for (std::size_t i = 0; i < tree_.joints.size(); ++i) {
+    const std::size_t n = all_coordinates().size();
+    std::vector<std::vector<std::string>> generators;
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < tree_.joints.size(); at += tree_.joints[i].coordinates().size(), ++i) {
       const TreeJoint& j = tree_.joints[i];
-      if (j.parent != 0 || j.type == UrdfJointType::kPrismatic || j.mimic >= 0 || mimicked[i]) continue;
+      if (j.parent != 0) continue;
+      if (j.type == UrdfJointType::kFloating) {
+        const Eigen::Vector3d up = j.rotation.transpose() * Eigen::Vector3d::UnitZ();  // in the joint frame
+        // Two horizontal directions of the joint frame: translations along them.
+        // The frame's own x and y when its z is vertical (columns Px, Py), else any two.
+        const bool upright = std::abs(std::abs(up.z()) - 1.0) <= 1e-12;
+        const Eigen::Vector3d a = upright ? Eigen::Vector3d::UnitX() : up.unitOrthogonal();
+        const Eigen::Vector3d b = upright ? Eigen::Vector3d::UnitY() : up.cross(a);
+        for (const Eigen::Vector3d& t : {a, b}) {
+          std::vector<std::string> g(n, "0");
+          for (int c = 0; c < 3; ++c) g[at + static_cast<std::size_t>(c)] = number(t(c)).text;
+          generators.push_back(std::move(g));
+        }
+        const std::string& c = j.coordinate;
+        const Vec u = numbers(up), p = {atom(c + "_x"), atom(c + "_y"), atom(c + "_z")};
+        const Term w = atom(c + "_qw");
+        const Vec e = {atom(c + "_qx"), atom(c + "_qy"), atom(c + "_qz")};
+        std::vector<std::string> g(n, "0");
+        const Vec turn = cross(u, p);
+        for (std::size_t k = 0; k < 3; ++k) g[at + k] = turn[k].text;
+        // ½ (0, u) ⊗ (w, e) = ½ (−u·e, w u + u × e)
+        g[at + 3] = (number(-0.5) * dot(u, e)).text;
+        const Vec vector_part = u * w + cross(u, e);
+        for (std::size_t k = 0; k < 3; ++k) g[at + 4 + k] = (number(0.5) * vector_part[k]).text;
+        generators.push_back(std::move(g));
+        continue;
+      }
+      if (j.type == UrdfJointType::kPrismatic || j.mimic >= 0 || mimicked[i]) continue;
       const Eigen::Vector3d axis = j.rotation * j.axis;
       if (std::hypot(axis.x(), axis.y()) > 1e-12) continue;
-      out << (first ? "" : ", ") << "[";
-      for (std::size_t c = 0; c < tree_.joints.size(); ++c) out << (c ? ", " : "") << quoted(c == i ? "1" : "0");
+      std::vector<std::string> g(n, "0");
+      g[at] = "1";
+      generators.push_back(std::move(g));
+    }
+    out << "symmetries = [";
+    for (std::size_t k = 0; k < generators.size(); ++k) {
+      out << (k ? ", " : "") << "[";
+      for (std::size_t c = 0; c < n; ++c) out << (c ? ", " : "") << quoted(generators[k][c]);
       out << "]";
-      first = false;
     }
     out << "]\n";
   }
 
-  /// At the zero configuration, at rest, mimic joints on their constraint.
+  /// At the zero configuration (a floating joint's quaternion the identity), at rest, mimic joints
+  /// on their constraint.
   void initial(std::ostringstream& out) const {
     std::vector<double> q(tree_.joints.size(), 0.0);
     for (std::size_t pass = 0; pass < tree_.joints.size(); ++pass)
@@ -278,8 +391,10 @@ class Writer {
         if (tree_.joints[i].mimic >= 0)
           q[i] = tree_.joints[i].mimic_multiplier * q[static_cast<std::size_t>(tree_.joints[i].mimic)] + tree_.joints[i].mimic_offset;
     out << "\n[initial]\n";
-    for (std::size_t i = 0; i < q.size(); ++i)
-      if (q[i] != 0.0) out << tree_.joints[i].coordinate << " = " << number(q[i]).text << "\n";
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      if (tree_.joints[i].type == UrdfJointType::kFloating) out << tree_.joints[i].coordinate << "_qw = 1.0\n";
+      else if (q[i] != 0.0) out << tree_.joints[i].coordinate << " = " << number(q[i]).text << "\n";
+    }
   }
 
   /// Each moving body's origin joined to its parent's, and a body with mass to its centre of mass.

@@ -11,7 +11,7 @@ UrdfModel urdf_model(const std::string& path) {
   const KinematicTree tree = build_kinematic_tree(read_urdf_file(path));
   UrdfModel model{tree_model_text(tree), {}};
   for (const TreeJoint& j : tree.joints)
-    if (j.effort && *j.effort > 0.0) model.control_efforts.emplace(tree_control_name(j), *j.effort);
+    if (j.type != UrdfJointType::kFloating && j.effort && *j.effort > 0.0) model.control_efforts.emplace(tree_control_name(j), *j.effort);
   return model;
 }
 

@@ -225,3 +225,59 @@ def test_mass_matrix_bias_and_accelerations_are_dart_s(mechint, robot, tmp_path)
         assert close(ours["mass_matrix"], mass, 1e-10), (q, ours["mass_matrix"], mass)
         assert close(ours["bias"][0], bias, 1e-10), (q, v, ours["bias"], bias)
         assert close(ours["acceleration"][0], dart_acceleration(dart_robot, q, v), 1e-10), (q, v)
+
+
+def quaternion_rotation(e):
+    w, x, y, z = e
+    return np.array([[w*w + x*x - y*y - z*z, 2*(x*y - w*z), 2*(x*z + w*y)],
+                     [2*(x*y + w*z), w*w - x*x + y*y - z*z, 2*(y*z - w*x)],
+                     [2*(x*z - w*y), 2*(y*z + w*x), w*w - x*x - y*y + z*z]])
+
+
+def quaternion_product(a, b):
+    return np.array([a[0]*b[0] - a[1:] @ b[1:], *(a[0]*b[1:] + b[0]*a[1:] + np.cross(a[1:], b[1:]))])
+
+
+def test_a_floating_tree_is_dart_s(mechint, tmp_path):
+    """floating-torso.urdf: the chest on a floating joint (mechint: position and a unit quaternion with
+    its constraint; DART: a FreeJoint). At random states on the unit sphere, with the quaternion's
+    velocity ė = ½ e ⊗ (0, ω_b) of a random body rate ω_b: mechint's energy against DART's kinetic
+    energy plus the centres of mass' gravity potential, to 1e-12."""
+    path = os.path.join(ROBOTS, "floating-torso.urdf")
+    skeleton = dart_skeleton(path, tmp_path)
+    dart_names = [skeleton.getDof(i).getName() for i in range(skeleton.getNumDofs())]
+    header = mechint("run", path, "--t-end", "0.01", "--h", "0.01").stdout.decode().splitlines()[0].split(",")
+    names = header[1:header.index("energy")]
+    joints = [n for n in names if not n.startswith("base_")]
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        e = rng.normal(size=4)
+        e /= np.linalg.norm(e)
+        omega_body = rng.uniform(-1.5, 1.5, 3)
+        e_dot = 0.5 * quaternion_product(e, np.array([0.0, *omega_body]))
+        p, p_dot = rng.uniform(-1, 1, 3), rng.uniform(-1, 1, 3)
+        q_joints, v_joints = rng.uniform(-1.5, 1.5, len(joints)), rng.uniform(-1.5, 1.5, len(joints))
+        values = dict(zip(["base_x", "base_y", "base_z", "base_qw", "base_qx", "base_qy", "base_qz"], [*p, *e]))
+        values.update({f"{k}_dot": x for k, x in zip(["base_x", "base_y", "base_z", "base_qw", "base_qx", "base_qy",
+                                                       "base_qz"], [*p_dot, *e_dot])})
+        values.update(dict(zip(joints, q_joints)))
+        values.update({f"{k}_dot": x for k, x in zip(joints, v_joints)})
+        args = [a for k, x in values.items() for a in ("--set", f"{k}={x!r}")]
+        result = mechint("run", path, "--t-end", "0.01", "--h", "0.01", *args)
+        head, rows_ = rows(result.stdout)
+        ours = rows_[0][head.index("energy")]
+        rotation = quaternion_rotation(e)
+        transform = dart.math.Isometry3()
+        transform.set_rotation(rotation)
+        transform.set_translation(p)
+        q_dart, v_dart = np.zeros(len(dart_names)), np.zeros(len(dart_names))
+        q_dart[:6] = dart.dynamics.FreeJoint.convertToPositions(transform)
+        v_dart[:3], v_dart[3:6] = omega_body, rotation.T @ p_dot
+        for name, q, v in zip(joints, q_joints, v_joints):
+            q_dart[dart_names.index(name)], v_dart[dart_names.index(name)] = q, v
+        skeleton.setPositions(q_dart)
+        skeleton.setVelocities(v_dart)
+        potential = sum(skeleton.getBodyNode(b).getMass() * GRAVITY * skeleton.getBodyNode(b).getCOM()[2]
+                        for b in range(skeleton.getNumBodyNodes()))
+        theirs = skeleton.computeKineticEnergy() + potential
+        assert abs(ours - theirs) <= 1e-12 * max(1.0, abs(theirs)), (values, ours, theirs)
