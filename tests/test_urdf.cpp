@@ -301,6 +301,26 @@ TEST_F(Urdf, AFloatingTreeKeepsItsMomentaAndFallsFreely) {
   }
 }
 
+// --set root=floating frees the root link (DESIGN §12): the arm's base floats on a floating joint
+// named after it; without gravity, with its damped joints moving, the base's momenta are conserved
+// (internal damping moves no momentum) and the energy only falls.
+TEST_F(Urdf, RootFloatingFreesTheBase) {
+  const auto tr = mechint::System::open(robots("arm7.urdf"), {{"root", "floating"}, {"gravity_z", 0.0},
+                                                              {"base_qx_dot", 0.2}, {"joint2_dot", 1.0}})
+                      .run({.method = "vi-midpoint", .h = 0.005, .t_end = 1.0});
+  const double size = std::max({std::abs(tr["J1"][0]), std::abs(tr["J2"][0]), std::abs(tr["J3"][0])});
+  for (const char* momentum : {"J1", "J2", "J3"})
+    for (std::size_t k = 0; k < tr.rows(); ++k) ASSERT_NEAR(tr[momentum][k], tr[momentum][0], 1e-12 * size) << momentum;
+  EXPECT_LT(tr["energy"].back(), tr["energy"][0]);
+  EXPECT_GT(std::abs(tr["base_qy"].back()), 0.01);  // the base turned
+  try {
+    mechint::System::open(robots("arm7.urdf"), {{"root", "wobbly"}}).run({.t_end = 0.01});
+    ADD_FAILURE() << "root=wobbly accepted";
+  } catch (const mechint::Error& e) {
+    EXPECT_EQ(e.exit_code(), 2);
+  }
+}
+
 // `mechint check robot.urdf` prints the tree before the model.
 TEST_F(Urdf, CheckPrintsTheTree) {
   const CliResult r = run_mechint("check " + robots("arm7.urdf"));

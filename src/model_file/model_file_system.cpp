@@ -137,12 +137,13 @@ app::OutputLabels model_file_labels(const ModelDescription& d) {
   return labels;
 }
 
-app::SystemEntry model_file_system(const std::string& path) {
-  // The file is read once: its text is what is parsed, digested for checkpoints and keyed in the
-  // cache of compiled kernels, so that a file replaced meanwhile cannot pair one's description with
-  // another's digest; the drawing (`[draw]`) comes from the same description.
-  SystemFile file = read_system_file(path);
-  std::string text = std::move(file.text);
+namespace {
+
+/// The entry of a model file's text (read once: its text is what is parsed, digested for
+/// checkpoints and keyed in the cache of compiled kernels, so that a file replaced meanwhile cannot
+/// pair one's description with another's digest; the drawing, `[draw]`, comes from the same
+/// description). `efforts`: a URDF's `<limit effort>` by control name.
+app::SystemEntry entry_of_text(const std::string& path, std::string text, const std::map<std::string, double>& efforts) {
   auto description = parse_model_text(text, path);
   check_before_compiling(description);
   // The impact driver's flows are unconstrained: no method integrates walls on a constraint manifold.
@@ -179,7 +180,7 @@ app::SystemEntry model_file_system(const std::string& path) {
     return app::Drawing::from_model_file(*d.draw, d.coordinates, std::move(parameters));
   };
   // A URDF's `<limit effort>` bounds its joint's control in optimize, unless [bounds] names it.
-  e.optimize = [model, efforts = file.control_efforts](const app::ParameterValues& v, const app::OptimalControlSpec& given,
+  e.optimize = [model, efforts](const app::ParameterValues& v, const app::OptimalControlSpec& given,
                                 const std::vector<std::string>& controls) {
     app::OptimalControlSpec spec = given;
     for (const auto& [control, effort] : efforts)
@@ -194,6 +195,53 @@ app::SystemEntry model_file_system(const std::string& path) {
     return app::optimize_kernel_problem(model->kernels().problem(v, /*with_optimal_control=*/true), spec, controls);
   };
   return e;
+}
+
+/// A URDF's entry: its root link fixed to the world, or floating with `--set root=floating`
+/// (DESIGN §12) — two models of one reading of the file, each compiled when first run; every
+/// function of the entry goes to the one the values choose.
+app::SystemEntry urdf_system(const std::string& path) {
+  auto [fixed_model, floating_model] = multibody::urdf_models(path);
+  auto fixed = std::make_shared<const app::SystemEntry>(
+      entry_of_text(path, std::move(fixed_model.text), fixed_model.control_efforts));
+  auto floating = std::make_shared<const app::SystemEntry>(
+      entry_of_text(path, std::move(floating_model.text), floating_model.control_efforts));
+  const auto pick = [fixed, floating](const app::ParameterValues& v) -> const app::SystemEntry& {
+    return v.has("root") && v.choice("root") == "floating" ? *floating : *fixed;
+  };
+  app::SystemEntry e = *fixed;
+  e.fingerprint = fixed->fingerprint + "+" + floating->fingerprint;
+  e.parameters = [fixed, floating](const app::Overrides& overrides) {
+    const auto root = overrides.find("root");
+    auto specs = (root != overrides.end() && root->second == "floating" ? floating : fixed)->parameters(overrides);
+    specs.push_back(app::ParameterSpec::choice("root", {"fixed", "floating"},
+                                               "the root link fixed to the world, or floating free (its coordinates "
+                                               "ROOT_x.. ROOT_qz, docs/robots.md)"));
+    return specs;
+  };
+  e.methods = [pick](const app::ParameterValues& v) { return pick(v).methods(v); };
+  e.method_options = [pick](const app::ParameterValues& v, const std::string& method) {
+    return pick(v).method_options(v, method);
+  };
+  e.run = [pick](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
+                 const OutputSchedule& schedule, const app::ControlSchedule& controls, app::RowWriter& out) {
+    pick(v).run(v, method, options, schedule, controls, out);
+  };
+  e.stepping = [pick](const app::ParameterValues& v, const std::string& method, const app::ParameterValues& options,
+                      double h, const app::ControlSchedule& controls) {
+    return pick(v).stepping(v, method, options, h, controls);
+  };
+  e.optimize = [pick](const app::ParameterValues& v, const app::OptimalControlSpec& spec,
+                      const std::vector<std::string>& controls) { return pick(v).optimize(v, spec, controls); };
+  e.drawing = [pick](const app::ParameterValues& v) { return pick(v).drawing(v); };
+  return e;
+}
+
+}  // namespace
+
+app::SystemEntry model_file_system(const std::string& path) {
+  if (multibody::is_urdf_file_name(path)) return urdf_system(path);
+  return entry_of_text(path, read_input_file(path, "model file"), {});
 }
 
 std::string describe_model_file(const std::string& path) {

@@ -48,7 +48,7 @@ std::string identifier_for(const std::string& name, const std::set<std::string>&
 
 class TreeBuilder {
  public:
-  explicit TreeBuilder(const UrdfRobot& robot) : robot_(robot) {}
+  TreeBuilder(const UrdfRobot& robot, RootJoint root_joint) : robot_(robot), root_joint_(root_joint) {}
 
   KinematicTree build() {
     tree_.file = robot_.file;
@@ -113,8 +113,23 @@ class TreeBuilder {
   /// Depth-first from the root, children in the document order of their joints; fixed joints merge.
   void walk(int root) {
     places_.assign(robot_.links.size(), LinkPlace{});
-    tree_.bodies.push_back(TreeBody{robot_.links[static_cast<std::size_t>(root)].name, {}, -1, -1, {}});
-    places_[static_cast<std::size_t>(root)].body = 0;
+    const UrdfLink& root_link = robot_.links[static_cast<std::size_t>(root)];
+    if (root_joint_ == RootJoint::kFloating) {
+      // The world, then the root link on a floating joint named after it, at the world's origin.
+      tree_.bodies.push_back(TreeBody{"world", {}, -1, -1, {}});
+      TreeJoint t;
+      t.name = root_link.name;
+      t.type = UrdfJointType::kFloating;
+      t.parent = 0;
+      t.child = 1;
+      t.line = root_link.line;
+      tree_.joints.push_back(std::move(t));
+      tree_.bodies.push_back(TreeBody{root_link.name, {}, 0, 0, {}});
+      places_[static_cast<std::size_t>(root)].body = 1;
+    } else {
+      tree_.bodies.push_back(TreeBody{root_link.name, {}, -1, -1, {}});
+      places_[static_cast<std::size_t>(root)].body = 0;
+    }
     std::vector<int> stack(children_[static_cast<std::size_t>(root)].rbegin(), children_[static_cast<std::size_t>(root)].rend());
     std::size_t reached = 1;
     while (!stack.empty()) {
@@ -274,6 +289,7 @@ class TreeBuilder {
   }
 
   const UrdfRobot& robot_;
+  RootJoint root_joint_;
   KinematicTree tree_;
   std::map<std::string, int> link_index_;
   std::vector<int> parent_joint_;             ///< per link: the joint whose child it is, or -1
@@ -303,13 +319,18 @@ Eigen::Matrix3d rotation_from_rpy(const Vector3& rpy) {
       .toRotationMatrix();
 }
 
-KinematicTree build_kinematic_tree(const UrdfRobot& robot) { return TreeBuilder(robot).build(); }
+KinematicTree build_kinematic_tree(const UrdfRobot& robot, RootJoint root) { return TreeBuilder(robot, root).build(); }
 
 std::string describe_kinematic_tree(const KinematicTree& tree) {
   std::ostringstream out;
   out << "robot " << tree.robot << " (" << tree.file << "): " << tree.bodies.size() << " bodies, " << tree.joints.size()
       << " moving joints, mass " << format_number(tree.total_mass) << " (moving " << format_number(tree.moving_mass)
-      << ")\n  root link " << tree.bodies.front().link << ", fixed to the world\n";
+      << ")\n  root link "
+      << (tree.bodies.size() > 1 && tree.bodies[1].joint == 0 && tree.joints.front().type == UrdfJointType::kFloating &&
+                  tree.bodies.front().link == "world" && tree.joints.front().name == tree.bodies[1].link
+              ? tree.bodies[1].link + ", floating (root=floating)"
+              : tree.bodies.front().link + ", fixed to the world")
+      << "\n";
   // The tree, indented by depth.
   std::vector<int> depth(tree.bodies.size(), 0);
   for (std::size_t b = 1; b < tree.bodies.size(); ++b) depth[b] = depth[static_cast<std::size_t>(tree.bodies[b].parent)] + 1;

@@ -70,8 +70,12 @@ struct KinematicTree {
   double total_mass = 0.0;   ///< of every link, the root's included
 };
 
+/// Where the URDF's root link is: fixed to the world (the default), or floating free (`--set
+/// root=floating`, DESIGN §12): joined to the world by a floating joint named after the link.
+enum class RootJoint { kFixed, kFloating };
+
 /// The tree of a URDF; throws InvalidInput as the file comment says.
-KinematicTree build_kinematic_tree(const UrdfRobot& robot);
+KinematicTree build_kinematic_tree(const UrdfRobot& robot, RootJoint root = RootJoint::kFixed);
 
 /// What `mechint check robot.urdf` prints of the tree: links, joints, coordinates, masses, what was
 /// merged or ignored.

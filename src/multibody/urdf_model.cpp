@@ -7,12 +7,24 @@
 
 namespace mechint::multibody {
 
-UrdfModel urdf_model(const std::string& path) {
-  const KinematicTree tree = build_kinematic_tree(read_urdf_file(path));
+namespace {
+
+UrdfModel model_of(const KinematicTree& tree) {
   UrdfModel model{tree_model_text(tree), {}};
   for (const TreeJoint& j : tree.joints)
     if (j.type != UrdfJointType::kFloating && j.effort && *j.effort > 0.0) model.control_efforts.emplace(tree_control_name(j), *j.effort);
   return model;
+}
+
+}  // namespace
+
+UrdfModel urdf_model(const std::string& path, RootJoint root) {
+  return model_of(build_kinematic_tree(read_urdf_file(path), root));
+}
+
+std::pair<UrdfModel, UrdfModel> urdf_models(const std::string& path) {
+  const UrdfRobot robot = read_urdf_file(path);
+  return {model_of(build_kinematic_tree(robot, RootJoint::kFixed)), model_of(build_kinematic_tree(robot, RootJoint::kFloating))};
 }
 
 std::string urdf_model_text(const std::string& path) { return urdf_model(path).text; }

@@ -7,6 +7,9 @@
 
 #include <map>
 #include <string>
+#include <utility>
+
+#include "multibody/kinematic_tree.hpp"
 
 namespace mechint::multibody {
 
@@ -19,7 +22,11 @@ struct UrdfModel {
 
 /// The URDF at `path` as a model file, from one reading of it; throws InvalidInput
 /// `FILE:LINE: what` for a URDF mechint cannot model.
-UrdfModel urdf_model(const std::string& path);
+/// `root`: the root link fixed to the world, or floating.
+UrdfModel urdf_model(const std::string& path, RootJoint root = RootJoint::kFixed);
+
+/// Both ways at once from one reading of the file: fixed, then floating.
+std::pair<UrdfModel, UrdfModel> urdf_models(const std::string& path);
 
 /// Its text alone.
 std::string urdf_model_text(const std::string& path);
