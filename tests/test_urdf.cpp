@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <tuple>
 
@@ -86,6 +87,8 @@ TEST_F(Urdf, EveryMalformedFileIsOneLocatedLine) {
        head + base + link("a") + joint("j", "revolute", "base", "a", "<axis xyz=\"0 1 0\"/>\n<mimic joint=\"k\"/>") + "</robot>", 5,
        "no joint of the robot"},
       {"nothing moves", head + base + link("a") + joint("j", "fixed", "base", "a") + "</robot>", 2, "no moving joint"},
+      {"zero mass", head + base + "<link name=\"a\"><inertial>\n<mass value=\"0\"/></inertial></link>\n</robot>", 4,
+       "is zero"},
       {"negative mass", head + base + "<link name=\"a\"><inertial>\n<mass value=\"-1\"/></inertial></link>\n</robot>", 4,
        "negative"},
   };
@@ -329,9 +332,16 @@ TEST_F(Urdf, CheckPrintsTheTree) {
   EXPECT_NE(r.out.find("joint joint7 (revolute, coordinate joint7"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("merged by fixed joints: tool into link7"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("coordinates (7)"), std::string::npos) << r.out;
-  const CliResult bad = run_mechint("run " + write_harness_file("urdf", "bad.urdf", "<robot name=\"r\">\n<link/>\n</robot>\n"));
+  const CliResult bad = run_mechint("run " + write_harness_file("urdf", "bad.urdf", "<robot name=\"r\">\n<link/>\n</robot>\n") +
+                                    " --out " + (harness_directory() / "urdf" / "bad.csv").string());
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("bad.urdf:2: <link> without a name"), std::string::npos) << bad.err;
+  EXPECT_FALSE(std::filesystem::exists(harness_directory() / "urdf" / "bad.csv"));  // nothing written
+  // A file beyond the limit of input files (1 MiB) is refused before it is parsed.
+  const CliResult huge = run_mechint("check " + write_harness_file("urdf", "huge.urdf", "<robot name=\"r\">" +
+                                                                    std::string(2 << 20, ' ') + "</robot>"));
+  EXPECT_EQ(huge.status, 2);
+  EXPECT_NE(huge.err.find("larger than the limit"), std::string::npos) << huge.err;
 }
 
 }  // namespace

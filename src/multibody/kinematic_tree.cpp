@@ -196,11 +196,6 @@ class TreeBuilder {
       const UrdfInertial& in = *link.inertial;
       Eigen::Matrix3d inertia;
       inertia << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
-      if (in.mass == 0.0) {
-        if (!inertia.isZero(0.0))
-          fail(in.line, "link " + q(link.name) + " has a rotational inertia but no mass");
-        continue;
-      }
       const double smallest = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(inertia, Eigen::EigenvaluesOnly).eigenvalues()(0);
       if (!(smallest > 0.0))
         fail(in.line, "the inertia of link " + q(link.name) + " is not positive definite (smallest eigenvalue " +

@@ -139,6 +139,9 @@ class Reader {
       if (!mass) fail(inertial->GetLineNum(), "<inertial> of link " + quote_for_message(link.name) + " without <mass>");
       in.mass = number(*mass, "value", required_attribute(*mass, "value"));
       if (in.mass < 0.0) fail(mass->GetLineNum(), "the mass of link " + quote_for_message(link.name) + " is negative");
+      if (in.mass == 0.0)
+        fail(mass->GetLineNum(), "the mass of link " + quote_for_message(link.name) +
+                                     " is zero: leave out <inertial> for a link without inertia");
       const XMLElement* inertia = single_child(*inertial, "inertia");
       if (!inertia)
         fail(inertial->GetLineNum(), "<inertial> of link " + quote_for_message(link.name) + " without <inertia>");

@@ -84,7 +84,8 @@ inline constexpr std::size_t kMaxUrdfLinks = 10'000;
 /// Parses the text of a URDF. `file` names it in messages. Throws InvalidInput `FILE:LINE: what` on
 /// malformed XML, a root element other than `<robot>`, a missing or duplicate name, an unknown joint
 /// type, a missing parent or child, a number that does not parse or is not finite, a vector that is
-/// not three numbers, a negative mass or damping.
+/// not three numbers, a zero or negative mass (a link without inertia has no `<inertial>`), a
+/// negative damping.
 UrdfRobot parse_urdf_text(std::string_view text, const std::string& file);
 
 /// Reads the URDF at `path` (model_file/input_file.hpp's checks: a regular file, at most 1 MiB).
