@@ -82,7 +82,10 @@ TEST_F(Urdf, EveryMalformedFileIsOneLocatedLine) {
       {"massless moving link", head + base + "<link name=\"a\"/>\n" + joint("j", "revolute", "base", "a") + "</robot>", 4,
        "neither it nor any link below it has inertia"},
       {"unknown type", head + base + link("a") + joint("j", "hinge", "base", "a") + "</robot>", 4, "joint type 'hinge'"},
-      {"planar", head + base + link("a") + joint("j", "planar", "base", "a") + "</robot>", 4, "not supported yet"},
+      {"mimic of a planar joint",
+       head + base + link("a") + link("b") + joint("p", "planar", "base", "a", "<axis xyz=\"0 0 1\"/>") +
+           joint("j", "revolute", "a", "b", "<axis xyz=\"0 1 0\"/>\n<mimic joint=\"p\"/>") + "</robot>",
+       7, "several coordinates"},
       {"mimic of nothing",
        head + base + link("a") + joint("j", "revolute", "base", "a", "<axis xyz=\"0 1 0\"/>\n<mimic joint=\"k\"/>") + "</robot>", 5,
        "no joint of the robot"},

@@ -141,9 +141,6 @@ class TreeBuilder {
       LinkPlace& child = places_[static_cast<std::size_t>(child_link)];
       const Eigen::Matrix3d rotation = parent.rotation * rotation_from_rpy(joint.origin.rpy);
       const Eigen::Vector3d translation = parent.translation + parent.rotation * vec(joint.origin.xyz);
-      if (joint.type == UrdfJointType::kPlanar)
-        fail(joint.line, "joint " + q(joint.name) + ": planar joints are not supported yet (revolute, continuous, "
-                                                    "prismatic, fixed and floating are)");
       if (joint.type == UrdfJointType::kFixed) {
         child = LinkPlace{parent.body, rotation, translation};
         tree_.bodies[static_cast<std::size_t>(parent.body)].merged.push_back(joint.child);
@@ -252,8 +249,10 @@ class TreeBuilder {
                          (fixed ? ", a fixed joint: it has no coordinate to follow" : ", which is no joint of the robot"));
       }
       if (found->second == tree_index) fail(m.line, "joint " + q(joint.name) + " mimics itself");
-      if (joint.type == UrdfJointType::kFloating || tree_.joints[static_cast<std::size_t>(found->second)].type == UrdfJointType::kFloating)
-        fail(m.line, "joint " + q(joint.name) + ": a floating joint neither mimics nor is mimicked (it has seven coordinates)");
+      for (const UrdfJointType t : {joint.type, tree_.joints[static_cast<std::size_t>(found->second)].type})
+        if (t == UrdfJointType::kFloating || t == UrdfJointType::kPlanar)
+          fail(m.line, "joint " + q(joint.name) + ": a floating or planar joint neither mimics nor is mimicked (it has "
+                                                  "several coordinates)");
       TreeJoint& t = tree_.joints[static_cast<std::size_t>(tree_index)];
       t.mimic = found->second;
       t.mimic_multiplier = m.multiplier;
@@ -271,8 +270,8 @@ class TreeBuilder {
     std::set<std::string> taken;
     for (TreeJoint& j : tree_.joints) {
       j.coordinate = identifier_for(j.name, taken);
-      // A floating joint's seven names must be free too: a suffix until they all are.
-      for (int k = 2; j.type == UrdfJointType::kFloating; ++k) {
+      // A floating or planar joint's names must be free too: a suffix until they all are.
+      for (int k = 2; j.type == UrdfJointType::kFloating || j.type == UrdfJointType::kPlanar; ++k) {
         bool free = true;
         for (const auto& name : j.coordinates())
           free = free && !taken.count(name) && !model_file::is_reserved_name(name);
@@ -302,10 +301,25 @@ std::string list(const std::vector<std::string>& items) {
 }  // namespace
 
 std::vector<std::string> TreeJoint::coordinates() const {
+  if (type == UrdfJointType::kPlanar) return {coordinate + "_x", coordinate + "_y", coordinate + "_th"};
   if (type != UrdfJointType::kFloating) return {coordinate};
   std::vector<std::string> names;
   for (const char* suffix : {"_x", "_y", "_z", "_qw", "_qx", "_qy", "_qz"}) names.push_back(coordinate + suffix);
   return names;
+}
+
+Eigen::Matrix3d TreeJoint::plane() const {
+  // e1, e2 and the axis a right-handed frame; the frame's own axes when the axis is one of them.
+  Eigen::Vector3d e1;
+  if (std::abs(std::abs(axis.z()) - 1.0) <= 1e-15) e1 = Eigen::Vector3d::UnitX();
+  else if (std::abs(std::abs(axis.x()) - 1.0) <= 1e-15) e1 = Eigen::Vector3d::UnitY();
+  else if (std::abs(std::abs(axis.y()) - 1.0) <= 1e-15) e1 = Eigen::Vector3d::UnitZ();
+  else e1 = axis.unitOrthogonal();
+  Eigen::Matrix3d m;
+  m.col(0) = e1;
+  m.col(1) = axis.cross(e1);
+  m.col(2) = axis;
+  return m;
 }
 
 Eigen::Matrix3d rotation_from_rpy(const Vector3& rpy) {
@@ -335,6 +349,13 @@ std::string describe_kinematic_tree(const KinematicTree& tree) {
         << j.name << " (" << joint_type_name(j.type);
     if (j.type == UrdfJointType::kFloating)
       out << ", coordinates " << list(j.coordinates()) << ": position, unit quaternion";
+    else if (j.type == UrdfJointType::kPlanar) {
+      const Eigen::Matrix3d plane = j.plane();
+      out << ", coordinates " << list(j.coordinates()) << ": along " << format_number(plane(0, 0)) << " "
+          << format_number(plane(1, 0)) << " " << format_number(plane(2, 0)) << ", along " << format_number(plane(0, 1))
+          << " " << format_number(plane(1, 1)) << " " << format_number(plane(2, 1)) << ", about the axis "
+          << format_number(j.axis.x()) << " " << format_number(j.axis.y()) << " " << format_number(j.axis.z());
+    }
     else
       out << ", coordinate " << j.coordinate << ", axis " << format_number(j.axis.x()) << " " << format_number(j.axis.y())
           << " " << format_number(j.axis.z());

@@ -11,7 +11,7 @@
 /// cycle), a zero axis, an inertia that is not positive definite, a moving joint whose bodies
 /// below carry no mass, a mimic of a missing, fixed or floating joint. A floating joint's
 /// orientation is a quaternion held to unit length by a constraint (000 §5.1's formulation; the
-/// Lie-group coordinates of DESIGN §12 are to come). Planar joints are refused as not yet supported.
+/// Lie-group coordinates of DESIGN §12 are to come).
 
 #include <Eigen/Core>
 #include <optional>
@@ -43,8 +43,12 @@ struct TreeJoint {
   std::string name;        ///< the URDF's
   std::string coordinate;  ///< the coordinate's name (the joint's, made an identifier if need be);
                            ///< a floating joint's seven are NAME_x, _y, _z, _qw, _qx, _qy, _qz
-  /// The joint's coordinates' names in order: one, or a floating joint's seven.
+  /// The joint's coordinates' names in order: one, a planar joint's three (NAME_x, NAME_y in the
+  /// plane normal to the axis, NAME_th about it), or a floating joint's seven.
   std::vector<std::string> coordinates() const;
+  /// A planar joint's plane, in the joint frame: columns e1, e2 (NAME_x and NAME_y move along them)
+  /// and the axis, right-handed; e1, e2 the frame's own axes when the axis is one of them.
+  Eigen::Matrix3d plane() const;
   UrdfJointType type = UrdfJointType::kRevolute;
   int parent = 0;          ///< the parent body
   int child = 0;           ///< the body it carries

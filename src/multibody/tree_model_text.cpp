@@ -192,6 +192,10 @@ class Writer {
       floating_kinematics(joint, name, frame, offset, velocity);
       return;
     }
+    if (joint.type == UrdfJointType::kPlanar) {
+      planar_kinematics(joint, name, frame, offset, velocity);
+      return;
+    }
     const Vec axis = define(name + "a", product(frame, numbers(joint.axis)));
     if (joint.type == UrdfJointType::kPrismatic) {
       rotation_[k] = frame;
@@ -244,6 +248,27 @@ class Writer {
     const Vec d = define(name + "d", offset);
     origin_[k] = define(name + "o", origin_[p] + d);
     velocity_[k] = define(name + "v", velocity + cross(omega_[p], d) + product(frame, position_dot));
+  }
+
+  /// A planar joint: the child's origin moved by x e1 + y e2 in the joint frame, then turned by θ
+  /// about the axis a through it (e1, e2, a: TreeJoint::plane):
+  /// o = o_p + R_p p_j + A (x e1 + y e2),  v = v_p + ω_p × (o − o_p) + A (ẋ e1 + ẏ e2),
+  /// R = A Rot(a, θ),  ω = ω_p + A a θ̇.
+  void planar_kinematics(const TreeJoint& joint, const std::string& name, const Mat& frame, Vec offset, Vec velocity) {
+    const auto k = static_cast<std::size_t>(joint.child);
+    const auto p = static_cast<std::size_t>(joint.parent);
+    const std::string c = joint.coordinate;
+    const Eigen::Matrix3d plane = joint.plane();
+    const Vec e1 = numbers(Eigen::Vector3d(plane.col(0))), e2 = numbers(Eigen::Vector3d(plane.col(1)));
+    const Vec shift = e1 * atom(c + "_x") + e2 * atom(c + "_y");
+    const Vec shift_dot = e1 * atom(c + "_x_dot") + e2 * atom(c + "_y_dot");
+    const Vec axis = define(name + "a", product(frame, numbers(joint.axis)));
+    definitions_ << name << "s = " << quoted("sin(" + c + "_th)") << "\n" << name << "c = " << quoted("cos(" + c + "_th)") << "\n";
+    rotation_[k] = define(name + "R", product(frame, axis_rotation(joint.axis, atom(name + "s"), atom(name + "c"))));
+    omega_[k] = define(name + "w", omega_[p] + axis * atom(c + "_th_dot"));
+    const Vec d = define(name + "d", offset + product(frame, shift));
+    origin_[k] = define(name + "o", origin_[p] + d);
+    velocity_[k] = define(name + "v", velocity + cross(omega_[p], d) + product(frame, shift_dot));
   }
 
   /// Every coordinate of the model, in order.
@@ -304,23 +329,31 @@ class Writer {
     out << "controls = [";
     bool first = true;
     for (const TreeJoint& j : tree_.joints)
-      if (actuated(j)) {
-        out << (first ? "" : ", ") << quoted(control(j));
-        first = false;
-      }
+      if (actuated(j))
+        for (const auto& u : controls_of(j)) {
+          out << (first ? "" : ", ") << quoted(u);
+          first = false;
+        }
     out << "]\nforces = [";
     first = true;
     for (const TreeJoint& joint : tree_.joints) {
-      if (!actuated(joint)) {
-        for (std::size_t i = 0; i < 7; ++i, first = false) out << (first ? "" : ", ") << quoted("0");
-        continue;
-      }
-      out << (first ? "" : ", ") << quoted((atom(control(joint)) - atom(damping(joint)) * atom(joint.coordinate + "_dot")).text);
-      first = false;
+      const std::vector<std::string> coordinates = joint.coordinates();
+      const std::vector<std::string> controls = controls_of(joint);
+      for (std::size_t i = 0; i < coordinates.size(); ++i, first = false)
+        out << (first ? "" : ", ")
+            << quoted(actuated(joint) ? (atom(controls[i]) - atom(damping(joint)) * atom(coordinates[i] + "_dot")).text : "0");
     }
     out << "]\n";
   }
-  static std::string control(const TreeJoint& j) { return tree_control_name(j); }
+  /// The controls of a joint, one per coordinate: u_NAME, or a planar joint's u_NAME_x, u_NAME_y,
+  /// u_NAME_th (none for a floating joint).
+  static std::vector<std::string> controls_of(const TreeJoint& j) {
+    if (!actuated(j)) return {};
+    if (j.type != UrdfJointType::kPlanar) return {tree_control_name(j)};
+    std::vector<std::string> names;
+    for (const auto& c : j.coordinates()) names.push_back("u_" + c);
+    return names;
+  }
   /// The joint's `<dynamics damping>`, a parameter (settable, sweepable).
   static std::string damping(const TreeJoint& j) { return "damping_" + j.coordinate; }
 
@@ -363,6 +396,23 @@ class Writer {
         g[at + 3] = (number(-0.5) * dot(u, e)).text;
         const Vec vector_part = u * w + cross(u, e);
         for (std::size_t k = 0; k < 3; ++k) g[at + 4 + k] = (number(0.5) * vector_part[k]).text;
+        generators.push_back(std::move(g));
+        continue;
+      }
+      if (j.type == UrdfJointType::kPlanar) {
+        // A horizontal plane (a vertical axis): its two translations, and its rotation about the
+        // vertical through the joint's origin, which turns (x, y) with θ: ξ = (−y, x, 1).
+        const Eigen::Vector3d axis = j.rotation * j.axis;
+        if (std::hypot(axis.x(), axis.y()) > 1e-12) continue;
+        for (std::size_t c = 0; c < 2; ++c) {
+          std::vector<std::string> g(n, "0");
+          g[at + c] = "1";
+          generators.push_back(std::move(g));
+        }
+        std::vector<std::string> g(n, "0");
+        g[at] = (-atom(j.coordinate + "_y")).text;
+        g[at + 1] = j.coordinate + "_x";
+        g[at + 2] = "1";
         generators.push_back(std::move(g));
         continue;
       }

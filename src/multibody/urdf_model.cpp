@@ -12,7 +12,12 @@ namespace {
 UrdfModel model_of(const KinematicTree& tree) {
   UrdfModel model{tree_model_text(tree), {}};
   for (const TreeJoint& j : tree.joints)
-    if (j.type != UrdfJointType::kFloating && j.effort && *j.effort > 0.0) model.control_efforts.emplace(tree_control_name(j), *j.effort);
+    if (j.effort && *j.effort > 0.0) {
+      if (j.type == UrdfJointType::kPlanar)
+        for (const auto& c : j.coordinates()) model.control_efforts.emplace("u_" + c, *j.effort);
+      else if (j.type != UrdfJointType::kFloating)
+        model.control_efforts.emplace(tree_control_name(j), *j.effort);
+    }
   return model;
 }
 

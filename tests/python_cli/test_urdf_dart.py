@@ -64,6 +64,14 @@ class Dart:
     def __init__(self, skeleton, names):
         self.skeleton = skeleton
         dart_names = [skeleton.getDof(i).getName() for i in range(skeleton.getNumDofs())]
+        # DART names a planar joint's rotation "default"; mechint NAME_th. Its translations are
+        # NAME_x and NAME_y in both, along the same axes (checked).
+        for j in range(skeleton.getNumJoints()):
+            joint = skeleton.getJoint(j)
+            if isinstance(joint, dart.dynamics.PlanarJoint):
+                plane = np.column_stack([joint.getTranslationalAxis1(), joint.getTranslationalAxis2()])
+                assert np.allclose(plane[:, 0], [1, 0, 0]) and np.allclose(plane[:, 1], [0, 1, 0]), plane
+                dart_names[joint.getIndexInSkeleton(2)] = joint.getName() + "_th"
         assert sorted(dart_names) == sorted(names), (dart_names, names)
         self.index = np.array([dart_names.index(name) for name in names])  # ours i -> DART's index[i]
 
@@ -111,14 +119,24 @@ def rows(output):
     return header, [[float(x) for x in row] for row in reader]
 
 
-def settings(names, q, v, robot_names=None):
+def damping_parameters(skeleton):
+    """mechint's damping parameter of every joint with a control: damping_JOINT (one per joint)."""
+    names = []
+    for j in range(skeleton.getNumJoints()):
+        joint = skeleton.getJoint(j)
+        if joint.getNumDofs() > 0 and not isinstance(joint, dart.dynamics.FreeJoint):
+            names.append(f"damping_{joint.getName()}")
+    return names
+
+
+def settings(names, q, v, skeleton):
     out = []
     for name, x in zip(names, q):
         out += ["--set", f"{name}={x!r}"]
     for name, x in zip(names, v):
         out += ["--set", f"{name}_dot={x!r}"]
-    for name in names:
-        out += ["--set", f"damping_{name}=0"]
+    for name in damping_parameters(skeleton):
+        out += ["--set", f"{name}=0"]
     return out
 
 
@@ -135,7 +153,7 @@ def mimic_state(path, names, q, v):
     return q, v
 
 
-ALL = ["double-pendulum.urdf", "arm7.urdf", "gripper.urdf", "torso.urdf"]
+ALL = ["double-pendulum.urdf", "arm7.urdf", "gripper.urdf", "torso.urdf", "mobile-manipulator.urdf"]
 
 
 @pytest.mark.parametrize("robot", ALL)
@@ -147,7 +165,7 @@ def test_energy_at_random_states_is_dart_s(mechint, robot, tmp_path):
         q = rng.uniform(-0.04 if "gripper" in robot else -2.0, 0.04 if "gripper" in robot else 2.0, len(names))
         v = rng.uniform(-1.5, 1.5, len(names))
         q, v = mimic_state(path, names, q, v)
-        result = mechint("run", path, "--t-end", "0.01", "--h", "0.01", *settings(names, q, v))
+        result = mechint("run", path, "--t-end", "0.01", "--h", "0.01", *settings(names, q, v, dart_robot.skeleton))
         header, values = rows(result.stdout)
         assert header[1:1 + len(names)] == names
         ours = values[0][header.index("energy")]
@@ -177,7 +195,7 @@ def dart_rk4(dart_robot, q, v, t_end, h):
     return x[:len(q)]
 
 
-@pytest.mark.parametrize("robot", ["double-pendulum.urdf", "arm7.urdf", "torso.urdf"])
+@pytest.mark.parametrize("robot", ["double-pendulum.urdf", "arm7.urdf", "torso.urdf", "mobile-manipulator.urdf"])
 def test_motion_is_dart_s_forward_dynamics(mechint, robot, tmp_path):
     path = os.path.join(ROBOTS, robot)
     dart_robot, names = robot_of(mechint, path, tmp_path)
@@ -186,7 +204,7 @@ def test_motion_is_dart_s_forward_dynamics(mechint, robot, tmp_path):
     v = rng.uniform(-1.0, 1.0, len(names))
     t_end = 0.25
     result = mechint("run", path, "--method", "rk78", "--set", "rtol=1e-12", "--set", "atol=1e-12", "--h", "0.001",
-                     "--t-end", repr(t_end), "--output-every", repr(t_end), *settings(names, q, v))
+                     "--t-end", repr(t_end), "--output-every", repr(t_end), *settings(names, q, v, dart_robot.skeleton))
     header, values = rows(result.stdout)
     ours = np.array(values[-1][1:1 + len(names)])
     theirs = dart_rk4(dart_robot, q, v, t_end, 2.5e-4)
