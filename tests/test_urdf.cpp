@@ -327,6 +327,19 @@ TEST_F(Urdf, RootFloatingFreesTheBase) {
   }
 }
 
+// A robot draws itself in 3D on an animated page: each body's origin joined to its parent's and to
+// its centre of mass (the [draw] of the model written from the tree).
+TEST_F(Urdf, ARobotDrawsItselfIn3D) {
+  const auto page = harness_directory() / "urdf" / "arm.html";
+  const CliResult r = run_mechint("run " + robots("arm7.urdf") + " --set joint2=0.5 --t-end 0.2 --animate " + page.string() +
+                                  " --out " + (harness_directory() / "urdf" / "arm.csv").string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string html = read_file(page);
+  EXPECT_NE(html.find("\"dimension\":3"), std::string::npos);
+  EXPECT_NE(html.find("\"o7\""), std::string::npos);  // the last body (link7, the tool merged into it)
+  EXPECT_NE(html.find("\"c7\""), std::string::npos);  // and its centre of mass
+}
+
 // `mechint check robot.urdf` prints the tree before the model.
 TEST_F(Urdf, CheckPrintsTheTree) {
   const CliResult r = run_mechint("check " + robots("arm7.urdf"));
