@@ -64,6 +64,12 @@ class TreeBuilder {
     check_masses();
     resolve_mimics();
     name_coordinates();
+    std::size_t coordinates = 0;
+    for (const TreeJoint& j : tree_.joints) coordinates += j.coordinates().size();
+    if (coordinates > model_file::kMaxCoordinates)
+      fail(robot_.links[static_cast<std::size_t>(root)].line,
+           "the robot has " + std::to_string(coordinates) + " coordinates: at most " +
+               std::to_string(model_file::kMaxCoordinates) + " are supported (the limit of model files)");
     return std::move(tree_);
   }
 
