@@ -18,7 +18,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   // The times are read as text and parsed like every other number (app::parse_real): CLI11 would
   // take an empty value as 0 and report its own messages.
   std::string h = "0.01", t_end = "10", output_every = "0";
-  run->add_option("system", command.run.system, "system name (see mechint list) or model file (FILE.toml)")
+  run->add_option("system", command.run.system, "system name (see mechint list), model file (FILE.toml) or robot (FILE.urdf)")
       ->required();
   auto* method_option =
       run->add_option("--method", command.run.method, "integration method (default: the system's, see mechint list)");
@@ -52,8 +52,8 @@ Command parse_command_line(int argc, const char* const* argv) {
       ->capture_default_str();
   reproduce->add_flag("--quiet", command.reproduce.quiet, "no progress line (shown only when stderr is a terminal)");
 
-  auto* check = app.add_subcommand("check", "check a model file and print what mechint derives from it");
-  check->add_option("model_file", command.check.model_file, "model file (FILE.toml, docs/model-files.md)")
+  auto* check = app.add_subcommand("check", "check a model file or a robot's URDF and print what mechint derives from it");
+  check->add_option("model_file", command.check.model_file, "model file (FILE.toml, docs/model-files.md) or URDF (FILE.urdf, docs/robots.md)")
       ->required();
 
   auto* optimize = app.add_subcommand("optimize", "solve an optimal control problem by DMOC (docs/optimal-control.md)");
@@ -77,7 +77,7 @@ Command parse_command_line(int argc, const char* const* argv) {
 
   auto* view = app.add_subcommand("view", "write the animated page of a run's CSV (docs/animations.md)");
   view->add_option("csv", command.view.csv, "CSV written by mechint run")->required();
-  view->add_option("--system", command.view.system, "the system of the run (name or model file)")->required();
+  view->add_option("--system", command.view.system, "the system of the run (name, model file or URDF)")->required();
   view->add_option("--set", command.view.assignments, "NAME=VALUE: a parameter of the run, as given to run")
       ->take_all();
   view->add_option("--out", command.view.out, "the page to write (FILE.html)")->required();

@@ -3,7 +3,7 @@
 //   mechint run SYSTEM [--method M] [--h H] [--t-end T] [--output-every DT] [--set NAME=VALUE]... [--out FILE.csv]
 //               [--controls FILE.csv] [--quiet] [--animate FILE.html]
 //   mechint reproduce EXPERIMENT [--out DIR] [--quiet]
-//   mechint check FILE.toml
+//   mechint check FILE.toml | ROBOT.urdf
 //   mechint optimize PROBLEM.toml [--out DIR] [--verbose] [--quiet]
 //   mechint view RUN.csv --system SYSTEM [--set NAME=VALUE]... --out FILE.html
 //   mechint sweep SWEEP.toml [--out DIR] [--threads N] [--quiet]
@@ -88,6 +88,8 @@ int list_everything() {
   std::cout << "  all  every experiment above, in turn\n";
   std::cout << "model files:\n  mechint run PATH.toml runs a system described in a model file (compiled once, "
                "cached); mechint check PATH.toml shows what mechint derives from it (docs/model-files.md)\n";
+  std::cout << "robots:\n  mechint run ROBOT.urdf runs a robot from its URDF (revolute, continuous, prismatic, fixed, "
+               "planar and floating joints); mechint check ROBOT.urdf prints its tree (docs/robots.md)\n";
   std::cout << "animations:\n  mechint run SYSTEM ... --animate FILE.html, or mechint view RUN.csv --system SYSTEM --out "
                "FILE.html: the run drawn moving in one self-contained page (docs/animations.md)\n";
   std::cout << "optimal control:\n  mechint optimize PROBLEM.toml [--out DIR] solves a problem file by DMOC for a system with "
