@@ -330,6 +330,7 @@ TEST_F(Urdf, RootFloatingFreesTheBase) {
 // A robot draws itself in 3D on an animated page: each body's origin joined to its parent's and to
 // its centre of mass (the [draw] of the model written from the tree).
 TEST_F(Urdf, ARobotDrawsItselfIn3D) {
+  std::filesystem::create_directories(harness_directory() / "urdf");  // ctest runs each test alone
   const auto page = harness_directory() / "urdf" / "arm.html";
   const CliResult r = run_mechint("run " + robots("arm7.urdf") + " --set joint2=0.5 --t-end 0.2 --animate " + page.string() +
                                   " --out " + (harness_directory() / "urdf" / "arm.csv").string());
