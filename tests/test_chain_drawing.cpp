@@ -14,17 +14,14 @@
 
 #include "app/animation_page.hpp"
 #include "app/drawing.hpp"
-#include "app/parameters.hpp"
+#include "app/drawing_helpers.hpp"
 #include "cli_harness.hpp"
-#include "mechint/core/format.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using mechint::app::AnimationFrames;
 using mechint::app::Drawing;
-using mechint::app::ParameterSpec;
-using mechint::app::ParameterValues;
 using mechint::testing::count_lines;
 using mechint::testing::read_file;
 using mechint::testing::run_mechint_argv;
@@ -36,11 +33,14 @@ fs::path scratch(const std::string& name) {
 }
 
 Drawing chain_drawing(int links, double length) {
-  const auto values = ParameterValues::resolve(
-      {ParameterSpec::integer("links", 2, "", 1, 1000), ParameterSpec::real("l", 1.0, "")},
-      {{"links", std::to_string(links)}, {"l", mechint::format_exact(length)}}, "test");
-  // The chain's own description (app/builtin_drawings.cpp), as its registered entry draws it.
-  return Drawing::from_text(*mechint::app::builtin_drawing("pendulum-chain", values), "the drawing of pendulum-chain");
+  // The pendulum chain's drawing as its own file writes it (src/systems/pendulum_chain.cpp): the
+  // planar chain of th1..thN, every link of length l. That file registers the system at static
+  // initialization and nothing here references it, so it is not linked into this test; the
+  // command-line tests below draw the chain through its registered entry.
+  std::vector<std::string> angles;
+  for (int i = 1; i <= links; ++i) angles.push_back("th" + std::to_string(i));
+  const std::vector<double> lengths(angles.size(), length);
+  return Drawing::from_text(mechint::app::planar_chain_drawing(angles, lengths), "the drawing of pendulum-chain");
 }
 
 TEST(ChainDrawing, EveryMassOfALongChainIsWhereTheAnglesPutIt) {

@@ -2,8 +2,9 @@
 /// \file
 /// How a mechanism is drawn (DESIGN §11, docs/animations.md): points placed by expressions of the
 /// configuration coordinates, fixed points, and links between them — a model file's `[draw]`, or
-/// the description each built-in system gives of itself (app/builtin_drawings.cpp), written in the
-/// same expression language and parsed by the same parser (model_file/expression_parser.hpp).
+/// the description each built-in system gives of itself in its own file (src/systems/NAME.cpp, with
+/// app/drawing_helpers.hpp), written in the same expression language and parsed by the same parser
+/// (model_file/expression_parser.hpp).
 /// The positions are evaluated here, in double precision, from the rows of a run; the page only
 /// draws them, so that what it shows is the trajectory itself.
 
@@ -89,10 +90,6 @@ class Drawing {
   std::vector<std::pair<int, int>> links_;
   std::vector<std::array<int, 3>> walls_;
 };
-
-/// The drawing of built-in system `system` with parameter values `values`, or none for a system
-/// that has no picture (app/builtin_drawings.cpp).
-std::optional<DrawingText> builtin_drawing(const std::string& system, const ParameterValues& values);
 
 /// The drawing of an opened system (its entry's `drawing`: a built-in's, or a model file's `[draw]`)
 /// with the parameter values of the run. InvalidInput when it has none.

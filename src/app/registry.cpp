@@ -1,6 +1,5 @@
 #include <algorithm>
 
-#include "app/drawing.hpp"
 #include "app/experiment_entry.hpp"
 #include "app/system_entry.hpp"
 #include "experiments/experiments.hpp"
@@ -19,15 +18,7 @@ std::vector<SystemEntry>& system_registry() {
 
 SystemRegistration::SystemRegistration(SystemEntry (*make)()) {
   auto& entries = system_registry();
-  SystemEntry entry = make();
-  // A built-in is drawn by its own description (app/builtin_drawings.cpp), found once here.
-  if (!entry.drawing)
-    entry.drawing = [name = entry.name](const ParameterValues& values) {
-      const auto text = builtin_drawing(name, values);
-      if (!text) throw InvalidInput("system '" + name + "' has no drawing to animate");
-      return Drawing::from_text(*text, "the drawing of " + name);
-    };
-  entries.push_back(std::move(entry));
+  entries.push_back(make());
   std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
 }
 

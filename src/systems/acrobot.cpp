@@ -1,9 +1,15 @@
+#include "app/drawing_helpers.hpp"
 #include "app/system_entry.hpp"
 #include "kernel/model_adapter.txx"
 #include "mechint/systems/acrobot.hpp"
 
 namespace mechint::systems {
 namespace {
+
+/// The two links hinged at the origin, th2 measured from link 1 (app/drawing_helpers.hpp).
+app::DrawingText acrobot_drawing(const app::ParameterValues& v) {
+  return app::planar_chain_drawing({"th1", "th2"}, {v.real("l1"), v.real("l2")});
+}
 
 app::SystemEntry acrobot_entry() {
   using app::ParameterSpec;
@@ -53,6 +59,7 @@ app::SystemEntry acrobot_entry() {
         return f(p);
       });
   e.controls = app::numbered_controls(Acrobot::kNumControls);
+  e.drawing = app::drawing_from_text(e.name, acrobot_drawing);
   return e;
 }
 

@@ -1,9 +1,24 @@
+#include "app/drawing_helpers.hpp"
 #include "app/system_entry.hpp"
 #include "kernel/model_adapter.txx"
 #include "mechint/systems/cart_pole.hpp"
 
 namespace mechint::systems {
 namespace {
+
+/// The cart on its rail (a plain line three lengths either side of the origin), the bob on its rod.
+app::DrawingText cart_pole_drawing(const app::ParameterValues& v) {
+  const std::string l = app::drawing_number(v.real("l"));
+  app::DrawingText d;
+  d.coordinates = {"x", "th"};
+  d.points.push_back({"cart", {"x", "0"}});
+  d.points.push_back({"bob", {"x + " + l + "*sin(th)", "-" + l + "*cos(th)"}});
+  d.links.emplace_back("cart", "bob");
+  d.fixed.push_back({"rail_left", {-3.0 * v.real("l"), 0.0}});
+  d.fixed.push_back({"rail_right", {3.0 * v.real("l"), 0.0}});
+  d.links.emplace_back("rail_left", "rail_right");
+  return d;
+}
 
 app::SystemEntry cart_pole_entry() {
   using app::ParameterSpec;
@@ -32,6 +47,7 @@ app::SystemEntry cart_pole_entry() {
         return f(p);
       });
   e.controls = app::numbered_controls(CartPole::kNumControls);
+  e.drawing = app::drawing_from_text(e.name, cart_pole_drawing);
   return e;
 }
 

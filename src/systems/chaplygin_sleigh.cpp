@@ -1,8 +1,10 @@
 /// The Chaplygin sleigh (DESIGN §10; docs/nonholonomic.md): a rigid body in the plane on a knife edge
 /// that cannot slide sideways, through hand-derived kernels (src/kernel/nonholonomic_kernels.cpp) and
 /// the discrete Lagrange–d'Alembert integrator (kernel/nonholonomic_integrator.hpp).
+#include <algorithm>
 #include <cmath>
 
+#include "app/drawing_helpers.hpp"
 #include "app/kernel_methods.hpp"
 #include "app/system_entry.hpp"
 #include "kernel/nonholonomic_kernels.hpp"
@@ -22,6 +24,19 @@ app::KernelProblem sleigh_problem(const app::ParameterValues& v) {
   p.labels.coordinates = {"x", "y", "theta"};
   p.labels.velocities = {"x_dot", "y_dot", "theta_dot"};
   return p;
+}
+
+/// The Chaplygin sleigh from above: its centre of mass (x, y), the knife edge a behind it along the
+/// heading, and a nose as far ahead.
+app::DrawingText chaplygin_sleigh_drawing(const app::ParameterValues& v) {
+  const std::string a = app::drawing_number(std::max(std::abs(v.real("a")), 0.1));
+  app::DrawingText d;
+  d.coordinates = {"x", "y", "theta"};
+  d.points.push_back({"knife_edge", {"x - " + a + "*cos(theta)", "y - " + a + "*sin(theta)"}});
+  d.points.push_back({"centre", {"x", "y"}});
+  d.points.push_back({"nose", {"x + " + a + "*cos(theta)", "y + " + a + "*sin(theta)"}});
+  d.links = {{"knife_edge", "centre"}, {"centre", "nose"}};
+  return d;
 }
 
 app::SystemEntry chaplygin_sleigh_entry() {
@@ -60,6 +75,7 @@ app::SystemEntry chaplygin_sleigh_entry() {
       -> app::OptimizeOutcome {
     spec.fail(spec.model_where, "the system has no control inputs: there is nothing to optimize");
   };
+  e.drawing = app::drawing_from_text(e.name, chaplygin_sleigh_drawing);
   return e;
 }
 

@@ -1,3 +1,4 @@
+#include "app/drawing_helpers.hpp"
 #include "app/system_entry.hpp"
 #include "kernel/model_adapter.txx"
 #include "mechint/systems/damped_harmonic_oscillator.hpp"
@@ -5,9 +6,12 @@
 namespace mechint::systems {
 namespace {
 
+/// A mass on a line, tied to the origin (app/drawing_helpers.hpp).
+app::DrawingText damped_oscillator_drawing(const app::ParameterValues&) { return app::oscillator_drawing(); }
+
 app::SystemEntry damped_oscillator_entry() {
   using app::ParameterSpec;
-  return app::make_system_entry(
+  auto e = app::make_system_entry(
       "damped-oscillator",
       "m qddot = -k q - c qdot (Rayleigh dissipation c qdot^2/2); the energy decays at the rate c/m", "vi-midpoint",
       [](const app::Overrides&) {
@@ -24,6 +28,8 @@ app::SystemEntry damped_oscillator_entry() {
         p.labels = {{"q"}, {}};
         return f(p);
       });
+  e.drawing = app::drawing_from_text(e.name, damped_oscillator_drawing);
+  return e;
 }
 
 MECHINT_REGISTER_SYSTEM(damped_oscillator_entry);

@@ -1,9 +1,15 @@
+#include "app/drawing_helpers.hpp"
 #include "app/system_entry.hpp"
 #include "kernel/model_adapter.txx"
 #include "mechint/systems/damped_pendulum.hpp"
 
 namespace mechint::systems {
 namespace {
+
+/// One link hinged at the origin (app/drawing_helpers.hpp).
+app::DrawingText damped_pendulum_drawing(const app::ParameterValues& v) {
+  return app::planar_chain_drawing({"th"}, {v.real("l")});
+}
 
 app::SystemEntry damped_pendulum_entry() {
   using app::ParameterSpec;
@@ -28,6 +34,7 @@ app::SystemEntry damped_pendulum_entry() {
         return f(p);
       });
   e.controls = app::numbered_controls(DampedPendulum::kNumControls);
+  e.drawing = app::drawing_from_text(e.name, damped_pendulum_drawing);
   return e;
 }
 

@@ -1,3 +1,4 @@
+#include "app/drawing_helpers.hpp"
 #include "app/system_entry.hpp"
 #include "kernel/model_adapter.txx"
 #include "mechint/systems/double_pendulum.hpp"
@@ -5,9 +6,22 @@
 namespace mechint::systems {
 namespace {
 
+/// The two links hinged at the origin (app/drawing_helpers.hpp), and with wall=1 the wall m2 strikes.
+app::DrawingText double_pendulum_drawing(const app::ParameterValues& v) {
+  app::DrawingText d = app::planar_chain_drawing({"th1", "th2"}, {v.real("l1"), v.real("l2")});
+  if (v.integer("wall") == 1) {
+    // φ = l1 s1 + l2 s12 + wall_offset ≥ 0: the wall is the vertical line x = −wall_offset.
+    const double reach = v.real("l1") + v.real("l2");
+    d.fixed.push_back({"wall_top", {-v.real("wall_offset"), 1.1 * reach}});
+    d.fixed.push_back({"wall_bottom", {-v.real("wall_offset"), -1.1 * reach}});
+    d.walls.push_back({"wall_top", "wall_bottom", "m2"});
+  }
+  return d;
+}
+
 app::SystemEntry double_pendulum_entry() {
   using app::ParameterSpec;
-  return app::make_system_entry(
+  auto e = app::make_system_entry(
       "double-pendulum",
       "planar double pendulum of 004 (m = L = 1, g = 10), optional wall x2 >= -0.25 (--set wall=1) "
       "with elastic impacts (--set impact=mhc|ctec|dtec); starts fig2, fig1-left, fig1-right",
@@ -57,6 +71,8 @@ app::SystemEntry double_pendulum_entry() {
         p.labels.modified_energy = true;
         return f(p);
       });
+  e.drawing = app::drawing_from_text(e.name, double_pendulum_drawing);
+  return e;
 }
 
 MECHINT_REGISTER_SYSTEM(double_pendulum_entry);

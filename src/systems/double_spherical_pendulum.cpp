@@ -1,6 +1,7 @@
 #include <cmath>
 #include <utility>
 
+#include "app/drawing_helpers.hpp"
 #include "app/system_entry.hpp"
 #include "kernel/model_adapter.txx"
 #include "mechint/core/format.hpp"
@@ -9,9 +10,20 @@
 namespace mechint::systems {
 namespace {
 
+/// The two masses at their Cartesian coordinates, on rods from the pivot at the origin.
+app::DrawingText double_spherical_pendulum_drawing(const app::ParameterValues&) {
+  app::DrawingText d;
+  d.coordinates = {"x1", "y1", "z1", "x2", "y2", "z2"};
+  d.fixed.push_back({"pivot", {0.0, 0.0, 0.0}});
+  d.points.push_back({"m1", {"x1", "y1", "z1"}});
+  d.points.push_back({"m2", {"x2", "y2", "z2"}});
+  d.links = {{"pivot", "m1"}, {"m1", "m2"}};
+  return d;
+}
+
 app::SystemEntry double_spherical_pendulum_entry() {
   using app::ParameterSpec;
-  return app::make_system_entry(
+  auto e = app::make_system_entry(
       "double-spherical-pendulum",
       "two point masses on rods, Cartesian with two length constraints, gravity -z (000 sec. 5.2, 003); "
       "starts pattern-1 (default), pattern-2, pattern-3, relative-equilibrium (003 sec. 4); z, z' from the "
@@ -68,6 +80,8 @@ app::SystemEntry double_spherical_pendulum_entry() {
         p.labels = {{"x1", "y1", "z1", "x2", "y2", "z2"}, {"Jz"}};
         return f(p);
       });
+  e.drawing = app::drawing_from_text(e.name, double_spherical_pendulum_drawing);
+  return e;
 }
 
 MECHINT_REGISTER_SYSTEM(double_spherical_pendulum_entry);

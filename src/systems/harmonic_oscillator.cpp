@@ -1,3 +1,4 @@
+#include "app/drawing_helpers.hpp"
 #include "app/system_entry.hpp"
 #include "kernel/model_adapter.txx"
 #include "mechint/systems/harmonic_oscillator.hpp"
@@ -5,9 +6,12 @@
 namespace mechint::systems {
 namespace {
 
+/// A mass on a line, tied to the origin (app/drawing_helpers.hpp).
+app::DrawingText harmonic_oscillator_drawing(const app::ParameterValues&) { return app::oscillator_drawing(); }
+
 app::SystemEntry harmonic_oscillator_entry() {
   using app::ParameterSpec;
-  return app::make_system_entry(
+  auto e = app::make_system_entry(
       "harmonic-oscillator", "L = m qdot^2/2 - k q^2/2; exact solution q0 cos(wt) + (v0/w) sin(wt)", "vi-midpoint",
       [](const app::Overrides&) {
         return std::vector<ParameterSpec>{ParameterSpec::real("m", 1.0, "mass", 1e-300),
@@ -22,6 +26,8 @@ app::SystemEntry harmonic_oscillator_entry() {
         p.labels = {{"q"}, {}};
         return f(p);
       });
+  e.drawing = app::drawing_from_text(e.name, harmonic_oscillator_drawing);
+  return e;
 }
 
 MECHINT_REGISTER_SYSTEM(harmonic_oscillator_entry);

@@ -1,3 +1,4 @@
+#include "app/drawing_helpers.hpp"
 #include "app/system_entry.hpp"
 #include "kernel/model_adapter.txx"
 #include "mechint/systems/kepler.hpp"
@@ -5,9 +6,12 @@
 namespace mechint::systems {
 namespace {
 
+/// The body about the centre at the origin (app/drawing_helpers.hpp).
+app::DrawingText kepler_drawing(const app::ParameterValues&) { return app::orbit_drawing(); }
+
 app::SystemEntry kepler_entry() {
   using app::ParameterSpec;
-  return app::make_system_entry(
+  auto e = app::make_system_entry(
       "kepler", "planar Kepler problem L = |qdot|^2/2 + mu/|q|; default: pericentre of a = 1, e = 0.5", "vi-midpoint",
       [](const app::Overrides&) {
         VecD<2> q0, v0;
@@ -29,6 +33,8 @@ app::SystemEntry kepler_entry() {
         p.labels = {{"x", "y"}, {"J"}};
         return f(p);
       });
+  e.drawing = app::drawing_from_text(e.name, kepler_drawing);
+  return e;
 }
 
 MECHINT_REGISTER_SYSTEM(kepler_entry);

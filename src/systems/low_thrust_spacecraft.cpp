@@ -1,9 +1,13 @@
+#include "app/drawing_helpers.hpp"
 #include "app/system_entry.hpp"
 #include "kernel/model_adapter.txx"
 #include "mechint/systems/low_thrust_spacecraft.hpp"
 
 namespace mechint::systems {
 namespace {
+
+/// The spacecraft about the body at the origin (app/drawing_helpers.hpp).
+app::DrawingText low_thrust_spacecraft_drawing(const app::ParameterValues&) { return app::orbit_drawing(); }
 
 app::SystemEntry low_thrust_spacecraft_entry() {
   using app::ParameterSpec;
@@ -29,6 +33,7 @@ app::SystemEntry low_thrust_spacecraft_entry() {
         return f(p);
       });
   e.controls = app::numbered_controls(LowThrustSpacecraft::kNumControls);
+  e.drawing = app::drawing_from_text(e.name, low_thrust_spacecraft_drawing);
   return e;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "app/drawing_helpers.hpp"
 #include "app/kernel_methods.hpp"
 #include "app/kernel_system.hpp"
 #include "app/system_entry.hpp"
@@ -38,6 +39,13 @@ app::KernelProblem chain_problem(const app::ParameterValues& v) {
     p.labels.coordinates.push_back("th" + std::to_string(i + 1));
   }
   return p;
+}
+
+/// The links hinged at the origin, each of length l (app/drawing_helpers.hpp).
+app::DrawingText pendulum_chain_drawing(const app::ParameterValues& v) {
+  std::vector<std::string> angles;
+  for (int i = 1; i <= v.integer("links"); ++i) angles.push_back("th" + std::to_string(i));
+  return app::planar_chain_drawing(angles, std::vector<double>(angles.size(), v.real("l")));
 }
 
 app::SystemEntry pendulum_chain_entry() {
@@ -76,6 +84,7 @@ app::SystemEntry pendulum_chain_entry() {
       -> app::OptimizeOutcome {
     spec.fail(spec.model_where, "the system has no control inputs: there is nothing to optimize");
   };
+  e.drawing = app::drawing_from_text(e.name, pendulum_chain_drawing);
   return e;
 }
 

@@ -1,3 +1,4 @@
+#include "app/drawing_helpers.hpp"
 #include "app/system_entry.hpp"
 #include "kernel/model_adapter.txx"
 #include "mechint/systems/point_mass_wall.hpp"
@@ -5,9 +6,20 @@
 namespace mechint::systems {
 namespace {
 
+/// A ball above the floor q = 0 (004 §III-C).
+app::DrawingText point_mass_wall_drawing(const app::ParameterValues&) {
+  app::DrawingText d;
+  d.coordinates = {"q"};
+  d.points.push_back({"ball", {"0", "q"}});
+  d.fixed.push_back({"floor_left", {-1.0, 0.0}});
+  d.fixed.push_back({"floor_right", {1.0, 0.0}});
+  d.walls.push_back({"floor_left", "floor_right", "ball"});
+  return d;
+}
+
 app::SystemEntry point_mass_wall_entry() {
   using app::ParameterSpec;
-  return app::make_system_entry(
+  auto e = app::make_system_entry(
       "point-mass-wall",
       "point mass L = qdot^2/2 - q bouncing on the floor phi = q >= 0 (004 §III-C), --set impact=mhc|ctec|dtec",
       "vi-trapezoid",
@@ -27,6 +39,8 @@ app::SystemEntry point_mass_wall_entry() {
         p.labels.canonical_momenta = {"p"};
         return f(p);
       });
+  e.drawing = app::drawing_from_text(e.name, point_mass_wall_drawing);
+  return e;
 }
 
 MECHINT_REGISTER_SYSTEM(point_mass_wall_entry);

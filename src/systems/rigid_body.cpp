@@ -1,5 +1,8 @@
+#include <algorithm>
+#include <cmath>
 #include <string>
 
+#include "app/drawing_helpers.hpp"
 #include "app/system_entry.hpp"
 #include "kernel/model_adapter.txx"
 #include "mechint/core/errors.hpp"
@@ -9,9 +12,38 @@
 namespace mechint::systems {
 namespace {
 
+/// The free rigid body as the box whose principal moments are I1, I2, I3 (a uniform box of sides
+/// a, b, c has I1 ∝ b² + c², ...), turned by R(q) of the unit quaternion q = (qs, qx, qy, qz).
+app::DrawingText rigid_body_drawing(const app::ParameterValues& v) {
+  const double i1 = v.real("I1"), i2 = v.real("I2"), i3 = v.real("I3");
+  const auto half = [&](double a, double b, double c) { return std::sqrt(std::max(0.5 * (b + c - a), 0.05 * (a + b + c))); };
+  double extent[3] = {half(i1, i2, i3), half(i2, i1, i3), half(i3, i1, i2)};
+  const double largest = std::max({extent[0], extent[1], extent[2]});
+  for (double& e : extent) e /= largest;  // the longest half-side is 1
+  // Rows of R(q).
+  const char* r[3][3] = {{"(1 - 2*(qy^2 + qz^2))", "2*(qx*qy - qs*qz)", "2*(qx*qz + qs*qy)"},
+                         {"2*(qx*qy + qs*qz)", "(1 - 2*(qx^2 + qz^2))", "2*(qy*qz - qs*qx)"},
+                         {"2*(qx*qz - qs*qy)", "2*(qy*qz + qs*qx)", "(1 - 2*(qx^2 + qy^2))"}};
+  app::DrawingText d;
+  d.coordinates = {"qs", "qx", "qy", "qz"};
+  for (int corner = 0; corner < 8; ++corner) {
+    const double c[3] = {(corner & 1 ? 1 : -1) * extent[0], (corner & 2 ? 1 : -1) * extent[1],
+                         (corner & 4 ? 1 : -1) * extent[2]};
+    std::vector<std::string> xyz;
+    for (int row = 0; row < 3; ++row)
+      xyz.push_back(std::string(r[row][0]) + "*" + app::drawing_number(c[0]) + " + " + r[row][1] + "*" +
+                    app::drawing_number(c[1]) + " + " + r[row][2] + "*" + app::drawing_number(c[2]));
+    d.points.push_back({"c" + std::to_string(corner), xyz});
+  }
+  for (int a = 0; a < 8; ++a)
+    for (int bit = 1; bit < 8; bit <<= 1)
+      if (!(a & bit)) d.links.emplace_back("c" + std::to_string(a), "c" + std::to_string(a | bit));
+  return d;
+}
+
 app::SystemEntry rigid_body_entry() {
   using app::ParameterSpec;
-  return app::make_system_entry(
+  auto e = app::make_system_entry(
       "rigid-body",
       "free rigid body in unit quaternions with the norm constraint (000 sec. 5.1); vi-midpoint is 000's "
       "eq. 5.8; default: inertia diag(1,2,3), q0 = 1, body rate (0,3,4)",
@@ -46,6 +78,8 @@ app::SystemEntry rigid_body_entry() {
         p.labels = {{"qs", "qx", "qy", "qz"}, {"Jx", "Jy", "Jz"}};
         return f(p);
       });
+  e.drawing = app::drawing_from_text(e.name, rigid_body_drawing);
+  return e;
 }
 
 MECHINT_REGISTER_SYSTEM(rigid_body_entry);

@@ -3,6 +3,7 @@
 /// discrete Lagrange–d'Alembert integrator (kernel/nonholonomic_integrator.hpp).
 #include <cmath>
 
+#include "app/drawing_helpers.hpp"
 #include "app/kernel_methods.hpp"
 #include "app/system_entry.hpp"
 #include "kernel/nonholonomic_kernels.hpp"
@@ -23,6 +24,20 @@ app::KernelProblem disk_problem(const app::ParameterValues& v) {
   p.labels.velocities = {"x_dot", "y_dot", "theta_dot", "phi_dot"};
   p.labels.momenta = {"Jtheta"};
   return p;
+}
+
+/// The rolling disk in 3D: the contact point (x, y, 0), the centre R above it, and a point of the
+/// rim at the rolling angle φ in the disk's vertical plane along the heading θ.
+app::DrawingText rolling_disk_drawing(const app::ParameterValues& v) {
+  const std::string r = app::drawing_number(v.real("R"));
+  app::DrawingText d;
+  d.coordinates = {"x", "y", "theta", "phi"};
+  d.points.push_back({"contact", {"x", "y", "0"}});
+  d.points.push_back({"centre", {"x", "y", r}});
+  d.points.push_back({"rim", {"x + " + r + "*sin(phi)*cos(theta)", "y + " + r + "*sin(phi)*sin(theta)",
+                              r + " + " + r + "*cos(phi)"}});
+  d.links = {{"contact", "centre"}, {"centre", "rim"}};
+  return d;
 }
 
 app::SystemEntry rolling_disk_entry() {
@@ -63,6 +78,7 @@ app::SystemEntry rolling_disk_entry() {
       -> app::OptimizeOutcome {
     spec.fail(spec.model_where, "the system has no control inputs: there is nothing to optimize");
   };
+  e.drawing = app::drawing_from_text(e.name, rolling_disk_drawing);
   return e;
 }
 

@@ -1,5 +1,6 @@
 #include <cmath>
 
+#include "app/drawing_helpers.hpp"
 #include "app/system_entry.hpp"
 #include "kernel/model_adapter.txx"
 #include "mechint/systems/spherical_pendulum.hpp"
@@ -7,9 +8,25 @@
 namespace mechint::systems {
 namespace {
 
+/// The bob on its rod from the pivot at the origin, at (x, y, z) or at the angles theta, phi.
+app::DrawingText spherical_pendulum_drawing(const app::ParameterValues& v) {
+  app::DrawingText d;
+  d.fixed.push_back({"pivot", {0.0, 0.0, 0.0}});
+  if (v.choice("coordinates") == "cartesian") {
+    d.coordinates = {"x", "y", "z"};
+    d.points.push_back({"bob", {"x", "y", "z"}});
+  } else {
+    const std::string l = app::drawing_number(v.real("l"));
+    d.coordinates = {"theta", "phi"};
+    d.points.push_back({"bob", {l + "*sin(theta)*cos(phi)", l + "*sin(theta)*sin(phi)", "-" + l + "*cos(theta)"}});
+  }
+  d.links.emplace_back("pivot", "bob");
+  return d;
+}
+
 app::SystemEntry spherical_pendulum_entry() {
   using app::ParameterSpec;
-  return app::make_system_entry(
+  auto e = app::make_system_entry(
       "spherical-pendulum",
       "point mass on a rod, gravity -z; coordinates=cartesian (x,y,z with |q| = l) or angles "
       "(theta, phi through a chart, 000 sec. 4.2)",
@@ -55,6 +72,8 @@ app::SystemEntry spherical_pendulum_entry() {
         p.labels = {{"theta", "phi"}, {"Jz"}};
         return f(p);
       });
+  e.drawing = app::drawing_from_text(e.name, spherical_pendulum_drawing);
+  return e;
 }
 
 MECHINT_REGISTER_SYSTEM(spherical_pendulum_entry);

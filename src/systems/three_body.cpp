@@ -1,3 +1,4 @@
+#include "app/drawing_helpers.hpp"
 #include "app/system_entry.hpp"
 #include "kernel/model_adapter.txx"
 #include "mechint/systems/three_body.hpp"
@@ -5,9 +6,20 @@
 namespace mechint::systems {
 namespace {
 
+/// The body in the rotating frame, the two primaries fixed at -mu and 1 - mu on the x axis.
+app::DrawingText three_body_drawing(const app::ParameterValues& v) {
+  const double mu = v.real("mu");
+  app::DrawingText d;
+  d.coordinates = {"x", "y"};
+  d.fixed.push_back({"primary1", {-mu, 0.0}});
+  d.fixed.push_back({"primary2", {1.0 - mu, 0.0}});
+  d.points.push_back({"body", {"x", "y"}});
+  return d;
+}
+
 app::SystemEntry three_body_entry() {
   using app::ParameterSpec;
-  return app::make_system_entry(
+  auto e = app::make_system_entry(
       "three-body",
       "planar circular restricted three-body problem, rotating frame (001 sec. 5); default: Earth-Moon "
       "mu, a bounded orbit around the Earth inside its zero-velocity curve",
@@ -39,6 +51,8 @@ app::SystemEntry three_body_entry() {
         p.labels.energy_factor = -2.0;  // C = −2E for this Lagrangian
         return f(p);
       });
+  e.drawing = app::drawing_from_text(e.name, three_body_drawing);
+  return e;
 }
 
 MECHINT_REGISTER_SYSTEM(three_body_entry);
