@@ -41,32 +41,38 @@ CsvOutput::CsvOutput(std::string path, RunCheckpoint* checkpoint) : path_(std::m
     check_output_path("--out", path_);
     target_ = follow_symlinks(path_, "--out");
     refuse_same_file("--out", path_, checkpoint_->resuming() ? "--resume" : "--checkpoint", checkpoint_->path());
-    temporary_ = checkpoint_->rows_path();
-    errno = 0;
-    if (checkpoint_->resuming()) {
-      std::error_code error;
-      const auto size = fs::file_size(temporary_, error);
-      if (error || size < checkpoint_->saved_output_bytes())
-        throw InvalidInput("--resume: the rows written before the checkpoint, " + quote_for_message(temporary_, 200) +
-                           ", are missing or shorter than the checkpoint records");
-      // The recorded length must end a row, after the header (a checkpoint edited with its checksum
-      // recomputed could name any length).
-      if (checkpoint_->saved_output_bytes() == 0 || !byte_is_newline(temporary_, checkpoint_->saved_output_bytes() - 1))
-        throw InvalidInput("--resume: the checkpoint's record of the rows written does not end a row of " +
-                           quote_for_message(temporary_, 200) + ": it was damaged or edited");
-      fs::resize_file(temporary_, checkpoint_->saved_output_bytes(), error);  // drop rows after the checkpoint
-      if (error) throw IoError("cannot truncate " + quote_for_message(temporary_, 200) + ": " + error.message());
-      file_.open(temporary_, std::ios::out | std::ios::app);
-    } else {
-      file_.open(temporary_, std::ios::out | std::ios::trunc);
-    }
-    if (!file_) throw IoError("cannot write " + quote_for_message(temporary_, 200) + reason());
+    open_checkpoint_rows();
     return;
   }
   if (path_ == "-") path_.clear();
   writer_.emplace(path_, WriteOptions{WritePath::kUserNamed, false, "--out"});
   target_ = writer_->target();
   temporary_ = writer_->temporary();
+}
+
+CsvOutput::CsvOutput(RunCheckpoint& checkpoint) : checkpoint_(&checkpoint) { open_checkpoint_rows(); }
+
+void CsvOutput::open_checkpoint_rows() {
+  temporary_ = checkpoint_->rows_path();
+  errno = 0;
+  if (checkpoint_->resuming()) {
+    std::error_code error;
+    const auto size = fs::file_size(temporary_, error);
+    if (error || size < checkpoint_->saved_output_bytes())
+      throw InvalidInput("--resume: the rows written before the checkpoint, " + quote_for_message(temporary_, 200) +
+                         ", are missing or shorter than the checkpoint records");
+    // The recorded length must end a row, after the header (a checkpoint edited with its checksum
+    // recomputed could name any length).
+    if (checkpoint_->saved_output_bytes() == 0 || !byte_is_newline(temporary_, checkpoint_->saved_output_bytes() - 1))
+      throw InvalidInput("--resume: the checkpoint's record of the rows written does not end a row of " +
+                         quote_for_message(temporary_, 200) + ": it was damaged or edited");
+    fs::resize_file(temporary_, checkpoint_->saved_output_bytes(), error);  // drop rows after the checkpoint
+    if (error) throw IoError("cannot truncate " + quote_for_message(temporary_, 200) + ": " + error.message());
+    file_.open(temporary_, std::ios::out | std::ios::app);
+  } else {
+    file_.open(temporary_, std::ios::out | std::ios::trunc);
+  }
+  if (!file_) throw IoError("cannot write " + quote_for_message(temporary_, 200) + reason());
 }
 
 CsvOutput::~CsvOutput() {
@@ -163,6 +169,14 @@ void CsvOutput::commit() {
   check_written();
   file_.close();
   check_written();
+  if (checkpoint_ && target_.empty()) {  // no output file: the rows were the caller's to read
+    checkpoint_->finish();
+    std::error_code ignored;
+    fs::remove(temporary_, ignored);
+    clear_completion(temporary_);  // one a killed command line's completion left
+    committed_ = true;
+    return;
+  }
   // A checkpointed run marks itself completing first, so that a kill between the rename and the
   // removal of the checkpoint is recognised by --resume (app/checkpoint_completion.hpp).
   if (checkpoint_) mark_completing(temporary_, target_);

@@ -41,6 +41,10 @@ class CsvOutput final : public RowWriter {
   /// checkpoint, is not a regular file, or the rows of the resumed run are missing), IoError if it
   /// cannot be opened.
   explicit CsvOutput(std::string path, RunCheckpoint* checkpoint = nullptr);
+  /// A checkpointed run without an output file of its own (the C++ API, whose run returns its rows):
+  /// the rows go to the checkpoint's FILE.rows as above, and `commit()` removes the checkpoint, then
+  /// FILE.rows (read it before).
+  explicit CsvOutput(RunCheckpoint& checkpoint);
   CsvOutput(const CsvOutput&) = delete;
   CsvOutput& operator=(const CsvOutput&) = delete;
   ~CsvOutput() override;
@@ -58,6 +62,8 @@ class CsvOutput final : public RowWriter {
   void commit();
 
  private:
+  /// With a checkpoint: opens FILE.rows (a resumed run's cut back to the recorded length).
+  void open_checkpoint_rows();
   void put(std::string_view text);
   void check_written();
   /// The disk guard (app/disk_space.hpp), on the first row of `row_bytes` bytes.
