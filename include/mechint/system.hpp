@@ -67,6 +67,14 @@ struct RunOptions {
   double t_end = 10.0;        ///< the command line's default
   double output_every = 0.0;  ///< 0: every step
   Settings options = {};      ///< the method's options (as --set: newton_tol, adapt, compose, ...)
+  /// A checkpoint file (as --checkpoint; empty: none): the run saves its state there as it goes and
+  /// its rows to `checkpoint + ".rows"`, both removed when it completes (docs/cpp-api.md).
+  std::string checkpoint = {};
+  double checkpoint_every = 0.0;  ///< run time between checkpoints (--checkpoint-every); 0: a tenth of t_end
+  /// A checkpoint to continue from (as --resume; empty: none), with the same system, settings and
+  /// options otherwise: the run returns every row, those saved before the checkpoint read back from
+  /// its rows file, and keeps saving to it. `checkpoint`, if given too, must name the same file.
+  std::string resume = {};
 };
 
 /// Columns of numbers by name: a run's rows (a Trajectory) or a sweep's summary.
@@ -155,7 +163,9 @@ class System {
   template <class Model>
   static System from_model(Model model, const Settings& settings = {});
 
-  /// Runs the system as `mechint run` does.
+  /// Runs the system as `mechint run` does (with `checkpoint` or `resume`: as `mechint run --out FILE
+  /// --checkpoint`/`--resume` does, the rows returned being those FILE receives). A system made from a
+  /// model struct or kernels has no checkpoints: a checkpoint cannot tell one struct from another.
   Trajectory run(const RunOptions& options = {}) const;
   /// An integrator of `method` (empty: the default) with step `h` (0: the default) and the method's
   /// options, started from the system's start values.
@@ -175,6 +185,7 @@ class System {
   System(std::shared_ptr<const app::SystemEntry> entry, Settings settings);
   std::shared_ptr<const app::SystemEntry> entry_;
   Settings settings_;
+  std::string source_;  ///< what open() was given (a built-in's name, a file); empty for a model struct
 };
 
 /// Runs the sweep file `file` (DESIGN §9) on `threads` threads (0: one per hardware thread) into

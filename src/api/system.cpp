@@ -5,14 +5,23 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
+#include <optional>
 #include <utility>
 
 #include "api/api_errors.hpp"
+#include "app/checkpoint.hpp"
+#include "app/checkpoint_completion.hpp"
+#include "app/disk_space.hpp"
+#include "app/file_paths.hpp"
 #include "app/kernel_system.hpp"
 #include "app/open_system.hpp"
+#include "app/output.hpp"
+#include "app/run_csv.hpp"
 #include "app/run_system.hpp"
 #include "app/stepping_session.hpp"
 #include "mechint/core/format.hpp"
+#include "model_file/system_file.hpp"
 
 namespace mechint {
 namespace {
@@ -40,6 +49,58 @@ class ColumnRows final : public app::RowWriter {
   std::vector<std::vector<double>> values_;
 };
 
+/// The rows of a checkpointed run: kept by column and written, as the command line writes them, to
+/// the checkpoint's rows file (whose length each checkpoint records).
+class CheckpointedRows final : public app::RowWriter {
+ public:
+  CheckpointedRows(app::CsvOutput& file, ColumnRows& columns) : file_(file), columns_(columns) {}
+  void header(const std::vector<std::string>& columns) override {
+    file_.header(columns);
+    columns_.header(columns);
+  }
+  void row(const std::vector<double>& values) override {
+    file_.row(values);
+    columns_.row(values);
+  }
+  app::RunCheckpoint* checkpoint() override { return file_.checkpoint(); }
+  std::uint64_t flush() override { return file_.flush(); }
+
+ private:
+  app::CsvOutput& file_;
+  ColumnRows& columns_;
+};
+
+/// The rows of a run's CSV file, read back exactly (%.17g).
+Trajectory read_rows(const std::string& path) {
+  app::RunCsv csv(path);
+  ColumnRows rows;
+  rows.header(csv.columns());
+  csv.read_rows([&rows](const std::vector<double>& values) { rows.row(values); });
+  return rows.take();
+}
+
+/// The checkpoint of a run with `options` (as the command line's arguments.cpp makes it from
+/// --checkpoint, --checkpoint-every and --resume), or none.
+std::optional<app::CheckpointRequest> checkpoint_request(const RunOptions& options) {
+  if (!(std::isfinite(options.checkpoint_every) && options.checkpoint_every >= 0.0))
+    throw InvalidInput("--checkpoint-every must be a positive time (0: a tenth of t_end), got " +
+                       format_number(options.checkpoint_every));
+  if (options.checkpoint.empty() && options.resume.empty()) {
+    if (options.checkpoint_every > 0.0) throw InvalidInput("--checkpoint-every needs --checkpoint FILE");
+    return std::nullopt;
+  }
+  if (!options.checkpoint.empty() && !options.resume.empty() && options.checkpoint != options.resume)
+    throw InvalidInput("--checkpoint and --resume name different files: a resumed run keeps saving to the file it "
+                       "resumes from");
+  app::CheckpointRequest request;
+  request.resume = !options.resume.empty();
+  request.path = request.resume ? options.resume : options.checkpoint;
+  request.every = options.checkpoint_every > 0.0 ? options.checkpoint_every : options.t_end / 10.0;
+  if (!(request.every > 0.0))
+    throw InvalidInput("--checkpoint-every must be a positive time, got " + format_number(request.every));
+  return request;
+}
+
 /// The system's values with these settings (app/run_system.hpp: names that exist nowhere and values
 /// out of range throw InvalidInput; a method's option is checked when a run chooses the method).
 app::ParameterValues system_values(const app::SystemEntry& entry, const Settings& settings) {
@@ -66,7 +127,11 @@ System::System(std::shared_ptr<const app::SystemEntry> entry, Settings settings)
 }
 
 System System::open(const std::string& name_or_path, const Settings& settings) {
-  return api::with_mechint_errors([&] { return System(app::open_system(name_or_path), settings); });
+  return api::with_mechint_errors([&] {
+    System system(app::open_system(name_or_path), settings);
+    system.source_ = name_or_path;
+    return system;
+  });
 }
 
 System System::from_kernels(std::shared_ptr<const kernel::KernelModel> kernels, const Settings& settings) {
@@ -102,10 +167,36 @@ Trajectory System::run(const RunOptions& options) const {
   given.t_end = options.t_end;
   given.output_every = options.output_every;
   return api::with_mechint_errors([&] {
+    const std::optional<app::CheckpointRequest> request = checkpoint_request(options);
     const OutputSchedule schedule = app::with_default_step(*entry_, given, h_given);
     ColumnRows rows;
-    app::run_system(*entry_, options.method, with_options(settings_, options.options), schedule, rows);
-    return rows.take();
+    if (!request) {
+      app::run_system(*entry_, options.method, with_options(settings_, options.options), schedule, rows);
+      return rows.take();
+    }
+    // As `mechint run --out FILE --checkpoint` (src/cli/main.cpp), FILE being the returned rows.
+    const std::string option = request->resume ? "--resume" : "--checkpoint";
+    if (source_.empty())
+      throw InvalidInput(option + " is not available for a system made from a model struct or kernels: a checkpoint "
+                         "cannot tell its model from another; open a built-in or a model file");
+    if (model_file::is_system_file_name(source_)) app::refuse_same_file(option, request->path, "the model file", source_);
+    // A command line killed after marking its completion, before renaming its rows: resumed as usual.
+    const std::string rows_file = request->path + ".rows";
+    std::error_code absent;
+    if (request->resume && std::filesystem::exists(std::filesystem::symlink_status(rows_file, absent)))
+      app::clear_completion(rows_file);
+    app::RunCheckpoint checkpoint(*request);
+    app::CsvOutput file(checkpoint);
+    file.expect_rows(app::output_rows(schedule));
+    // A resumed run's rows before the checkpoint are in the rows file only: all of them are read back
+    // from it at the end; a new run's are kept as they come too.
+    CheckpointedRows both(file, rows);
+    app::RowWriter& writer = checkpoint.resuming() ? static_cast<app::RowWriter&>(file) : both;
+    app::run_system(*entry_, options.method, with_options(settings_, options.options), schedule, writer);
+    file.flush();
+    Trajectory trajectory = checkpoint.resuming() ? read_rows(checkpoint.rows_path()) : rows.take();
+    file.commit();
+    return trajectory;
   });
 }
 
