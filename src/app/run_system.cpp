@@ -61,13 +61,6 @@ OutputSchedule with_default_step(const SystemEntry& system, OutputSchedule sched
   return schedule;
 }
 
-std::set<std::string> every_method_option() {
-  std::set<std::string> every_option;
-  for (const std::string& method : methods::method_names())
-    for (const auto& spec : methods::every_option_of(method)) every_option.insert(spec.name);
-  return every_option;
-}
-
 namespace {
 
 /// The system's settable names with these settings: its parameters, then its controls, settable like
@@ -90,7 +83,7 @@ std::vector<ParameterSpec> system_specs_of(const SystemEntry& system, const Over
 ParameterValues resolve_system_settings(const SystemEntry& system, const Overrides& overrides) {
   const auto specs = system_specs_of(system, overrides);
   const auto names = names_of(specs);
-  const std::set<std::string> options = every_method_option();
+  const std::set<std::string>& options = methods::every_option_name();
   Overrides own;
   for (const auto& [name, value] : overrides) {
     if (contains(names, name))
@@ -124,7 +117,7 @@ ResolvedRun resolve_run(const SystemEntry& system, const std::string& requested_
   const std::string method = requested_method.empty() ? system.default_method : requested_method;
   // What needs no model: a method name or an option name that exists nowhere is refused before the
   // model's methods are asked for (which compiles a model file).
-  const std::set<std::string> every_option = every_method_option();
+  const std::set<std::string>& every_option = methods::every_option_name();
   {
     if (!methods::is_method(method))
       throw InvalidInput("unknown method " + quote_for_message(method) + " (the methods: " + join_names(methods::method_names()) +

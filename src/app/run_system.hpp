@@ -20,10 +20,6 @@ struct ResolvedRun {
   ControlSchedule controls;
 };
 
-/// The names of every method's options (`newton_tol`, `adapt`, ...): a name given with --set that is
-/// none of these nor a system's is refused before anything is built.
-std::set<std::string> every_method_option();
-
 /// The values of a system's own settings among `overrides` (--set: parameters, start values, a named
 /// start, controls held constant), checked as run_system checks them. A name that is an option of
 /// some method is left for the method a run chooses (resolve_run); a name that is neither throws

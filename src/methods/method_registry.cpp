@@ -115,6 +115,16 @@ std::vector<ParameterSpec> every_option_of(const std::string& name) {
   return options;
 }
 
+const std::set<std::string>& every_option_name() {
+  static const std::set<std::string> names = [] {
+    std::set<std::string> all;
+    for (const std::string& method : method_names())
+      for (const auto& spec : every_option_of(method)) all.insert(spec.name);
+    return all;
+  }();
+  return names;
+}
+
 int method_order(const std::string& method, const ParameterValues* options) {
   const MethodRow* row = first_row_named(method);
   if (!row) return 0;

@@ -16,6 +16,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -107,6 +108,9 @@ std::vector<std::string> offered_methods(const MethodStructure& structure);
 std::vector<ParameterSpec> method_options(const MethodStructure& structure, const std::string& method);
 /// Every option a row named `name` can take, each once, in order (`mechint list`).
 std::vector<ParameterSpec> every_option_of(const std::string& name);
+/// The names of every method's options (`newton_tol`, `adapt`, ...), computed once: a name given with
+/// --set that is none of these nor a system's is refused before anything is built.
+const std::set<std::string>& every_option_name();
 /// The order of a method (with its options, when given: a composition raises it); 0 when unknown or
 /// variable.
 int method_order(const std::string& method, const ParameterValues* options = nullptr);
