@@ -28,7 +28,7 @@
 #include "mechint/systems/three_body.hpp"
 
 namespace mechint::experiments {
-namespace {
+namespace adaptive_experiment {
 
 using kernel::Vector;
 
@@ -335,13 +335,13 @@ void run(const app::ExperimentContext& ctx) {
   app::write_text_atomically((ctx.out_dir / "report.md").string(), report.str());
 }
 
-}  // namespace
+}  // namespace adaptive_experiment
 
 app::ExperimentEntry adaptive_entry() {
   return {"adaptive",
           "variable steps that keep the structure: adapt=sundman against fixed steps, dopri5 and rk78 on Kepler "
           "e = 0.9, 0.99 and the Arenstorf orbit; energy over 1e4 orbits",
-          run};
+          adaptive_experiment::run};
 }
 
 }  // namespace mechint::experiments

@@ -31,7 +31,7 @@
 #include "mechint/systems/three_body.hpp"
 
 namespace mechint::experiments {
-namespace {
+namespace chaos_maps_experiment {
 
 namespace fs = std::filesystem;
 using app::exact_text;
@@ -408,13 +408,13 @@ void run(const app::ExperimentContext& ctx) {
   app::write_text_atomically((ctx.out_dir / "report.md").string(), report.str());
 }
 
-}  // namespace
+}  // namespace chaos_maps_experiment
 
 app::ExperimentEntry chaos_maps_entry() {
   return {"chaos-maps",
           "MEGNO maps (sweeps with indicators=on): Henon-Heiles at E = 1/12, 1/8, 1/6 beside Poincare sections, "
           "Earth-Moon restricted three-body problem over positions at a fixed Jacobi constant",
-          run};
+          chaos_maps_experiment::run};
 }
 
 }  // namespace mechint::experiments

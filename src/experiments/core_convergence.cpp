@@ -25,7 +25,7 @@
 #include "mechint/systems/kepler.hpp"
 
 namespace mechint::experiments {
-namespace {
+namespace core_convergence_experiment {
 
 using systems::Kepler;
 constexpr double kMu = 1.0, kA = 1.0, kE = 0.5;
@@ -154,12 +154,12 @@ void run(const app::ExperimentContext& ctx) {
   app::write_text_atomically((ctx.out_dir / "report.md").string(), report.str());
 }
 
-}  // namespace
+}  // namespace core_convergence_experiment
 
 app::ExperimentEntry core_convergence_entry() {
   return {"core-convergence",
           "Kepler (e = 0.5): order of each discrete Lagrangian, exact momentum, bounded energy, symplecticity",
-          run};
+          core_convergence_experiment::run};
 }
 
 }  // namespace mechint::experiments

@@ -33,7 +33,7 @@
 #include "mechint/systems/damped_pendulum.hpp"
 
 namespace mechint::experiments {
-namespace {
+namespace damped_systems_experiment {
 
 using kernel::Vector;
 using systems::DampedHarmonicOscillator;
@@ -385,12 +385,12 @@ void run(const app::ExperimentContext& ctx) {
   app::write_text_atomically((ctx.out_dir / "report.md").string(), r.str());
 }
 
-}  // namespace
+}  // namespace damped_systems_experiment
 
 app::ExperimentEntry damped_systems_entry() {
   return {"damped-systems",
           "001 §1: energy decay of the forced VIs (damped oscillator, damped pendulum) vs the exact decay and rk4",
-          run};
+          damped_systems_experiment::run};
 }
 
 }  // namespace mechint::experiments

@@ -24,7 +24,7 @@
 #include "mechint/systems/double_spherical_pendulum.hpp"
 
 namespace mechint::experiments {
-namespace {
+namespace double_spherical_pendulum_experiment {
 
 using systems::DoubleSphericalPendulum;
 using Vi = kernel::KernelVariationalIntegrator;
@@ -216,11 +216,11 @@ void run(const app::ExperimentContext& ctx) {
   app::write_text_atomically((ctx.out_dir / "report.md").string(), rep.str());
 }
 
-}  // namespace
+}  // namespace double_spherical_pendulum_experiment
 
 app::ExperimentEntry double_spherical_pendulum_entry() {
   return {"double-spherical-pendulum",
-          "000 Table 2: double spherical pendulum, VI against the energy-momentum integrator (003)", run};
+          "000 Table 2: double spherical pendulum, VI against the energy-momentum integrator (003)", double_spherical_pendulum_experiment::run};
 }
 
 }  // namespace mechint::experiments

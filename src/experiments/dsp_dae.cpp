@@ -18,7 +18,7 @@
 #include "mechint/core/format.hpp"
 
 namespace mechint::experiments {
-namespace {
+namespace dsp_dae_experiment {
 
 constexpr double kDuration = 30.0, kCommonSample = 0.1, kStandardH = 0.001;
 constexpr double kEmSteps[] = {0.1, 0.05, 0.01, 0.001};
@@ -187,11 +187,11 @@ void run(const app::ExperimentContext& ctx) {
   app::write_text_atomically((ctx.out_dir / "report.md").string(), rep.str());
 }
 
-}  // namespace
+}  // namespace dsp_dae_experiment
 
 app::ExperimentEntry dsp_dae_entry() {
   return {"dsp-dae",
-          "003 §5 Figs. 17-18: energy-momentum integrator against the DAE solver (IDA) on pattern I", run};
+          "003 §5 Figs. 17-18: energy-momentum integrator against the DAE solver (IDA) on pattern I", dsp_dae_experiment::run};
 }
 
 }  // namespace mechint::experiments

@@ -36,7 +36,7 @@
 #include "mechint/systems/three_body.hpp"
 
 namespace mechint::experiments {
-namespace {
+namespace high_order_experiment {
 
 using kernel::Vector;
 
@@ -613,13 +613,13 @@ void run(const app::ExperimentContext& ctx) {
   app::write_text_atomically((ctx.out_dir / "report.md").string(), report.str());
 }
 
-}  // namespace
+}  // namespace high_order_experiment
 
 app::ExperimentEntry high_order_entry() {
   return {"high-order",
           "methods of order 4-8 (Galerkin, Lobatto, compositions) against dopri5/rk78: work-precision on Kepler, "
           "three-body, double spherical pendulum; energy over 1e6 steps; Kepler phase error over 1e4 periods vs rk78",
-          run};
+          high_order_experiment::run};
 }
 
 }  // namespace mechint::experiments

@@ -41,7 +41,7 @@ namespace {
 
 
 namespace mechint::experiments {
-namespace {
+namespace impacts_experiment {
 
 using kernel::KernelImpactDriver;
 using kernel::KernelModel;
@@ -484,13 +484,13 @@ void run(const app::ExperimentContext& ctx) {
   app::write_text_atomically((ctx.out_dir / "report.md").string(), report.str());
 }
 
-}  // namespace
+}  // namespace impacts_experiment
 
 app::ExperimentEntry impacts_entry() {
   return {"impacts",
           "004: H and H~ of both Stormer-Verlet integrators (Fig. 1), the double pendulum against a wall with "
           "DTEC, CTEC, MHC (Fig. 2 left, L2 error against h: Fig. 2 right)",
-          run};
+          impacts_experiment::run};
 }
 
 }  // namespace mechint::experiments

@@ -28,7 +28,7 @@
 #include "mechint/core/format.hpp"
 
 namespace mechint::experiments {
-namespace {
+namespace nonholonomic_experiment {
 
 using kernel::KernelModel;
 using kernel::NonholonomicIntegrator;
@@ -310,13 +310,13 @@ void run(const app::ExperimentContext& ctx) {
   app::write_text_atomically((ctx.out_dir / "report.md").string(), r.str());
 }
 
-}  // namespace
+}  // namespace nonholonomic_experiment
 
 app::ExperimentEntry nonholonomic_entry() {
   return {"nonholonomic",
           "Chaplygin sleigh and rolling disk: discrete Lagrange-d'Alembert vi-midpoint and vi-trapezoid against "
           "reference motions (orders, energy, constraint residual)",
-          run};
+          nonholonomic_experiment::run};
 }
 
 }  // namespace mechint::experiments

@@ -19,7 +19,7 @@
 #include "mechint/core/format.hpp"
 
 namespace mechint::experiments {
-namespace {
+namespace optimal_control_experiment {
 
 struct NamedProblem {
   const char* name;
@@ -148,13 +148,13 @@ void run(const app::ExperimentContext& ctx) {
   app::write_text_atomically((ctx.out_dir / "report.md").string(), report.str());
 }
 
-}  // namespace
+}  // namespace optimal_control_experiment
 
 app::ExperimentEntry optimal_control_entry() {
   return {"optimal-control",
           "004 §V: DMOC on a pendulum swing-up, a cart-pole swing-up and a low-thrust orbit raise (Ipopt, exact "
           "Hessian against L-BFGS)",
-          run};
+          optimal_control_experiment::run};
 }
 
 }  // namespace mechint::experiments

@@ -21,7 +21,7 @@
 #include "mechint/core/format.hpp"
 
 namespace mechint::experiments {
-namespace {
+namespace pattern_evocation_experiment {
 
 constexpr double kLong = 300.0, kSample = 0.01, kTraceSample = 0.02;
 constexpr double kSteps[] = {0.001, 0.002};
@@ -212,11 +212,11 @@ void run(const app::ExperimentContext& ctx) {
   app::write_text_atomically((ctx.out_dir / "report.md").string(), rep.str());
 }
 
-}  // namespace
+}  // namespace pattern_evocation_experiment
 
 app::ExperimentEntry pattern_evocation_entry() {
   return {"pattern-evocation",
-          "003 §4: critical and resonant rotating frames of patterns I-III of the double spherical pendulum", run};
+          "003 §4: critical and resonant rotating frames of patterns I-III of the double spherical pendulum", pattern_evocation_experiment::run};
 }
 
 }  // namespace mechint::experiments

@@ -21,7 +21,7 @@
 #include "mechint/systems/rigid_body.hpp"
 
 namespace mechint::experiments {
-namespace {
+namespace rigid_body_experiment {
 
 using systems::RigidBody;
 using systems::RigidBodyQuaternionSystem;
@@ -216,10 +216,10 @@ void run(const app::ExperimentContext& ctx) {
   app::write_text_atomically((ctx.out_dir / "report.md").string(), rep.str());
 }
 
-}  // namespace
+}  // namespace rigid_body_experiment
 
 app::ExperimentEntry rigid_body_entry() {
-  return {"rigid-body", "000 Table 1: rigid body in unit quaternions, errors and CPU time against h", run};
+  return {"rigid-body", "000 Table 1: rigid body in unit quaternions, errors and CPU time against h", rigid_body_experiment::run};
 }
 
 }  // namespace mechint::experiments

@@ -36,7 +36,7 @@
 #include "mechint/systems/three_body.hpp"
 
 namespace mechint::experiments {
-namespace {
+namespace three_body_experiment {
 
 using systems::ThreeBody;
 using kernel::KernelModel;
@@ -408,12 +408,12 @@ void run(const app::ExperimentContext& ctx) {
   app::write_text_atomically((ctx.out_dir / "report.md").string(), r.str());
 }
 
-}  // namespace
+}  // namespace three_body_experiment
 
 app::ExperimentEntry three_body_entry() {
   return {"three-body",
           "001: Jacobi error over 1e4 time units and work-precision, VI (full/simplified Newton) vs rk4, dopri5, rk78",
-          run};
+          three_body_experiment::run};
 }
 
 }  // namespace mechint::experiments
